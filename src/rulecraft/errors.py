@@ -1,0 +1,94 @@
+"""The one error root of rulecraft, and the source positions every user-facing error carries.
+
+Every problem a user can cause (a broken rule file, an unknown option, an illegal move, a corrupt log)
+is a subclass of :class:`RulecraftError`. The CLI prints those as ``file:line:col: error: message``
+and exits 1; anything else escaping to the top is a bug in rulecraft.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class SourcePos:
+    """A place in a rule file: 1-based line and column, as editors count them."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+UNKNOWN_POS = SourcePos("<unknown>", 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem found in a rule file, with where it is and which rule path it concerns."""
+
+    pos: SourcePos
+    message: str
+    rule_path: str = ""
+    severity: str = "error"
+    # Extra lines shown under the message (the offending source line and a caret, hints).
+    context: tuple[str, ...] = field(default=(), compare=False)
+
+    def format(self) -> str:
+        head = f"{self.pos}: {self.severity}: {self.message}"
+        if not self.context:
+            return head
+        return "\n".join((head, *self.context))
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "path": self.pos.file,
+            "line": self.pos.line,
+            "column": self.pos.col,
+            "severity": self.severity,
+            "message": self.message,
+            "rule_path": self.rule_path,
+        }
+
+
+def sort_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Order problems by file and position, so output reads top to bottom like the file."""
+    return sorted(diags, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.message))
+
+
+class RulecraftError(Exception):
+    """Root of every error a user can cause. ``str()`` is the message the CLI prints."""
+
+
+class RuleFileError(RulecraftError):
+    """A rule file (or scenario, or overlay) has one or more problems."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = sort_diagnostics(list(diagnostics))
+        super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+    @classmethod
+    def single(cls, pos: SourcePos, message: str, rule_path: str = "") -> RuleFileError:
+        return cls([Diagnostic(pos, message, rule_path)])
+
+
+class UsageError(RulecraftError):
+    """The user asked for something that does not exist (unknown ruleset, option, agent...). Exit 2."""
+
+
+class IllegalMoveError(RulecraftError):
+    """A move was refused; the message says why, in the rule's own terms."""
+
+    def __init__(self, message: str, rule_id: str = ""):
+        self.rule_id = rule_id
+        super().__init__(message)
+
+
+class ExpressionRuntimeError(RulecraftError):
+    """An expression failed while a game ran (say a division by zero); names the rule and where it is."""
+
+
+class LogError(RulecraftError):
+    """A game log is corrupt, truncated, or belongs to a different ruleset."""

@@ -1,0 +1,1 @@
+"""Rule files: strict loading, composition (extends, options, presets), validation, the frozen model."""
