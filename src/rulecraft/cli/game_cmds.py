@@ -1,0 +1,107 @@
+"""``rulecraft simulate`` and ``rulecraft test``: running many games, and running rule scenarios."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from rulecraft.cli.options import parse_option_assignments
+from rulecraft.errors import RuleFileError, UsageError
+
+option_flag = click.option("-o", "--option", "options", multiple=True, metavar="NAME=CHOICE",
+                           help="Choose an option of the ruleset (repeatable).")
+preset_flag = click.option("--preset", default=None, help="Select a named preset of options.")
+
+
+def _load(ruleset: str, options: tuple[str, ...], preset: str | None):  # type: ignore[no-untyped-def]
+    from rulecraft.rules.model import load_ruleset
+
+    return load_ruleset(ruleset, parse_option_assignments(options), preset)
+
+
+@click.command()
+@click.argument("ruleset")
+@option_flag
+@preset_flag
+@click.option("-n", "games", type=click.IntRange(min=1), default=100, show_default=True, help="Games to play.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the run (each game's seed derives from it).")
+@click.option("--agents", default="random", show_default=True,
+              help="One agent for every seat, or one per seat separated by commas (e.g. random,mc,random,mc).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--log-dir", type=click.Path(file_okay=False), default=None, help="Write every game's log here.")
+@click.option("--no-timings", is_flag=True, help="Leave timings out, so output is byte-for-byte reproducible.")
+def simulate(ruleset: str, options: tuple[str, ...], preset: str | None, games: int, seed: int, agents: str,
+             fmt: str, log_dir: str | None, no_timings: bool) -> None:
+    """Play N seeded games of RULESET and summarise them."""
+    from rulecraft.engine.log import write_log
+    from rulecraft.engine.simulate import resolve_agents, simulate as run
+
+    rs = _load(ruleset, options, preset)
+    names = resolve_agents(rs, [a.strip() for a in agents.split(",") if a.strip()])
+
+    def on_game(i: int, st) -> None:  # type: ignore[no-untyped-def]
+        if log_dir:
+            write_log(Path(log_dir) / f"game-{i:06d}.jsonl", st, names)
+
+    if sys.stderr.isatty():
+        with click.progressbar(length=games, label=f"{rs.name}", file=sys.stderr) as bar:
+            summary = run(rs, games, seed, names, progress=bar.update, on_game=on_game)
+    else:
+        summary = run(rs, games, seed, names, on_game=on_game)
+    out = summary.as_json(timings=not no_timings)
+    if fmt == "json":
+        click.echo(json.dumps(out, indent=2, sort_keys=True))
+        return
+    click.echo(f"{rs.title}  options: {', '.join(f'{k}={v}' for k, v in sorted(rs.chosen.items())) or '-'}")
+    click.echo(f"{games} games, seed {seed}, agents {','.join(names)}")
+    for s in range(rs.seats.count):
+        click.echo(f"  seat {s} ({names[s]}): wins {out['wins'][s]:g} ({100 * out['win_rate'][s]:.1f}%), "
+                   f"mean score {out['mean_score'][s]:g}")
+    click.echo(f"  mean moves per game {out['mean_moves']:g}, mean hands {out['mean_hands']:g}, "
+               f"truncated {out['truncated']}")
+    if not no_timings:
+        click.echo(f"  {out['seconds']:g} s, {out['moves_per_second'] or 0:,.0f} moves/s")
+
+
+@click.command("test")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-q", "--quiet", is_flag=True, help="Only print failures and the summary.")
+def test_cmd(paths: tuple[str, ...], quiet: bool) -> None:
+    """Run rule scenarios (YAML files, or directories of them) and report like pytest."""
+    from rulecraft.engine.scenario import run_scenario_file
+
+    files: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        files.extend(sorted(path.rglob("*.yaml")) if path.is_dir() else [path])
+    if not files:
+        raise UsageError("no scenario files found")
+    passed = failed = errors = 0
+    for f in files:
+        try:
+            res = run_scenario_file(f)
+        except RuleFileError as exc:
+            errors += 1
+            click.echo(f"ERROR {f}\n{exc}")
+            continue
+        if res.passed:
+            passed += 1
+            if not quiet:
+                click.echo(f"PASS  {f}  {res.name}")
+        else:
+            failed += 1
+            click.echo(f"FAIL  {f}  {res.name}")
+            for msg in res.failures:
+                click.echo(f"      {msg}")
+    summary = f"{passed} passed, {failed} failed" + (f", {errors} errors" if errors else "")
+    click.echo(summary)
+    if failed or errors:
+        sys.exit(1)
+
+
+def register(group: click.Group) -> None:
+    group.add_command(simulate)
+    group.add_command(test_cmd)

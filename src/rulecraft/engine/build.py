@@ -1,0 +1,308 @@
+"""From composed, schema-valid rule data to a Ruleset: resolve references, compile every expression.
+
+Scopes nest the way rules run: constants and piece attributes (load time) → the game (seats,
+roles, variables, zones, knowledge) → each phase kind's own names. Every problem is collected
+with its position; a RuleFileError lists them all at the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulecraft.dsl import Scope, T
+from rulecraft.engine.combos import KINDS, ComboSpec, TableEntry
+from rulecraft.engine.context import (
+    Ctx,
+    add_piece_constants,
+    base_scope,
+    bound_scope,
+    piece_attribute_functions,
+)
+from rulecraft.engine.effects import compile_effects
+from rulecraft.engine.phases import PHASE_KINDS
+from rulecraft.engine.phases.tricks import trick_scope
+from rulecraft.engine.pieces import PieceTable, build_piece_table
+from rulecraft.errors import SourcePos
+from rulecraft.rules.located import pos_of
+from rulecraft.rules.model import (
+    Builder,
+    DisplaySpec,
+    MatchSpec,
+    Ruleset,
+    SeatsSpec,
+    VarSpec,
+    ZoneSpec,
+)
+
+DIRECTIONS = {"clockwise": 1, "counter-clockwise": -1, "counterclockwise": -1, "anticlockwise": -1}
+VISIBILITIES = ("owner", "all", "nobody")
+PER = ("none", "seat", "team")
+TYPE_NAMES = {"number": T.NUMBER, "seat": T.SEAT, "string": T.STRING, "bool": T.BOOL, "piece": T.PIECE,
+              "list": T.LIST, "any": T.ANY}
+
+
+def build_from_data(
+    data: dict[str, Any],
+    *,
+    name: str,
+    chosen: dict[str, str],
+    content_hash: str,
+    composed: Any = None,
+    source_text: dict[str, str] | None = None,
+) -> Ruleset:
+    b = Builder(source_text)
+    root = Scope(name="constants")
+    constants = dict(data.get("constants", {}) or {})
+    for cname, value in constants.items():
+        root.add_constant(str(cname), _literal_type(value), value=value, doc="a constant of the ruleset")
+
+    pieces = build_piece_table(data.get("pieces", []), _deriver(b, root), pos_of, b.diags)
+    add_piece_constants(root, pieces)
+    reserved = set(constants)
+    piece_attribute_functions(root, pieces, reserved)
+
+    rs = Ruleset(
+        name=name, title=str(data.get("title", name)), chosen=chosen, content_hash=content_hash,
+        composed=composed, seats=_seats_placeholder(data), pieces=pieces, zones=(), zone_by_name={},
+        variables=(), var_index={}, constants=constants, combinations={}, data=data,
+    )
+    _build_zones(b, rs, data.get("zones", []))
+    _build_variables(b, rs, data.get("variables", {}) or {})
+    rs.start_zone = str(data.get("start_zone", rs.zones[0].name if rs.zones else "deck"))
+    if rs.zones and rs.start_zone not in rs.zone_by_name:
+        b.ref(data.get("start_zone"), rs.zone_by_name, "zone")
+    if "hand" not in rs.zone_by_name:
+        b.error(data.get("zones", data), "every ruleset needs a per-seat zone called 'hand'")
+
+    # User functions are macros: inlined where used, so they see the names of the place of use.
+    for signature, body in (data.get("functions", {}) or {}).items():
+        fname, params = _parse_signature(b, signature)
+        if fname:
+            root.add_user_function(fname, params=params, body=body, pos=pos_of(body))
+
+    game = base_scope(rs, root)
+    rs.scope = game
+    rs.seats = _build_seats(b, rs, data.get("seats", {}) or {}, game)
+    tscope = trick_scope(game)
+    rs.trick_scope = tscope
+    rs.combinations = _build_combos(b, rs, data.get("combinations", []) or [], tscope)
+
+    hand = data.get("hand", {}) or {}
+    phases = []
+    seen_ids: dict[str, SourcePos] = {}
+    for raw in hand.get("phases", []) or []:
+        kind = str(raw.get("kind", ""))
+        if not b.ref(kind, PHASE_KINDS, "phase kind"):
+            continue
+        pid = str(raw.get("id", kind))
+        if pid in seen_ids:
+            b.error(raw.get("id", raw), f"duplicate phase id '{pid}' (first at line {seen_ids[pid].line})")
+        seen_ids[pid] = pos_of(raw)
+        try:
+            phases.append(PHASE_KINDS[kind].build(b, rs, raw, game))
+        except (KeyError, TypeError, ValueError) as exc:
+            b.error(raw, f"phase '{pid}' ({kind}): {_describe(exc)}")
+    rs.phases = tuple(phases)
+    if not phases:
+        b.error(data.get("hand", data), "a hand needs at least one phase")
+    rs.on_void = compile_effects(b, rs, hand.get("on_void", ()), game, "hand on_void")
+
+    match = data.get("match", {}) or {}
+    seat_scope = bound_scope(game, ["seat"], "match score")
+    rs.match = MatchSpec(
+        start=compile_effects(b, rs, match.get("start", ()), game, "match start"),
+        after_hand=compile_effects(b, rs, match.get("after_hand", ()), game, "match after_hand"),
+        end_when=b.expr(match.get("end_when", "true"), game, T.BOOL, "match end_when"),
+        max_hands=int(match.get("max_hands", 500)),
+        score=b.expr(match.get("score", "0"), seat_scope, T.NUMBER, "match score"),
+    )
+    disp = data.get("display", {}) or {}
+    rs.display = DisplaySpec(
+        group_by=str(disp["group_by"]) if disp.get("group_by") else None,
+        sort_by=tuple(str(x) for x in disp.get("sort_by", ())),
+        piece_label=str(disp.get("label", "id")),
+    )
+    for a in (rs.display.group_by, *rs.display.sort_by):
+        if a and a not in pieces.columns:
+            b.ref(a, pieces.columns, "piece attribute")
+    b.raise_if_errors()
+    return rs
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, KeyError):
+        return f"missing key {exc}"
+    return str(exc)
+
+
+def _literal_type(value: Any) -> T:
+    if isinstance(value, bool):
+        return T.BOOL
+    if isinstance(value, (int, float)):
+        return T.NUMBER
+    if isinstance(value, str):
+        return T.STRING
+    if isinstance(value, list):
+        return T.LIST
+    return T.ANY
+
+
+def _deriver(b: Builder, root: Scope) -> Any:
+    cache: dict[tuple[str, tuple[str, ...]], Any] = {}
+
+    def derive(expr: Any, names: dict[str, Any], pos: SourcePos) -> Any:
+        key = (str(expr), tuple(sorted(names)))
+        compiled = cache.get(key)
+        if compiled is None:
+            scope = bound_scope(root, sorted(names), "derived attribute")
+            compiled = b.expr(expr, scope, None, "derived attribute")
+            cache[key] = compiled
+        ctx = Ctx(None)
+        ctx.bind = dict(names)
+        try:
+            return compiled(ctx)
+        except Exception as exc:  # noqa: BLE001 - reported as a rule-file problem, not a crash
+            b.error(expr, f"cannot compute this attribute: {exc}")
+            return None
+
+    return derive
+
+
+def _parse_signature(b: Builder, signature: Any) -> tuple[str, list[str]]:
+    text = str(signature).strip()
+    if "(" not in text or not text.endswith(")"):
+        b.error(signature, f"a function is written 'name(param, ...)', not '{text}'")
+        return "", []
+    fname, rest = text.split("(", 1)
+    params = [p.strip() for p in rest[:-1].split(",") if p.strip()]
+    if not fname.strip().isidentifier() or not all(p.isidentifier() for p in params):
+        b.error(signature, f"a function is written 'name(param, ...)' with plain names, not '{text}'")
+        return "", []
+    return fname.strip(), params
+
+
+def _seats_placeholder(data: dict[str, Any]) -> SeatsSpec:
+    n = int((data.get("seats") or {}).get("count", 1))
+    return SeatsSpec(n, 1, tuple((s,) for s in range(n)), tuple(range(n)), None)
+
+
+def _build_seats(b: Builder, rs: Ruleset, raw: dict[str, Any], game: Scope) -> SeatsSpec:
+    n = int(raw.get("count", 0))
+    if n < 1:
+        b.error(raw.get("count", raw), "seats.count must be at least 1")
+        n = max(n, 1)
+    direction = str(raw.get("direction", "clockwise"))
+    if direction not in DIRECTIONS:
+        b.error(raw.get("direction"), f"direction is clockwise or counter-clockwise, not '{direction}'")
+    teams_raw = raw.get("teams")
+    if teams_raw:
+        teams = tuple(tuple(int(s) for s in t) for t in teams_raw)
+        flat = sorted(s for t in teams for s in t)
+        if flat != list(range(n)):
+            b.error(teams_raw, f"teams must list every seat 0..{n - 1} exactly once")
+            teams = tuple((s,) for s in range(n))
+    else:
+        teams = tuple((s,) for s in range(n))
+    team_of = [0] * n
+    for ti, t in enumerate(teams):
+        for s in t:
+            if 0 <= s < n:
+                team_of[s] = ti
+    sits_out = None
+    if "sits_out" in raw:
+        sits_out = b.expr(raw["sits_out"], bound_scope(game, ["seat"], "sits_out"), T.BOOL, "seats.sits_out")
+    return SeatsSpec(n, DIRECTIONS.get(direction, 1), teams, tuple(team_of), sits_out)
+
+
+def _build_zones(b: Builder, rs: Ruleset, raw: list[dict[str, Any]]) -> None:
+    n_seats = int((rs.data.get("seats") or {}).get("count", 1))
+    teams_raw = (rs.data.get("seats") or {}).get("teams")
+    n_teams = len(teams_raw) if teams_raw else n_seats
+    zones = []
+    base = 0
+    for z in raw:
+        zid = str(z.get("id"))
+        if zid in rs.zone_by_name:
+            b.error(z.get("id"), f"duplicate zone id '{zid}'")
+            continue
+        per = str(z.get("per", "none"))
+        vis = str(z.get("visibility", "nobody"))
+        if per not in PER:
+            b.error(z.get("per"), f"per is one of {', '.join(PER)}, not '{per}'")
+            per = "none"
+        if vis not in VISIBILITIES:
+            b.error(z.get("visibility"), f"visibility is one of {', '.join(VISIBILITIES)}, not '{vis}'")
+        count = {"none": 1, "seat": n_seats, "team": n_teams}[per]
+        grid = tuple(int(x) for x in (z["grid"]["columns"], z["grid"]["tiers"])) if "grid" in z else None
+        spec = ZoneSpec(zid, per, vis, base, count, grid, str(z.get("description", "")), pos_of(z))  # type: ignore[arg-type]
+        base += count
+        zones.append(spec)
+        rs.zone_by_name[zid] = spec
+    rs.zones = tuple(zones)
+
+
+def _build_variables(b: Builder, rs: Ruleset, raw: dict[str, Any]) -> None:
+    out = []
+    for vname, spec in raw.items():
+        spec = spec or {}
+        scope = str(spec.get("scope", "hand"))
+        if scope not in ("match", "hand"):
+            b.error(spec.get("scope"), f"a variable's scope is match or hand, not '{scope}'")
+        per = str(spec.get("per", "none"))
+        if per not in PER:
+            b.error(spec.get("per"), f"per is one of {', '.join(PER)}, not '{per}'")
+            per = "none"
+        initial = spec.get("initial")
+        tname = str(spec.get("type", "")) or None
+        if tname is not None and tname not in TYPE_NAMES:
+            b.error(spec.get("type"), f"unknown type '{tname}'; types are {', '.join(TYPE_NAMES)}")
+        etype = T.LIST if per != "none" else (TYPE_NAMES.get(tname or "", _literal_type(initial))
+                                               if initial is not None or tname else T.ANY)
+        out.append(VarSpec(str(vname), scope, per, initial, etype, str(spec.get("description", "")),
+                           pos_of(spec)))
+    rs.variables = tuple(out)
+    rs.var_index = {v.name: i for i, v in enumerate(out)}
+
+
+def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Scope) -> dict[str, ComboSpec]:
+    out: dict[str, ComboSpec] = {}
+    pieces: PieceTable = rs.pieces
+    for c in raw:
+        cid = str(c.get("id"))
+        kind = str(c.get("kind", "single"))
+        if kind not in KINDS:
+            b.ref(c.get("kind"), list(KINDS), "combination kind")
+            continue
+        if cid in out:
+            b.error(c.get("id"), f"duplicate combination id '{cid}'")
+        for attr in ("by", "within"):
+            if c.get(attr) is not None and str(c[attr]) not in pieces.columns:
+                b.ref(c[attr], pieces.columns, "piece attribute")
+        fixed: list[int] = []
+        for pid in c.get("pieces", ()) if kind == "fixed" else ():
+            if b.ref(str(pid), pieces.by_type_id, "piece"):
+                fixed.append(pieces.by_type_id[str(pid)])
+        entries = []
+        for i, e in enumerate(c.get("entries", ()) if kind == "table" else ()):
+            pattern = []
+            for item in e.get("pieces", ()):
+                alts = item if isinstance(item, list) else [item]
+                ok = [pieces.by_type_id[str(a)] for a in alts if b.ref(str(a), pieces.by_type_id, "piece")]
+                pattern.append(tuple(ok))
+            entries.append(TableEntry(str(e.get("id", f"{cid}-{i + 1}")), tuple(pattern), e.get("class", cid),
+                                      float(e.get("strength", 0))))
+        what = f"combination '{cid}'"
+        sizes = tuple(int(s) for s in c.get("sizes", [c.get("size", 1)]))
+        out[cid] = ComboSpec(
+            id=cid, kind=kind, sizes=sizes, by=str(c["by"]) if c.get("by") else None,
+            within=str(c["within"]) if c.get("within") else None,
+            min_len=int(c.get("min", 3)), max_len=int(c.get("max", 99)), fixed=tuple(fixed),
+            entries=tuple(entries),
+            cls=b.expr(c["class"], tscope, None, what) if "class" in c else None,
+            strength=b.expr(c["strength"], tscope, T.NUMBER, what) if "strength" in c else None,
+            value=b.expr(c["value"], tscope, T.NUMBER, what) if "value" in c else None,
+            ends_play=bool(c.get("ends_play", False)), description=str(c.get("description", "")),
+            pos=pos_of(c),
+        )
+    return out
+

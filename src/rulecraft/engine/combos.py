@@ -1,0 +1,182 @@
+"""Combinations: which pieces may be played together, and how plays compare.
+
+Kinds (all general; a ruleset lists the ones it uses under ``combinations``):
+
+- ``single``: one piece.
+- ``same``: n pieces sharing the value of an attribute (``by: rank``, ``sizes: [3, 4]``).
+- ``run``: consecutive values of an attribute within a group (``by: rank``, ``within: suit``,
+  ``min: 3``), one piece per value.
+- ``fixed``: exactly the listed piece types (``pieces: [coins-1, ...]``).
+- ``table``: listed entries, each a list of piece types where an item may be a list of
+  alternatives; entries carry their own ``class`` and ``strength``.
+
+Every play of a combination gets a *class* (plays are comparable only within a class) and a
+*strength* (higher beats lower; ties go to the earlier play), both expressions evaluated in the
+trick round where the play is made (so "stronger when led" is expressible).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.dsl import CompiledExpr
+from rulecraft.errors import SourcePos
+
+if TYPE_CHECKING:
+    from rulecraft.engine.pieces import PieceTable
+
+KINDS = ("single", "same", "run", "fixed", "table")
+
+
+@dataclass(frozen=True, slots=True)
+class TableEntry:
+    id: str
+    pattern: tuple[tuple[int, ...], ...]  # per position: allowed piece type indices
+    cls: Any
+    strength: float
+
+
+@dataclass(frozen=True, slots=True)
+class ComboSpec:
+    id: str
+    kind: str
+    sizes: tuple[int, ...]
+    by: str | None
+    within: str | None
+    min_len: int
+    max_len: int
+    fixed: tuple[int, ...]  # piece type indices (with repeats)
+    entries: tuple[TableEntry, ...]
+    cls: CompiledExpr | None
+    strength: CompiledExpr | None
+    value: CompiledExpr | None
+    ends_play: bool
+    description: str
+    pos: SourcePos
+
+
+@dataclass(slots=True)
+class Play:
+    """A candidate or actual play: which combination, which pieces, and its descriptive values."""
+
+    combo: str | None  # None: a face-down play
+    pieces: tuple[int, ...]
+    face_up: bool = True
+    key: Any = None  # same: the shared value; run: the top value
+    low: Any = None  # run: the bottom value
+    group: Any = None  # run: the shared group value
+    entry: str | None = None
+    entry_cls: Any = None
+    entry_strength: float = 0.0
+
+
+def _type_key(pieces: PieceTable, ps: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(pieces.type_of[p] for p in ps))
+
+
+def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None = None) -> list[Play]:
+    """Every distinct play of this combination from ``hand`` (identical copies counted once)."""
+    out: list[Play] = []
+    seen: set[tuple[int, ...]] = set()
+
+    def add(ps: tuple[int, ...], **kw: Any) -> None:
+        if size is not None and len(ps) != size:
+            return
+        k = _type_key(pieces, ps)
+        if k in seen:
+            return
+        seen.add(k)
+        out.append(Play(spec.id, ps, True, **kw))
+
+    if spec.kind == "single":
+        if size in (None, 1):
+            for p in hand:
+                add((p,))
+    elif spec.kind == "same":
+        col = pieces.columns.get(spec.by or "", [])
+        groups: dict[Any, list[int]] = defaultdict(list)
+        for p in hand:
+            if col[p] is not None:
+                groups[col[p]].append(p)
+        for value, members in groups.items():
+            for n in spec.sizes:
+                if (size is None or n == size) and len(members) >= n:
+                    for ps in itertools.combinations(members, n):
+                        add(tuple(ps), key=value)
+    elif spec.kind == "run":
+        col = pieces.columns.get(spec.by or "", [])
+        gcol = pieces.columns.get(spec.within or "", []) if spec.within else None
+        groups2: dict[Any, dict[Any, list[int]]] = defaultdict(lambda: defaultdict(list))
+        for p in hand:
+            g = gcol[p] if gcol is not None else None
+            if col[p] is None or (gcol is not None and g is None):
+                continue
+            groups2[g][col[p]].append(p)
+        for g, by_value in groups2.items():
+            values = sorted(by_value)
+            # Maximal stretches of consecutive values, then every sub-run of allowed length.
+            start = 0
+            for i in range(1, len(values) + 1):
+                if i == len(values) or values[i] != values[i - 1] + 1:
+                    stretch = values[start:i]
+                    for length in range(spec.min_len, min(spec.max_len, len(stretch)) + 1):
+                        if size is not None and length != size:
+                            continue
+                        for j in range(len(stretch) - length + 1):
+                            run_values = stretch[j : j + length]
+                            for ps in itertools.product(*(by_value[v] for v in run_values)):
+                                add(tuple(ps), key=run_values[-1], low=run_values[0], group=g)
+                    start = i
+    elif spec.kind == "fixed":
+        picked = _pick_types(hand, pieces, [(t,) for t in spec.fixed])
+        for ps in picked:
+            add(ps)
+    elif spec.kind == "table":
+        for entry in spec.entries:
+            if size is not None and len(entry.pattern) != size:
+                continue
+            for ps in _pick_types(hand, pieces, list(entry.pattern)):
+                add(ps, entry=entry.id, entry_cls=entry.cls, entry_strength=entry.strength)
+    return out
+
+
+def _pick_types(hand: Sequence[int], pieces: PieceTable, pattern: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Ways to take one piece per pattern position (each position: allowed types) from ``hand``."""
+    by_type: dict[int, list[int]] = defaultdict(list)
+    for p in hand:
+        by_type[pieces.type_of[p]].append(p)
+    results: list[tuple[int, ...]] = []
+
+    def rec(i: int, used: dict[int, int], acc: list[int]) -> None:
+        if i == len(pattern):
+            results.append(tuple(acc))
+            return
+        for t in pattern[i]:
+            n = used.get(t, 0)
+            avail = by_type.get(t)
+            if avail and n < len(avail):
+                used[t] = n + 1
+                acc.append(avail[n])
+                rec(i + 1, used, acc)
+                acc.pop()
+                used[t] = n
+
+    rec(0, {}, [])
+    return results
+
+
+def face_down_plays(hand: Sequence[int], pieces: PieceTable, size: int) -> list[Play]:
+    """Every distinct set of ``size`` pieces, face down (identical copies counted once)."""
+    out: list[Play] = []
+    seen: set[tuple[int, ...]] = set()
+    ordered = sorted(hand)
+    for ps in itertools.combinations(ordered, size):
+        k = _type_key(pieces, ps)
+        if k not in seen:
+            seen.add(k)
+            out.append(Play(None, tuple(ps), False))
+    return out

@@ -1,0 +1,220 @@
+"""The evaluation context compiled expressions read, and the names every game scope offers.
+
+Compiled expressions are closures taking one ``Ctx``. The engine keeps one ``Ctx`` per state and
+sets its slots (the seat being asked about, the candidate play, loop bindings) before evaluating,
+so an evaluation allocates nothing. Which names an expression may use is decided at load time by
+the ``Scope`` it is compiled in: the base scope here (seats, roles, variables, zones, knowledge),
+extended by each phase kind with its own names (the lead, the candidate play, the trick winner...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.dsl import Scope, T
+
+if TYPE_CHECKING:
+    from rulecraft.engine.pieces import PieceTable
+    from rulecraft.engine.state import State
+    from rulecraft.rules.model import Ruleset
+
+
+class Ctx:
+    """Mutable slots read by compiled expressions. Phase kinds document which slots they set."""
+
+    __slots__ = ("bind", "cand", "combo", "extra", "piece", "seat", "st")
+
+    def __init__(self, st: State | None = None) -> None:
+        self.st = st
+        self.seat: int | None = None
+        self.piece: int | None = None
+        self.cand: tuple[int, ...] = ()
+        self.combo: str | None = None
+        self.bind: dict[str, Any] = {}
+        self.extra: dict[str, Any] = {}
+
+
+class ZoneView:
+    """A read-only view of one zone instance for expressions: iterable, sized, O(1) membership."""
+
+    __slots__ = ("_loc", "_pieces", "_zi")
+
+    def __init__(self, pieces: list[int], loc: list[int], zi: int) -> None:
+        self._pieces = pieces
+        self._loc = loc
+        self._zi = zi
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._pieces)
+
+    def __len__(self) -> int:
+        return len(self._pieces)
+
+    def __contains__(self, piece: object) -> bool:
+        return isinstance(piece, int) and 0 <= piece < len(self._loc) and self._loc[piece] == self._zi
+
+    def __getitem__(self, i: int) -> int:
+        return self._pieces[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ZoneView):
+            return self._pieces == other._pieces
+        if isinstance(other, list):
+            return self._pieces == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def piece_attribute_functions(scope: Scope, pieces: PieceTable, reserved: set[str]) -> None:
+    """Each piece attribute ``a`` becomes a function ``a(p)``; ``pid(p)`` gives the type id."""
+    for aname in [*pieces.attr_names, "id"]:
+        fname = "pid" if aname == "id" else aname
+        if fname in reserved:
+            continue
+        column = pieces.columns[aname]
+        sample = next((v for v in column if v is not None), None)
+        rtype = T.BOOL if isinstance(sample, bool) else T.NUMBER if isinstance(sample, (int, float)) else (
+            T.STRING if isinstance(sample, str) else T.ANY
+        )
+
+        def impl(ctx: Ctx, p: Any, _col: list[Any] = column) -> Any:
+            return None if p is None else _col[p]
+
+        scope.add_function(fname, params=[T.PIECE], returns=rtype, impl=impl, doc=f"the piece's '{aname}' attribute")
+
+
+def add_piece_constants(scope: Scope, pieces: PieceTable) -> None:
+    def by_id(ctx: Ctx, pid: str) -> Any:
+        t = pieces.by_type_id.get(pid)
+        if t is None:
+            return None
+        return pieces.instances[t][0]
+
+    scope.add_function(
+        "piece", params=[T.STRING], returns=T.PIECE, impl=by_id, doc="the piece with this id (first copy)"
+    )
+
+    def copies(ctx: Ctx, pid: str) -> list[int]:
+        t = pieces.by_type_id.get(pid)
+        return [] if t is None else list(pieces.instances[t])
+
+    scope.add_function("copies", params=[T.STRING], returns=T.LIST, impl=copies, doc="every copy of a piece type")
+    every = list(range(pieces.count))
+    scope.add_function("pieces", params=[], returns=T.LIST, impl=lambda ctx: every, doc="every piece in play")
+
+    def same_type(ctx: Ctx, a: Any, b: Any) -> bool:
+        return a is not None and b is not None and pieces.type_of[a] == pieces.type_of[b]
+
+    scope.add_function("same_type", params=[T.PIECE, T.PIECE], returns=T.BOOL, impl=same_type,
+                       doc="whether two pieces are identical copies")
+
+    cache: dict[tuple[str, str], list[list[int]]] = {}
+
+    def higher(ctx: Ctx, p: Any, group: str, order: str) -> list[int]:
+        """Pieces sharing p's `group` attribute with a larger `order` attribute, precomputed."""
+        key = (group, order)
+        table = cache.get(key)
+        if table is None:
+            gcol, ocol = pieces.columns.get(group), pieces.columns.get(order)
+            table = []
+            for q in range(pieces.count):
+                if gcol is None or ocol is None or gcol[q] is None or ocol[q] is None:
+                    table.append([])
+                    continue
+                table.append(
+                    sorted(
+                        (r for r in range(pieces.count)
+                         if gcol[r] == gcol[q] and ocol[r] is not None and ocol[r] > ocol[q]),
+                        key=lambda r: ocol[r],
+                    )
+                )
+            cache[key] = table
+        return [] if p is None else table[p]
+
+    scope.add_function("higher", params=[T.PIECE, T.STRING, T.STRING], returns=T.LIST, impl=higher,
+                       doc="pieces with the same GROUP attribute and a larger ORDER attribute, lowest first")
+
+
+def base_scope(rs: Ruleset, parent: Scope) -> Scope:
+    """Names every expression that runs during a game may use."""
+    s = Scope(parent=parent, name="game")
+    st_of: Callable[[Ctx], State] = lambda c: c.st  # type: ignore[assignment,return-value]  # noqa: E731
+
+    s.add_name("num_seats", T.NUMBER, getter=lambda c: rs.seats.count, doc="number of seats at the table")
+    s.add_name("hand_number", T.NUMBER, getter=lambda c: st_of(c).hand_no, doc="1 for the match's first hand")
+    s.add_function("seats", params=[], returns=T.LIST, impl=lambda c: list(range(rs.seats.count)),
+                   doc="every seat, 0 first")
+    s.add_function("active", params=[], returns=T.LIST, impl=lambda c: list(st_of(c).active),
+                   doc="seats playing this hand (not sitting out)")
+    s.add_function("teams", params=[], returns=T.LIST, impl=lambda c: list(range(len(rs.seats.teams))),
+                   doc="every team index")
+    s.add_function("team_of", params=[T.SEAT], returns=T.NUMBER, impl=lambda c, x: rs.seats.team_of[x],
+                   doc="the team a seat belongs to")
+    s.add_function("members", params=[T.NUMBER], returns=T.LIST, impl=lambda c, t: list(rs.seats.teams[t]),
+                   doc="the seats of a team")
+    s.add_function("next", params=[T.SEAT, T.NUMBER], returns=T.SEAT,
+                   impl=lambda c, x, n: st_of(c).seat_after(x, int(n)),
+                   doc="the seat n places after a seat in the direction of play (negative: before)")
+    s.add_function("next_active", params=[T.SEAT, T.NUMBER], returns=T.SEAT,
+                   impl=lambda c, x, n: st_of(c).active_after(x, int(n)),
+                   doc="like next(), counting only seats that play this hand")
+    s.add_function("left_of", params=[T.SEAT], returns=T.SEAT,
+                   impl=lambda c, x: (x + 1) % rs.seats.count,
+                   doc="the seat to the left (clockwise neighbour) of a seat, whatever the direction of play")
+    s.add_function("right_of", params=[T.SEAT], returns=T.SEAT,
+                   impl=lambda c, x: (x - 1) % rs.seats.count,
+                   doc="the seat to the right (counter-clockwise neighbour) of a seat")
+    s.add_function("opposite", params=[T.SEAT], returns=T.SEAT,
+                   impl=lambda c, x: (x + rs.seats.count // 2) % rs.seats.count, doc="the seat across the table")
+    s.add_function("others", params=[T.SEAT], returns=T.LIST,
+                   impl=lambda c, x: [y for y in st_of(c).active if y != x],
+                   doc="the other seats playing this hand, in order of play from the seat")
+
+    # Zones.
+    s.add_function("zone", params=[T.STRING], returns=T.LIST, impl=lambda c, name: st_of(c).zone_view(name),
+                   doc="the pieces in a shared zone: zone('nest')")
+    s.add_function("zone_of", params=[T.STRING, T.NUMBER], returns=T.LIST,
+                   impl=lambda c, name, owner: st_of(c).zone_view(name, owner),
+                   doc="the pieces in a seat's or team's zone: zone_of('won', team_of(seat))")
+    s.add_function("hand", params=[T.SEAT], returns=T.LIST, impl=lambda c, x: st_of(c).hand_view(x),
+                   doc="the pieces in a seat's hand")
+    s.add_function("holds", params=[T.SEAT, T.PIECE], returns=T.BOOL,
+                   impl=lambda c, x, p: p is not None and st_of(c).holds(x, p),
+                   doc="whether a seat holds a piece")
+    s.add_function("tricks", params=[T.SEAT], returns=T.NUMBER, impl=lambda c, x: st_of(c).tricks[x],
+                   doc="tricks (rounds' worth) a seat has won this hand")
+
+    # Knowledge.
+    s.add_function("seen", params=[T.PIECE], returns=T.BOOL,
+                   impl=lambda c, p: p is not None and bool(st_of(c).seen_public[p]),
+                   doc="whether every seat has seen this piece face up this hand")
+    s.add_function("dealt_to", params=[T.SEAT, T.PIECE], returns=T.BOOL,
+                   impl=lambda c, x, p: p is not None and st_of(c).dealt_owner[p] == x,
+                   doc="whether the piece was in the seat's hand as dealt")
+    s.add_function("discarded_by", params=[T.SEAT, T.PIECE], returns=T.BOOL,
+                   impl=lambda c, x, p: p is not None and st_of(c).downed_by[p] == x,
+                   doc="whether the seat itself put this piece face down")
+    s.add_function("marked", params=[T.STRING, T.PIECE], returns=T.BOOL,
+                   impl=lambda c, name, p: p in st_of(c).marks.get(name, ()),
+                   doc="whether an effect marked the piece with this name this hand")
+    s.add_function("fired", params=[T.STRING], returns=T.NUMBER,
+                   impl=lambda c, name: st_of(c).hand_fired.get(name, 0),
+                   doc="how often the rule with this id fired this hand")
+    s.add_function("option", params=[T.STRING], returns=T.STRING,
+                   impl=lambda c, name: rs.chosen.get(name, ""), doc="the chosen choice of an option")
+
+    # Variables: each declared variable is a name.
+    for index, var in enumerate(rs.variables):
+        s.add_name(var.name, var.expr_type, getter=(lambda c, _i=index: st_of(c).vars[_i]),
+                   doc=var.description or f"{var.scope} variable")
+    return s
+
+
+def bound_scope(parent: Scope, names: list[str], what: str) -> Scope:
+    """A child scope where each of ``names`` reads ``ctx.bind[name]`` (loop and argument bindings)."""
+    s = Scope(parent=parent, name=what)
+    for n in names:
+        s.add_name(n, T.ANY, getter=(lambda c, _n=n: c.bind[_n]), doc="bound by the rule")
+    return s

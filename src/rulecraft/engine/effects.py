@@ -1,0 +1,255 @@
+"""Effects: the only way state changes outside moves.
+
+An effect is a small map in a rule file::
+
+    - id: failed-bid          # optional; counted in `fired` when it runs (compare reports these)
+      for: t in teams()       # optional loop
+      when: "t == team_of(declarer)"
+      add: {"score[t]": "-bid"}
+
+Actions: ``set`` / ``add`` (variables, ``name`` or ``name[index]``), ``move`` (pieces between zones),
+``mark`` (name pieces for knowledge expressions), ``pay`` (chips between seats with named
+multipliers), ``void_hand``, ``end_phase``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.dsl import CompiledExpr, Scope, T
+from rulecraft.engine.context import Ctx, bound_scope
+
+if TYPE_CHECKING:
+    from rulecraft.engine.state import State
+    from rulecraft.rules.model import Builder, Ruleset
+
+_LVALUE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.+)\])?\s*$")
+_FOR = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)$", re.S)
+ACTIONS = ("set", "add", "move", "mark", "pay", "void_hand", "end_phase")
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    var_index: int
+    index: CompiledExpr | None
+    value: CompiledExpr
+    add: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneRef:
+    zone: str
+    owner: CompiledExpr | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAction:
+    src: ZoneRef
+    dst: ZoneRef
+    pieces: CompiledExpr | None
+    face: str  # "keep" | "up" | "down"
+
+
+@dataclass(frozen=True, slots=True)
+class Multiplier:
+    id: str
+    when: CompiledExpr
+    factor: CompiledExpr
+
+
+@dataclass(frozen=True, slots=True)
+class PayAction:
+    payer: CompiledExpr
+    payee: CompiledExpr
+    amount: CompiledExpr
+    multipliers: tuple[Multiplier, ...]
+    account: int  # variable index of the per-seat chip count
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    id: str
+    loop_var: str | None
+    loop: CompiledExpr | None
+    when: CompiledExpr | None
+    assigns: tuple[Assign, ...] = ()
+    move: MoveAction | None = None
+    mark: tuple[str, CompiledExpr] | None = None
+    pay: PayAction | None = None
+    void_hand: bool = False
+    end_phase: bool = False
+
+
+def parse_zone_ref(b: Builder, rs: Ruleset, text: Any, scope: Scope, what: str) -> ZoneRef:
+    m = _LVALUE.match(str(text))
+    if not m:
+        b.error(text, f"'{text}' is not a zone: write a zone name, or name[owner] such as won[trick_winner]")
+        return ZoneRef("?", None)
+    name, index = m.group(1), m.group(2)
+    if not b.ref(name, rs.zone_by_name, "zone"):
+        return ZoneRef(name, None)
+    zone = rs.zone_by_name[name]
+    if zone.per != "none" and index is None:
+        b.error(text, f"zone '{name}' has one instance per {zone.per}: say whose, e.g. {name}[seat]")
+    owner = b.expr(_substr(text, index, m.start(2)), scope, T.NUMBER, what) if index is not None else None
+    return ZoneRef(name, owner)
+
+
+def _substr(text: Any, sub: str, start: int) -> Any:
+    """A piece of a located string that still knows its own position in the file."""
+    from rulecraft.rules.located import LStr
+
+    if isinstance(text, LStr) and hasattr(text, "pos_at"):
+        return LStr(sub, text.pos_at(start))  # type: ignore[attr-defined]
+    return sub
+
+
+def compile_effects(b: Builder, rs: Ruleset, items: Any, scope: Scope, what: str) -> tuple[Effect, ...]:
+    out: list[Effect] = []
+    for i, raw in enumerate(items or ()):
+        out.append(compile_effect(b, rs, raw, scope, f"{what} effect {raw.get('id', i + 1)}"))
+    return tuple(out)
+
+
+def compile_effect(b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope, what: str) -> Effect:
+    loop_var = loop = None
+    if "for" in raw:
+        m = _FOR.match(str(raw["for"]))
+        if not m:
+            b.error(raw["for"], "a 'for' loop is written 'NAME in EXPRESSION', e.g. 't in teams()'")
+        else:
+            loop_var = m.group(1)
+            loop = b.expr(_substr(raw["for"], m.group(2), m.start(2)), scope, None, what)
+            scope = bound_scope(scope, [loop_var], what)
+    when = b.expr(raw["when"], scope, T.BOOL, what) if "when" in raw else None
+    actions = [a for a in ACTIONS if a in raw]
+    if len(actions) != 1:
+        b.error(raw, f"an effect does exactly one of {', '.join(ACTIONS)}; this one has "
+                     f"{', '.join(actions) if actions else 'none'}")
+    assigns: list[Assign] = []
+    for verb in ("set", "add"):
+        for target, value in (raw.get(verb) or {}).items():
+            m = _LVALUE.match(str(target))
+            if not m:
+                b.error(target, f"'{target}' is not a variable: write NAME or NAME[index]")
+                continue
+            vname, index = m.group(1), m.group(2)
+            if not b.ref(vname, rs.var_index, "variable"):
+                continue
+            var = rs.variables[rs.var_index[vname]]
+            if var.per == "none" and index is not None:
+                b.error(target, f"variable '{vname}' is a single value, not one per seat or team")
+            if var.per != "none" and index is None:
+                b.error(target, f"variable '{vname}' holds one value per {var.per}: write {vname}[...]")
+            idx = b.expr(_substr(target, index, m.start(2)), scope, T.NUMBER, what) if index else None
+            assigns.append(Assign(rs.var_index[vname], idx, b.expr(value, scope, None, what), verb == "add"))
+    move = None
+    if "move" in raw:
+        spec = raw["move"]
+        move = MoveAction(
+            parse_zone_ref(b, rs, spec.get("from"), scope, what),
+            parse_zone_ref(b, rs, spec.get("to"), scope, what),
+            b.expr(spec["pieces"], scope, T.LIST, what) if "pieces" in spec else None,
+            str(spec.get("face", "keep")),
+        )
+    mark = None
+    if "mark" in raw:
+        spec = raw["mark"]
+        mark = (str(spec["name"]), b.expr(spec["pieces"], scope, T.LIST, what))
+    pay = None
+    if "pay" in raw:
+        spec = raw["pay"]
+        account = str(spec.get("account", "chips"))
+        acc_index = -1
+        if b.ref(account, rs.var_index, "variable"):
+            acc_index = rs.var_index[account]
+            if rs.variables[acc_index].per != "seat":
+                b.error(spec, f"payments need a per-seat variable to pay from and to; '{account}' is not one")
+        mults = tuple(
+            Multiplier(str(m.get("id", f"x{j + 1}")),
+                       b.expr(m.get("when", "true"), scope, T.BOOL, f"{what} multiplier {m.get('id', j + 1)}"),
+                       b.expr(m["factor"], scope, T.NUMBER, f"{what} multiplier {m.get('id', j + 1)}"))
+            for j, m in enumerate(spec.get("multipliers", ()))
+        )
+        pay = PayAction(b.expr(spec["from"], scope, None, what), b.expr(spec["to"], scope, None, what),
+                        b.expr(spec["amount"], scope, T.NUMBER, what), mults, acc_index)
+    eid = str(raw.get("id", ""))
+    return Effect(eid, loop_var, loop, when, tuple(assigns), move, mark, pay,
+                  bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)))
+
+
+def run_effects(st: State, effects: tuple[Effect, ...]) -> None:
+    for e in effects:
+        if st.signal:
+            return
+        run_effect(st, e)
+
+
+def run_effect(st: State, e: Effect) -> None:
+    ctx = st.ctx
+    if e.loop is None:
+        _run_once(st, e, ctx)
+        return
+    items = list(e.loop(ctx))
+    saved = ctx.bind.get(e.loop_var)  # type: ignore[arg-type]
+    try:
+        for item in items:
+            ctx.bind[e.loop_var] = item  # type: ignore[index]
+            _run_once(st, e, ctx)
+    finally:
+        if saved is None:
+            ctx.bind.pop(e.loop_var, None)  # type: ignore[arg-type]
+        else:
+            ctx.bind[e.loop_var] = saved  # type: ignore[index]
+
+
+def _run_once(st: State, e: Effect, ctx: Ctx) -> None:
+    if e.when is not None and not e.when(ctx):
+        return
+    if e.id:
+        st.note_fired(e.id)
+    if e.assigns:
+        # Evaluate every right-hand side first, so `set: {a: b, b: a}` swaps.
+        values = [(a, a.value(ctx), a.index(ctx) if a.index is not None else None) for a in e.assigns]
+        for a, value, index in values:
+            st.assign(a.var_index, index, value, a.add)
+    if e.move is not None:
+        m = e.move
+        src = st.zone_instance(m.src.zone, m.src.owner(ctx) if m.src.owner else None)
+        dst = st.zone_instance(m.dst.zone, m.dst.owner(ctx) if m.dst.owner else None)
+        pieces = list(st.zones[src]) if m.pieces is None else [p for p in m.pieces(ctx) if st.loc[p] == src]
+        for p in pieces:
+            st.put(p, dst, face_down=(st.face_down[p] if m.face == "keep" else m.face == "down"), by=None)
+    if e.mark is not None:
+        name, pieces_expr = e.mark
+        st.marks.setdefault(name, set()).update(pieces_expr(ctx))
+    if e.pay is not None:
+        _pay(st, e, ctx)
+    if e.void_hand:
+        st.signal = "void"
+    if e.end_phase:
+        st.signal = st.signal or "end_phase"
+
+
+def _pay(st: State, e: Effect, ctx: Ctx) -> None:
+    p = e.pay
+    assert p is not None
+    payer, payee = p.payer(ctx), p.payee(ctx)
+    if payer is None or payee is None or payer == payee:
+        return
+    amount = p.amount(ctx)
+    factors: list[str] = []
+    for m in p.multipliers:
+        if m.when(ctx):
+            f = m.factor(ctx)
+            if f != 1:
+                factors.append(f"{m.id}x{f:g}" if isinstance(f, (int, float)) else m.id)
+                st.note_fired(m.id)
+            amount = amount * f
+    if not amount:
+        return
+    if isinstance(amount, float) and amount.is_integer():
+        amount = int(amount)
+    st.transfer(p.account, int(payer), int(payee), amount, e.id or "payment", tuple(factors))

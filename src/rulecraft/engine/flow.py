@@ -1,0 +1,192 @@
+"""The flow of play: a match is hands until an end condition; a hand is the ruleset's phases in order.
+
+Phases are explicit state machines (see ``phases.base.Phase``): ``advance`` runs automatic work
+(shuffles, deals, scoring) until some seat must decide, so after every ``apply`` the state is
+either waiting on ``to_act`` or over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulecraft.engine.effects import run_effects
+from rulecraft.engine.moves import Move, split_move_text
+from rulecraft.engine.state import NOBODY, State
+from rulecraft.errors import ExpressionRuntimeError, IllegalMoveError
+
+
+def start(st: State) -> None:
+    rs = st.rs
+    st.vars = [_initial(v.initial, v.per, rs) for v in rs.variables]
+    assert rs.match is not None
+    run_effects(st, rs.match.start)
+    st.signal = None
+    _begin_hand(st)
+    advance(st)
+
+
+def _initial(value: Any, per: str, rs: Any) -> Any:
+    if per == "seat":
+        return [value] * rs.seats.count
+    if per == "team":
+        return [value] * len(rs.seats.teams)
+    return value
+
+
+def _begin_hand(st: State) -> None:
+    rs = st.rs
+    st.hand_no += 1
+    for i, v in enumerate(rs.variables):
+        if v.scope == "hand":
+            st.vars[i] = _initial(v.initial, v.per, rs)
+    start_zi = rs.zone_by_name[rs.start_zone].base
+    for z in st.zones:
+        z.clear()
+    st.zones[start_zi].extend(range(rs.pieces.count))
+    n = rs.pieces.count
+    st.loc = [start_zi] * n
+    st.face_down = bytearray(n)
+    st.downed_by = [NOBODY] * n
+    st.seen_public = bytearray(n)
+    st.dealt_owner = [NOBODY] * n
+    st.marks = {}
+    st.tricks = [0] * rs.seats.count
+    st.hand_fired = {}
+    st.payments = []
+    if rs.seats.sits_out is not None:
+        out = []
+        for s in range(rs.seats.count):
+            st.ctx.bind["seat"] = s
+            if rs.seats.sits_out(st.ctx):
+                out.append(s)
+        st.ctx.bind.pop("seat", None)
+        st.active = [s for s in range(rs.seats.count) if s not in out]
+    else:
+        st.active = list(range(rs.seats.count))
+    st.pidx = 0
+    st.pdata = None
+    st.signal = None
+    st.history.append({"type": "hand", "number": st.hand_no})
+
+
+def advance(st: State) -> None:
+    rs = st.rs
+    st.to_act = None
+    st._legal_cache = None
+    while not st.over:
+        if st.signal == "void":
+            _end_hand(st, voided=True)
+            continue
+        if st.pidx >= len(rs.phases):
+            _end_hand(st, voided=False)
+            continue
+        phase = rs.phases[st.pidx]
+        if st.pdata is None:
+            phase.begin(st)
+        if st.signal == "void":
+            continue
+        if st.signal != "end_phase" and phase.step(st):
+            if st.signal == "void":
+                continue
+            return
+        if st.signal == "end_phase":
+            st.signal = None
+        if st.signal == "void":
+            continue
+        st.pidx += 1
+        st.pdata = None
+        st.to_act = None
+
+
+def _end_hand(st: State, voided: bool) -> None:
+    rs = st.rs
+    assert rs.match is not None
+    st.signal = None
+    st.to_act = None
+    if voided:
+        run_effects(st, rs.on_void)
+    else:
+        run_effects(st, rs.match.after_hand)
+    st.signal = None
+    st.hand_results.append({
+        "hand": st.hand_no,
+        "voided": voided,
+        "tricks": list(st.tricks),
+        "payments": list(st.payments),
+        "fired": dict(st.hand_fired),
+    })
+    st.history.append({"type": "hand_end", "number": st.hand_no, "voided": voided})
+    if rs.match.end_when(st.ctx):
+        _finish(st, truncated=False)
+    elif st.hand_no >= rs.match.max_hands:
+        _finish(st, truncated=True)
+    else:
+        _begin_hand(st)
+
+
+def _finish(st: State, truncated: bool) -> None:
+    rs = st.rs
+    assert rs.match is not None
+    scores = []
+    for s in range(rs.seats.count):
+        st.ctx.bind["seat"] = s
+        scores.append(rs.match.score(st.ctx))
+    st.ctx.bind.pop("seat", None)
+    best = max(scores)
+    st.result = {
+        "scores": scores,
+        "winners": [s for s, v in enumerate(scores) if v == best],
+        "hands": st.hand_no,
+        "truncated": truncated,
+    }
+    st.over = True
+    st.to_act = None
+    st.pdata = None
+    st.history.append({"type": "result", **st.result})
+
+
+def legal_moves(st: State) -> list[Move]:
+    if st.over or st.to_act is None:
+        return []
+    return st.rs.phases[st.pidx].legal(st)
+
+
+def move_key(verb: str, value: str, type_ids: list[str]) -> tuple[str, str, tuple[str, ...]]:
+    return (verb, value, tuple(sorted(type_ids)))
+
+
+def parse_move(st: State, text: str) -> Move:
+    """Read a move typed by a person or found in a log; raises IllegalMoveError saying why it is refused."""
+    if st.over:
+        raise IllegalMoveError("the game is over: no more moves")
+    verb, value, words = split_move_text(text)
+    pieces = st.rs.pieces
+    unknown = [w for w in words if w not in pieces.by_type_id]
+    if unknown:
+        import difflib
+
+        close = difflib.get_close_matches(unknown[0], list(pieces.by_type_id), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise IllegalMoveError(f"there is no piece called '{unknown[0]}'{hint}")
+    key = move_key(verb, value, words)
+    for m in legal_moves(st):
+        if move_key(m.verb, m.value, [pieces.type_id(p) for p in m.pieces]) == key:
+            return m
+    phase = st.rs.phases[st.pidx]
+    raise IllegalMoveError(phase.explain(st, verb, value, words))
+
+
+def apply(st: State, move: Move | str) -> None:
+    if isinstance(move, str):
+        move = parse_move(st, move)
+    elif move not in legal_moves(st):
+        # A move from another state (an agent's clone) is matched by its text form.
+        move = parse_move(st, str(move))
+    seat = st.to_act
+    st.history.append({"type": "move", "seat": seat, "move": move.text})
+    st._legal_cache = None
+    try:
+        st.rs.phases[st.pidx].apply(st, move)
+        advance(st)
+    except ZeroDivisionError as exc:  # pragma: no cover - compiled expressions raise their own errors
+        raise ExpressionRuntimeError(str(exc)) from exc

@@ -1,0 +1,90 @@
+"""Moves: small frozen values with a text form that parses back.
+
+Text forms (pieces are written by their type id, as in the rule file):
+
+    play A [B ...]      pieces face up (a lead or a follow)
+    down A [B ...]      pieces face down (a discard in a trick round)
+    bid N               a numeric bid
+    call NAME           a named call in an auction (``call play``, ``call redeal``)
+    pass                pass in an auction, or let a claim stand
+    give A              put a piece from hand into a side zone (an exchange)
+    name VALUE          name a value (``name red`` for trump)
+    stop                stop play (when the rules allow it)
+    claim V: A [B ...]  pieces face down claimed to be V
+    challenge           challenge the last claim
+
+``str(Move)`` gives the canonical form and ``parse_move(text, ...)`` reads it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulecraft.errors import IllegalMoveError
+
+VERBS_WITH_PIECES = frozenset({"play", "down", "give", "claim"})
+VERBS_WITH_VALUE = frozenset({"bid", "call", "name", "claim"})
+BARE_VERBS = frozenset({"pass", "stop", "challenge"})
+ALL_VERBS = VERBS_WITH_PIECES | VERBS_WITH_VALUE | BARE_VERBS
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One decision. ``pieces`` are piece ints; ``text`` caches the canonical text form."""
+
+    verb: str
+    pieces: tuple[int, ...] = ()
+    value: str = ""
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or self.verb
+
+    def __repr__(self) -> str:
+        return f"Move({self.text or self.verb!r})"
+
+
+def make_move(verb: str, pieces: tuple[int, ...], value: str, piece_names: list[str]) -> Move:
+    """Build a move with its canonical text (pieces named by type id, in the order given)."""
+    parts = [verb]
+    if verb == "claim":
+        parts.append(f"{value}:")
+    elif value:
+        parts.append(value)
+    parts.extend(piece_names[p] for p in pieces)
+    return Move(verb, pieces, value, " ".join(parts))
+
+
+def split_move_text(text: str) -> tuple[str, str, list[str]]:
+    """Split move text into (verb, value, piece ids) without resolving pieces.
+
+    Raises IllegalMoveError for text that is not a move at all.
+    """
+    words = text.replace(",", " ").split()
+    if not words:
+        raise IllegalMoveError("empty move: type a move such as 'play red-14' or 'pass'")
+    verb = words[0].lower()
+    if verb not in ALL_VERBS:
+        raise IllegalMoveError(f"unknown move '{words[0]}': moves start with one of {', '.join(sorted(ALL_VERBS))}")
+    rest = words[1:]
+    value = ""
+    if verb == "claim":
+        if not rest:
+            raise IllegalMoveError("a claim needs a value and pieces, e.g. 'claim 7: h7 s7'")
+        head = rest[0]
+        if head.endswith(":"):
+            value, rest = head[:-1], rest[1:]
+        elif ":" in head:
+            value, first = head.split(":", 1)
+            rest = [first, *rest[1:]] if first else rest[1:]
+        else:
+            value, rest = head, rest[1:]
+    elif verb in VERBS_WITH_VALUE:
+        if len(rest) != 1:
+            raise IllegalMoveError(f"'{verb}' takes exactly one value, e.g. '{verb} {'85' if verb == 'bid' else 'x'}'")
+        value, rest = rest[0], []
+    elif verb in BARE_VERBS and rest:
+        raise IllegalMoveError(f"'{verb}' takes nothing after it")
+    if verb in VERBS_WITH_PIECES and not rest:
+        raise IllegalMoveError(f"'{verb}' needs at least one piece")
+    return verb, value, rest

@@ -1,0 +1,12 @@
+"""Phase kinds by the name a rule file uses in ``kind:``."""
+
+from __future__ import annotations
+
+from rulecraft.engine.phases.base import Phase
+from rulecraft.engine.phases.calls import Auction, Choose, Exchange
+from rulecraft.engine.phases.setup import Deal, Effects, Shuffle
+from rulecraft.engine.phases.tricks import Tricks
+
+PHASE_KINDS: dict[str, type[Phase]] = {
+    cls.kind: cls for cls in (Shuffle, Deal, Effects, Auction, Exchange, Choose, Tricks)
+}

@@ -1,0 +1,60 @@
+"""What every phase kind provides. A phase's per-hand data lives in ``State.pdata`` and must copy cheaply."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rulecraft.errors import SourcePos
+
+if TYPE_CHECKING:
+    from rulecraft.dsl import Scope
+    from rulecraft.engine.moves import Move
+    from rulecraft.engine.state import State
+    from rulecraft.rules.model import Builder, Ruleset
+
+
+class Phase:
+    """A step of a hand. Subclasses set ``kind`` and implement ``build`` and the run-time methods."""
+
+    kind: ClassVar[str] = ""
+
+    def __init__(self, pid: str, pos: SourcePos) -> None:
+        self.id = pid
+        self.pos = pos
+
+    @classmethod
+    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+        raise NotImplementedError
+
+    def begin(self, st: State) -> None:
+        """Start the phase: set ``st.pdata`` (never None afterwards, use an empty object)."""
+        st.pdata = _Empty()
+
+    def step(self, st: State) -> bool:
+        """Do automatic work. Return True when a decision is pending (``st.to_act`` set), False when done."""
+        return False
+
+    def legal(self, st: State) -> list[Move]:
+        return []
+
+    def apply(self, st: State, move: Move) -> None:
+        raise NotImplementedError
+
+    def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
+        """Why a move the player asked for is not legal now, in the rule's terms."""
+        moves = self.legal(st)
+        hint = ", ".join(sorted({m.verb for m in moves}))
+        return f"'{' '.join([verb, value, *piece_ids]).strip()}' is not allowed now; you may: {hint}"
+
+
+class _Empty:
+    __slots__ = ()
+
+    def copy(self) -> _Empty:
+        return self
+
+
+def describe_legal(moves: list[Move], limit: int = 8) -> str:
+    texts = [m.text for m in moves[:limit]]
+    more = f" (and {len(moves) - limit} more)" if len(moves) > limit else ""
+    return ", ".join(texts) + more

@@ -1,0 +1,299 @@
+"""Phases of single decisions: an auction (bids or named calls), an exchange with a side zone, naming a value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.dsl import CompiledExpr, Scope, T
+from rulecraft.engine.effects import Effect, compile_effects, run_effects
+from rulecraft.engine.moves import Move, make_move
+from rulecraft.engine.phases.base import Phase, describe_legal
+from rulecraft.rules.located import pos_of
+
+if TYPE_CHECKING:
+    from rulecraft.engine.state import State
+    from rulecraft.rules.model import Builder, Ruleset
+
+
+def _seat_scope(parent: Scope, what: str) -> Scope:
+    s = Scope(parent=parent, name=what)
+    s.add_name("seat", T.SEAT, getter=lambda c: c.seat, doc="the seat deciding")
+    return s
+
+
+@dataclass(slots=True)
+class AuctionData:
+    order: list[int]
+    turn: int = 0
+    passed: list[int] = field(default_factory=list)
+    high: int | None = None
+    high_seat: int | None = None
+    done: bool = False
+
+    def copy(self) -> AuctionData:
+        return AuctionData(self.order, self.turn, list(self.passed), self.high, self.high_seat, self.done)
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraCall:
+    id: str
+    when: CompiledExpr
+    effects: tuple[Effect, ...]
+
+
+class Auction(Phase):
+    """Calls in turn. Numeric ``bids`` (min, max, step) rise; a named call in ``calls`` wins at once.
+
+    Passing is final. The auction ends when one bidder is left, at the first named call, or when
+    everyone has passed (``all_pass`` effects run; by default the hand is void). ``extra_calls`` are
+    calls with their own condition and effects (a redeal request).
+    """
+
+    kind = "auction"
+
+    def __init__(self, pid: str, pos: Any) -> None:
+        super().__init__(pid, pos)
+        self.first: CompiledExpr | None = None
+        self.bids: tuple[int, int, int] | None = None
+        self.calls: tuple[str, ...] = ()
+        self.extra: tuple[ExtraCall, ...] = ()
+        self.winner_var = -1
+        self.amount_var = -1
+        self.all_pass: tuple[Effect, ...] = ()
+        self.on_end: tuple[Effect, ...] = ()
+        self.pass_final = True
+
+    @classmethod
+    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+        a = cls(str(raw.get("id", "auction")), pos_of(raw))
+        sscope = _seat_scope(scope, f"auction '{a.id}'")
+        a.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"auction '{a.id}' first seat")
+        if "bids" in raw:
+            bid = raw["bids"]
+            a.bids = (int(bid["min"]), int(bid["max"]), int(bid.get("step", 1)))
+            if a.bids[0] > a.bids[1]:
+                b.error(bid, f"the lowest bid {a.bids[0]} is above the highest {a.bids[1]}")
+        a.calls = tuple(str(c) for c in raw.get("calls", ()))
+        if not a.bids and not a.calls:
+            b.error(raw, "an auction needs 'bids' or 'calls' (or both)")
+        a.extra = tuple(
+            ExtraCall(str(e["id"]), b.expr(e.get("when", "true"), sscope, T.BOOL, f"call '{e['id']}'"),
+                      compile_effects(b, rs, e.get("effects", ()), sscope, f"call '{e['id']}'"))
+            for e in raw.get("extra_calls", ())
+        )
+        for key, attr in (("winner", "winner_var"), ("amount", "amount_var")):
+            if key in raw and b.ref(str(raw[key]), rs.var_index, "variable"):
+                setattr(a, attr, rs.var_index[str(raw[key])])
+        a.all_pass = compile_effects(b, rs, raw.get("all_pass", [{"void_hand": True}]), scope, f"auction '{a.id}'")
+        a.on_end = compile_effects(b, rs, raw.get("on_end", ()), scope, f"auction '{a.id}'")
+        a.pass_final = bool(raw.get("pass_final", True))
+        return a
+
+    def begin(self, st: State) -> None:
+        first = int(self.first(st.ctx)) if self.first else 0
+        st.pdata = AuctionData(st.order_from(first))
+
+    def step(self, st: State) -> bool:
+        d: AuctionData = st.pdata
+        if d.done:
+            return False
+        live = [s for s in d.order if s not in d.passed]
+        if not live:
+            run_effects(st, self.all_pass)
+            d.done = True
+            return False
+        if d.high_seat is not None and live == [d.high_seat]:
+            self._finish(st, d)
+            return False
+        # Next seat still in, from the turn pointer.
+        for _ in range(len(d.order)):
+            seat = d.order[d.turn % len(d.order)]
+            if seat not in d.passed:
+                st.to_act = seat
+                st.ctx.seat = seat
+                return True
+            d.turn += 1
+        return False  # pragma: no cover
+
+    def _finish(self, st: State, d: AuctionData) -> None:
+        if self.winner_var >= 0:
+            st.vars[self.winner_var] = d.high_seat
+        if self.amount_var >= 0 and d.high is not None:
+            st.vars[self.amount_var] = d.high
+        d.done = True
+        run_effects(st, self.on_end)
+
+    def legal(self, st: State) -> list[Move]:
+        d: AuctionData = st.pdata
+        names = st.rs.pieces.columns["id"]
+        moves = [make_move("pass", (), "", names)]
+        if self.bids:
+            lo, hi, step = self.bids
+            start = lo if d.high is None else d.high + step
+            moves.extend(make_move("bid", (), str(v), names) for v in range(start, hi + 1, step))
+        moves.extend(make_move("call", (), c, names) for c in self.calls)
+        st.ctx.seat = st.to_act
+        moves.extend(make_move("call", (), e.id, names) for e in self.extra if e.when(st.ctx))
+        return moves
+
+    def apply(self, st: State, move: Move) -> None:
+        d: AuctionData = st.pdata
+        seat = st.to_act
+        assert seat is not None
+        d.turn += 1
+        if move.verb == "pass":
+            d.passed.append(seat)
+            return
+        if move.verb == "bid":
+            d.high, d.high_seat = int(move.value), seat
+            return
+        extra = next((e for e in self.extra if e.id == move.value), None)
+        if extra is not None:
+            st.note_fired(extra.id)
+            st.ctx.seat = seat
+            run_effects(st, extra.effects)
+            return
+        # A named call wins the auction at once.
+        d.high_seat = seat
+        self._finish(st, d)
+
+    def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
+        d: AuctionData = st.pdata
+        if verb == "bid" and self.bids:
+            lo, hi, step = self.bids
+            try:
+                v = int(value)
+            except ValueError:
+                return f"a bid is a number, not '{value}'"
+            least = lo if d.high is None else d.high + step
+            if v < least:
+                why = f"the high bid is {d.high}" if d.high is not None else "that is the opening minimum"
+                return f"a bid must be at least {least} ({why}; bids go up in steps of {step})"
+            if v > hi:
+                return f"the highest bid allowed is {hi}"
+            return f"bids go up in steps of {step} from {lo}"
+        if verb == "call" and any(e.id == value for e in self.extra):
+            return f"you may not call '{value}' now: its condition does not hold for your seat"
+        return f"not allowed in the auction; you may: {describe_legal(self.legal(st))}"
+
+
+@dataclass(slots=True)
+class Counter:
+    n: int = 0
+    started: bool = False
+
+    def copy(self) -> Counter:
+        return Counter(self.n, self.started)
+
+
+class Exchange(Phase):
+    """A seat takes every piece of a zone into its hand, then gives back ``give`` pieces one at a time."""
+
+    kind = "exchange"
+
+    def __init__(self, pid: str, pos: Any) -> None:
+        super().__init__(pid, pos)
+        self.seat: CompiledExpr | None = None
+        self.take = ""
+        self.to = ""
+        self.give = 0
+        self.when: CompiledExpr | None = None
+
+    @classmethod
+    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+        x = cls(str(raw.get("id", "exchange")), pos_of(raw))
+        x.seat = b.expr(raw["seat"], scope, T.NUMBER, f"exchange '{x.id}' seat")
+        x.take = str(raw.get("take", ""))
+        x.to = str(raw.get("to", x.take))
+        for z in (x.take, x.to):
+            if z:
+                b.ref(z, rs.zone_by_name, "zone")
+        x.give = int(raw.get("give", 0))
+        return x
+
+    def begin(self, st: State) -> None:
+        st.pdata = Counter()
+
+    def step(self, st: State) -> bool:
+        d: Counter = st.pdata
+        assert self.seat is not None
+        seat = int(self.seat(st.ctx))
+        if not d.started:
+            d.started = True
+            if self.take:
+                zi = st.zone_instance(self.take)
+                for p in list(st.zones[zi]):
+                    st.put(p, st.hand_instance(seat))
+        if d.n >= self.give:
+            return False
+        st.to_act = seat
+        return True
+
+    def legal(self, st: State) -> list[Move]:
+        seat = st.to_act
+        assert seat is not None
+        names = st.rs.pieces.columns["id"]
+        seen: set[int] = set()
+        out = []
+        for p in sorted(st.hand(seat)):
+            t = st.rs.pieces.type_of[p]
+            if t not in seen:
+                seen.add(t)
+                out.append(make_move("give", (p,), "", names))
+        return out
+
+    def apply(self, st: State, move: Move) -> None:
+        d: Counter = st.pdata
+        seat = st.to_act
+        st.put(move.pieces[0], st.zone_instance(self.to), face_down=True, by=seat)
+        d.n += 1
+
+    def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
+        left = self.give - st.pdata.n
+        if verb != "give":
+            return f"put {left} more piece(s) into the {self.to} first, e.g. 'give {piece_ids[0] if piece_ids else 'X'}'"
+        return f"you do not hold {' '.join(piece_ids)}; give one piece from your hand"
+
+
+class Choose(Phase):
+    """A seat names one value from a list (``from``, an expression) into a variable (trump)."""
+
+    kind = "choose"
+
+    def __init__(self, pid: str, pos: Any) -> None:
+        super().__init__(pid, pos)
+        self.seat: CompiledExpr | None = None
+        self.options: CompiledExpr | None = None
+        self.var = -1
+
+    @classmethod
+    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+        c = cls(str(raw.get("id", "choose")), pos_of(raw))
+        c.seat = b.expr(raw["seat"], scope, T.NUMBER, f"choice '{c.id}' seat")
+        c.options = b.expr(raw["from"], scope, T.LIST, f"choice '{c.id}' values")
+        if b.ref(str(raw.get("set")), rs.var_index, "variable"):
+            c.var = rs.var_index[str(raw["set"])]
+        return c
+
+    def begin(self, st: State) -> None:
+        st.pdata = Counter()
+
+    def step(self, st: State) -> bool:
+        if st.pdata.n:
+            return False
+        assert self.seat is not None
+        st.to_act = int(self.seat(st.ctx))
+        return True
+
+    def legal(self, st: State) -> list[Move]:
+        assert self.options is not None
+        names = st.rs.pieces.columns["id"]
+        return [make_move("name", (), str(v), names) for v in self.options(st.ctx)]
+
+    def apply(self, st: State, move: Move) -> None:
+        st.vars[self.var] = move.value
+        st.pdata.n = 1
+
+    def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
+        return f"name one of: {', '.join(m.value for m in self.legal(st))}"

@@ -1,0 +1,141 @@
+"""Phases that need no decision: shuffling, dealing, and running a list of effects (scoring)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.dsl import CompiledExpr, Scope, T
+from rulecraft.engine.context import bound_scope
+from rulecraft.engine.effects import Effect, compile_effects, run_effects
+from rulecraft.engine.phases.base import Phase
+from rulecraft.rules.located import pos_of
+
+if TYPE_CHECKING:
+    from rulecraft.engine.state import State
+    from rulecraft.rules.model import Builder, Ruleset
+
+
+class Shuffle(Phase):
+    """Put a zone's pieces in random order (a chance event, logged; fixed by scenarios and replays)."""
+
+    kind = "shuffle"
+
+    def __init__(self, pid: str, pos: Any, zone: str) -> None:
+        super().__init__(pid, pos)
+        self.zone = zone
+
+    @classmethod
+    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+        zone = str(raw.get("zone", rs.start_zone))
+        b.ref(zone, rs.zone_by_name, "zone")
+        return cls(str(raw.get("id", "shuffle")), pos_of(raw), zone)
+
+    def step(self, st: State) -> bool:
+        zi = st.zone_instance(self.zone)
+        st.zones[zi][:] = st.chance_shuffle(list(st.zones[zi]))
+        return False
+
+
+class Deal(Phase):
+    """Deal from a zone to each seat's instance of another, a packet at a time, in the direction of play.
+
+    ``count`` is per seat (an expression over ``seat``, or ``all`` to deal the zone out). ``side``
+    interleaves a side zone: after every ``every`` rounds put ``count`` pieces there until it holds
+    ``total`` (a nest dealt during the deal).
+    """
+
+    kind = "deal"
+
+    def __init__(self, pid: str, pos: Any) -> None:
+        super().__init__(pid, pos)
+        self.src = "deck"
+        self.dst = "hand"
+        self.first: CompiledExpr | None = None
+        self.count: CompiledExpr | None = None  # None: deal everything
+        self.packet = 1
+        self.active_only = False
+        self.side: tuple[str, int, int, int] | None = None  # zone, every, count, total
+        self.record_dealt = True
+
+    @classmethod
+    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+        d = cls(str(raw.get("id", "deal")), pos_of(raw))
+        d.src = str(raw.get("from", rs.start_zone))
+        d.dst = str(raw.get("to", "hand"))
+        for z in (d.src, d.dst):
+            b.ref(z, rs.zone_by_name, "zone")
+        if d.dst in rs.zone_by_name and rs.zone_by_name[d.dst].per != "seat":
+            b.error(raw.get("to", raw), f"a deal goes to a zone with one instance per seat; '{d.dst}' is not one")
+        d.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"deal '{d.id}' first seat")
+        count = raw.get("count", "all")
+        if str(count) != "all":
+            d.count = b.expr(count, bound_scope(scope, ["seat"], "deal count"), T.NUMBER, f"deal '{d.id}' count")
+        d.packet = int(raw.get("packet", 1))
+        d.active_only = str(raw.get("seats", "all")) == "active"
+        side = raw.get("side")
+        if side:
+            b.ref(str(side.get("zone")), rs.zone_by_name, "zone")
+            d.side = (str(side["zone"]), int(side.get("every", 1)), int(side.get("count", 1)), int(side["total"]))
+        d.record_dealt = bool(raw.get("record_dealt", True))
+        return d
+
+    def step(self, st: State) -> bool:
+        ctx = st.ctx
+        src = st.zone_instance(self.src)
+        pile = st.zones[src]
+        first = int(self.first(ctx)) if self.first is not None else 0
+        seats = []
+        s = first
+        for _ in range(st.rs.seats.count):
+            if not self.active_only or s in st.active:
+                seats.append(s)
+            s = st.seat_after(s, 1)
+        if self.count is None:
+            want = {s: len(pile) for s in seats}
+        else:
+            want = {}
+            for s in seats:
+                ctx.bind["seat"] = s
+                want[s] = int(self.count(ctx))
+            ctx.bind.pop("seat", None)
+        got = dict.fromkeys(seats, 0)
+        side_zi = st.zone_instance(self.side[0]) if self.side else -1
+        rounds = 0
+        while pile and any(got[s] < want[s] for s in seats):
+            for s in seats:
+                n = min(self.packet, want[s] - got[s], len(pile))
+                for _ in range(n):
+                    st.put(pile[0], st.hand_instance(s) if self.dst == "hand" else st.zone_instance(self.dst, s))
+                got[s] += max(n, 0)
+            rounds += 1
+            if self.side and rounds % self.side[1] == 0:
+                for _ in range(self.side[2]):
+                    if pile and len(st.zones[side_zi]) < self.side[3]:
+                        st.put(pile[0], side_zi, face_down=True)
+        if self.side:
+            while pile and len(st.zones[side_zi]) < self.side[3]:
+                st.put(pile[0], side_zi, face_down=True)
+        if self.record_dealt:
+            for s in range(st.rs.seats.count):
+                for p in st.zones[st.zone_instance(self.dst, s)]:
+                    st.dealt_owner[p] = s
+        return False
+
+
+class Effects(Phase):
+    """Run a list of effects (scoring, payments, role changes) and move on."""
+
+    kind = "effects"
+
+    def __init__(self, pid: str, pos: Any, effects: tuple[Effect, ...]) -> None:
+        super().__init__(pid, pos)
+        self.effects = effects
+
+    @classmethod
+    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+        pid = str(raw.get("id", "effects"))
+        return cls(pid, pos_of(raw), compile_effects(b, rs, raw.get("effects", ()), scope, f"phase '{pid}'"))
+
+    def step(self, st: State) -> bool:
+        run_effects(st, self.effects)
+        return False

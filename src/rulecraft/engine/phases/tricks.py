@@ -1,0 +1,477 @@
+"""Trick rounds: lead a combination, the others follow with as many pieces, the best face-up play wins.
+
+How following works is two settings:
+
+- ``face_up``: ``any`` (any play of the lead's size, as in suit-following games) or ``beating``
+  (a face-up play must beat the best play so far).
+- ``face_down``: ``never``, ``when_cannot_beat`` (compulsory beating: discard face down only when no
+  beating play exists) or ``always`` (free following).
+
+Restrictions narrow the lead and the follow (see ``Restriction``). A restriction that removes a play
+that would have beaten the best play so far is recorded on the round (``barred('id')``), so payment
+rules can ask whether a round was won only thanks to it. A round is worth ``value`` tricks (by
+default the number of pieces led); its pieces go to the winner's capture zone (the winner's own
+pieces optionally to a separate one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.dsl import CompiledExpr, Scope, T
+from rulecraft.engine.combos import ComboSpec, Play, enumerate_plays, face_down_plays
+from rulecraft.engine.effects import Effect, compile_effects, run_effects
+from rulecraft.engine.moves import Move, make_move
+from rulecraft.engine.phases.base import Phase, describe_legal
+from rulecraft.rules.located import pos_of
+
+if TYPE_CHECKING:
+    from rulecraft.engine.state import State
+    from rulecraft.rules.model import Builder, Ruleset
+
+FACE_UP = ("any", "beating")
+FACE_DOWN = ("never", "when_cannot_beat", "always")
+
+
+@dataclass(frozen=True, slots=True)
+class Restriction:
+    """``when`` says whether it applies to a candidate play, ``allow`` whether the play passes.
+
+    With ``if_able`` the restriction lapses when no candidate it applies to would pass (e.g. "may
+    not lead an old card, unless holding only old cards").
+    """
+
+    id: str
+    when: CompiledExpr | None
+    allow: CompiledExpr
+    if_able: bool
+    message: str
+
+
+@dataclass(slots=True)
+class TrickData:
+    leader: int
+    round_no: int = 1
+    order: list[int] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)  # who made each play
+    plays: list[Play] = field(default_factory=list)
+    classes: list[Any] = field(default_factory=list)
+    strengths: list[Any] = field(default_factory=list)
+    best: int = -1
+    barred: set[str] = field(default_factory=set)
+    last: bool = False
+    winner: int | None = None
+    value: Any = 0
+    ended: bool = False
+
+    def copy(self) -> TrickData:
+        return TrickData(self.leader, self.round_no, list(self.order), list(self.seats), list(self.plays),
+                         list(self.classes), list(self.strengths), self.best, set(self.barred), self.last,
+                         self.winner, self.value, self.ended)
+
+
+def _td(c: Any) -> TrickData:
+    return c.st.pdata  # type: ignore[no-any-return]
+
+
+def trick_scope(parent: Scope) -> Scope:
+    """Names readable in trick rounds: the lead, the candidate play, the round's outcome."""
+    s = Scope(parent=parent, name="trick round")
+    s.add_name("seat", T.SEAT, getter=lambda c: c.seat, doc="the seat playing (or being asked about)")
+    s.add_name("leader", T.SEAT, getter=lambda c: _td(c).leader, doc="the seat that leads this round")
+    s.add_name("is_lead", T.BOOL, getter=lambda c: not _td(c).plays, doc="whether the play is the lead")
+    s.add_name("lead", T.LIST, getter=lambda c: list(_td(c).plays[0].pieces) if _td(c).plays else [],
+               doc="the pieces led this round (empty before the lead)")
+    s.add_name("led", T.PIECE, getter=lambda c: _td(c).plays[0].pieces[0] if _td(c).plays else None,
+               doc="the first piece led this round")
+    s.add_name("lead_combo", T.STRING, getter=lambda c: _td(c).plays[0].combo if _td(c).plays else None,
+               doc="the combination led this round ('none' for a face-down lead)")
+    s.add_name("round_number", T.NUMBER, getter=lambda c: _td(c).round_no, doc="1 for the hand's first round")
+    s.add_name("last_round", T.BOOL, getter=_last_round, doc="whether this round empties every hand")
+    s.add_name("best", T.SEAT, getter=lambda c: _td(c).seats[_td(c).best] if _td(c).best >= 0 else None,
+               doc="the seat with the best face-up play so far")
+    s.add_name("best_combo", T.STRING,
+               getter=lambda c: _td(c).plays[_td(c).best].combo if _td(c).best >= 0 else None,
+               doc="the combination of the best play so far")
+    s.add_name("trick_winner", T.SEAT, getter=lambda c: _td(c).winner, doc="the seat that won the round")
+    s.add_name("trick_value", T.NUMBER, getter=lambda c: _td(c).value, doc="how many tricks the round is worth")
+    s.add_name("round_pieces", T.LIST, getter=lambda c: [p for pl in _td(c).plays for p in pl.pieces],
+               doc="every piece played this round")
+    s.add_function("played_by", params=[T.SEAT], returns=T.LIST,
+                   impl=lambda c, x: [p for st_, pl in zip(_td(c).seats, _td(c).plays, strict=True)
+                                      if st_ == x for p in pl.pieces],
+                   doc="the pieces a seat played this round")
+    s.add_function("face_up_by", params=[T.SEAT], returns=T.BOOL,
+                   impl=lambda c, x: any(st_ == x and pl.face_up for st_, pl in
+                                         zip(_td(c).seats, _td(c).plays, strict=True)),
+                   doc="whether a seat played face up this round")
+    s.add_function("barred", params=[T.STRING], returns=T.BOOL, impl=lambda c, rid: rid in _td(c).barred,
+                   doc="whether the restriction with this id barred a play that would have beaten the best")
+    # The candidate play (or, in round-end effects, the lead).
+    s.add_name("combo", T.STRING, getter=lambda c: c.combo.combo if c.combo else None,
+               doc="the combination of the play being considered")
+    s.add_name("size", T.NUMBER, getter=lambda c: len(c.combo.pieces) if c.combo else 0,
+               doc="how many pieces the play has")
+    s.add_name("piece", T.PIECE, getter=lambda c: c.combo.pieces[0] if c.combo else None,
+               doc="the play's (first) piece")
+    s.add_name("play", T.LIST, getter=lambda c: list(c.combo.pieces) if c.combo else [],
+               doc="the pieces of the play being considered")
+    s.add_name("top", T.ANY, getter=lambda c: c.combo.key if c.combo else None,
+               doc="a run's highest value, or the shared value of n-of-a-kind")
+    s.add_name("bottom", T.ANY, getter=lambda c: c.combo.low if c.combo and c.combo.low is not None
+               else (c.combo.key if c.combo else None), doc="a run's lowest value")
+    s.add_name("group", T.ANY, getter=lambda c: c.combo.group if c.combo else None,
+               doc="the group value a run shares (its suit)")
+    s.add_name("entry", T.STRING, getter=lambda c: c.combo.entry if c.combo else None,
+               doc="the table entry a play matched")
+    return s
+
+
+def _last_round(c: Any) -> bool:
+    d = _td(c)
+    if d.plays:
+        return d.last
+    seat = c.seat if c.seat is not None else d.leader
+    return bool(c.combo) and len(c.st.hand(seat)) == len(c.combo.pieces)
+
+
+class Tricks(Phase):
+    kind = "tricks"
+
+    def __init__(self, pid: str, pos: Any) -> None:
+        super().__init__(pid, pos)
+        self.combos: tuple[ComboSpec, ...] = ()
+        self.first: CompiledExpr | None = None
+        self.lead_rules: tuple[Restriction, ...] = ()
+        self.follow_rules: tuple[Restriction, ...] = ()
+        self.face_up = "any"
+        self.face_down = "never"
+        self.value: CompiledExpr | None = None
+        self.capture_to = "won"
+        self.own_to: str | None = None
+        self.trick_zone = "trick"
+        self.end_when: CompiledExpr | None = None
+        self.stop_when: CompiledExpr | None = None
+        self.on_round: tuple[Effect, ...] = ()
+        self.must_beat_message = "you must beat the best play when you can"
+
+    @classmethod
+    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+        t = cls(str(raw.get("id", "tricks")), pos_of(raw))
+        tscope = rs.trick_scope
+        assert tscope is not None
+        what = f"trick phase '{t.id}'"
+        names = raw.get("combinations", list(rs.combinations))
+        combos = []
+        for n in names:
+            if b.ref(str(n), rs.combinations, "combination"):
+                combos.append(rs.combinations[str(n)])
+        if not combos:
+            b.error(raw, "a trick phase needs at least one combination (e.g. a 'single')")
+        t.combos = tuple(combos)
+        t.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"{what} first leader")
+        t.lead_rules = _restrictions(b, raw.get("lead", {}).get("restrictions", ()), tscope, what)
+        follow = raw.get("follow", {})
+        t.follow_rules = _restrictions(b, follow.get("restrictions", ()), tscope, what)
+        t.face_up = str(follow.get("face_up", "any"))
+        t.face_down = str(follow.get("face_down", "never"))
+        if t.face_up not in FACE_UP:
+            b.error(follow.get("face_up"), f"face_up is one of {', '.join(FACE_UP)}, not '{t.face_up}'")
+        if t.face_down not in FACE_DOWN:
+            b.error(follow.get("face_down"), f"face_down is one of {', '.join(FACE_DOWN)}, not '{t.face_down}'")
+        t.must_beat_message = str(follow.get("must_beat_message", t.must_beat_message))
+        if "value" in raw:
+            t.value = b.expr(raw["value"], tscope, T.NUMBER, f"{what} value")
+        capture = raw.get("capture", {})
+        t.capture_to = str(capture.get("to", "won"))
+        t.own_to = str(capture["own_to"]) if "own_to" in capture else None
+        t.trick_zone = str(raw.get("zone", "trick"))
+        for z in (t.capture_to, t.own_to, t.trick_zone):
+            if z is not None:
+                b.ref(z, rs.zone_by_name, "zone")
+        if "end_when" in raw:
+            t.end_when = b.expr(raw["end_when"], tscope, T.BOOL, f"{what} end_when")
+        if "stop" in raw:
+            t.stop_when = b.expr(raw["stop"].get("when", "true"), tscope, T.BOOL, f"{what} stop")
+        t.on_round = compile_effects(b, rs, raw.get("on_round", ()), tscope, what)
+        return t
+
+    # ------------------------------------------------------------------ flow
+    def begin(self, st: State) -> None:
+        assert self.first is not None
+        leader = int(self.first(st.ctx))
+        st.pdata = TrickData(leader, 1, st.order_from(leader))
+
+    def step(self, st: State) -> bool:
+        d: TrickData = st.pdata
+        if d.ended:
+            return False
+        if len(d.plays) == len(d.order):
+            self._finish_round(st, d)
+            if d.ended or st.signal:
+                return False
+        if not d.plays and not st.hand(d.leader):
+            return False
+        st.to_act = d.order[len(d.plays)]
+        st.ctx.seat = st.to_act
+        return True
+
+    def _finish_round(self, st: State, d: TrickData) -> None:
+        ctx = st.ctx
+        winner = d.seats[d.best] if d.best >= 0 else d.leader
+        d.winner = winner
+        ctx.combo = d.plays[0]
+        ctx.seat = winner
+        lead_spec = next((c for c in self.combos if c.id == d.plays[0].combo), None)
+        if lead_spec is not None and lead_spec.value is not None:
+            d.value = lead_spec.value(ctx)
+        elif self.value is not None:
+            d.value = self.value(ctx)
+        else:
+            d.value = len(d.plays[0].pieces)
+        st.tricks[winner] += d.value
+        rs = st.rs
+        to = rs.zone_by_name[self.capture_to]
+        own = rs.zone_by_name[self.own_to] if self.own_to else to
+        for seat, play in zip(d.seats, d.plays, strict=True):
+            zone = own if seat == winner else to
+            owner = rs.seats.team_of[winner] if zone.per == "team" else winner
+            zi = zone.instance(owner if zone.per != "none" else None)
+            for p in play.pieces:
+                st.put(p, zi, face_down=bool(st.face_down[p]))
+        st.history.append({"type": "round", "winner": winner, "value": d.value})
+        run_effects(st, self.on_round)
+        if st.signal:
+            return
+        lead = d.plays[0]
+        ends = any(c.id == lead.combo and c.ends_play for c in self.combos)
+        if ends or not st.hand(winner) or (self.end_when is not None and self.end_when(ctx)):
+            d.ended = True
+            return
+        d.leader = winner
+        d.round_no += 1
+        d.order = st.order_from(winner)
+        d.seats, d.plays, d.classes, d.strengths = [], [], [], []
+        d.best, d.barred, d.last = -1, set(), False
+        d.winner, d.value = None, 0
+
+    # ------------------------------------------------------------------ options
+    def _rate(self, st: State, play: Play) -> tuple[Any, Any]:
+        """The class and strength of a play made now by ``st.ctx.seat``."""
+        ctx = st.ctx
+        ctx.combo = play
+        spec = next(c for c in self.combos if c.id == play.combo)
+        if spec.cls is not None:
+            cls = spec.cls(ctx)
+        elif play.entry is not None:
+            cls = play.entry_cls
+        else:
+            cls = (play.combo, len(play.pieces))
+        if spec.strength is not None:
+            strength = spec.strength(ctx)
+        else:
+            strength = play.entry_strength
+        return cls, strength
+
+    def _beats(self, d: TrickData, cls: Any, strength: Any) -> bool:
+        if d.best < 0:
+            return True
+        return bool(cls == d.classes[d.best] and strength > d.strengths[d.best])
+
+    def _lead_options(self, st: State, seat: int) -> tuple[list[Play], dict[tuple[int, ...], Restriction]]:
+        hand = st.hand(seat)
+        st.ctx.seat = seat
+        cands: list[Play] = []
+        for spec in self.combos:
+            cands.extend(enumerate_plays(spec, hand, st.rs.pieces))
+        allowed, removed, _ = _apply_restrictions(st, self.lead_rules, cands, None)
+        return allowed, removed
+
+    def _follow_options(
+        self, st: State, seat: int
+    ) -> tuple[list[Play], list[Play], dict[tuple[int, ...], Restriction], set[str], list[Play]]:
+        """(face-up plays, face-down plays, removed-by-restriction, barred ids, beating plays before rules)."""
+        d: TrickData = st.pdata
+        hand = st.hand(seat)
+        k = len(d.plays[0].pieces)
+        st.ctx.seat = seat
+        cands: list[Play] = []
+        for spec in self.combos:
+            cands.extend(enumerate_plays(spec, hand, st.rs.pieces, size=k))
+        rated = [(p, *self._rate(st, p)) for p in cands]
+        beating = [p for p, c, s in rated if self._beats(d, c, s)]
+        pool = beating if self.face_up == "beating" else [p for p, _, _ in rated]
+        allowed, removed, _ = _apply_restrictions(st, self.follow_rules, pool, None)
+        beat_keys = {p.pieces for p in beating}
+        barred = {r.id for key, r in removed.items() if key in beat_keys}
+        allowed_beating = [p for p in allowed if p.pieces in beat_keys]
+        if self.face_down == "always" or (self.face_down == "when_cannot_beat" and not allowed_beating):
+            down = face_down_plays(hand, st.rs.pieces, k)
+        else:
+            down = []
+        if not allowed and not down:
+            down = face_down_plays(hand, st.rs.pieces, k)  # nothing else is possible: discard
+        return allowed, down, removed, barred, beating
+
+    def legal(self, st: State) -> list[Move]:
+        d: TrickData = st.pdata
+        seat = st.to_act
+        assert seat is not None
+        names = st.rs.pieces.columns["id"]
+        moves: list[Move] = []
+        if not d.plays:
+            if self.stop_when is not None:
+                st.ctx.seat, st.ctx.combo = seat, None
+                if self.stop_when(st.ctx):
+                    moves.append(make_move("stop", (), "", names))
+            lead, _ = self._lead_options(st, seat)
+            if lead:
+                moves.extend(make_move("play", p.pieces, "", names) for p in lead)
+            else:
+                moves.extend(make_move("down", p.pieces, "", names) for p in face_down_plays(st.hand(seat),
+                                                                                            st.rs.pieces, 1))
+            return moves
+        up, down, _, _, _ = self._follow_options(st, seat)
+        moves.extend(make_move("play", p.pieces, "", names) for p in up)
+        moves.extend(make_move("down", p.pieces, "", names) for p in down)
+        return moves
+
+    def apply(self, st: State, move: Move) -> None:
+        d: TrickData = st.pdata
+        seat = st.to_act
+        assert seat is not None
+        if move.verb == "stop":
+            st.note_fired("stop")
+            d.ended = True
+            return
+        key = tuple(sorted(st.rs.pieces.type_of[p] for p in move.pieces))
+        face_up = move.verb == "play"
+        if not d.plays:
+            if face_up:
+                lead, _ = self._lead_options(st, seat)
+                play = next(p for p in lead if tuple(sorted(st.rs.pieces.type_of[x] for x in p.pieces)) == key)
+            else:
+                play = Play(None, move.pieces, False)
+            d.last = len(st.hand(seat)) == len(play.pieces)
+        else:
+            up, _down, _removed, barred, _ = self._follow_options(st, seat)
+            d.barred |= barred
+            if face_up:
+                play = next(p for p in up if tuple(sorted(st.rs.pieces.type_of[x] for x in p.pieces)) == key)
+            else:
+                play = Play(None, move.pieces, False)
+        trick_zi = st.zone_instance(self.trick_zone)
+        for p in play.pieces:
+            st.put(p, trick_zi, face_down=not face_up, by=seat if not face_up else None)
+        if face_up:
+            st.ctx.seat = seat
+            cls, strength = self._rate(st, play)
+            if self._beats(d, cls, strength):
+                d.best = len(d.plays)
+        else:
+            cls, strength = None, None
+        d.seats.append(seat)
+        d.plays.append(play)
+        d.classes.append(cls)
+        d.strengths.append(strength)
+        lead_spec = next((c for c in self.combos if c.id == play.combo), None) if len(d.plays) == 1 else None
+        if lead_spec is not None and lead_spec.ends_play:
+            d.order = [seat]  # shown to end play: nobody follows
+
+    # ------------------------------------------------------------------ explanations
+    def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
+        d: TrickData = st.pdata
+        seat = st.to_act
+        assert seat is not None
+        pieces = st.rs.pieces
+        hand = list(st.hand(seat))
+        chosen: list[int] = []
+        for pid in piece_ids:
+            t = pieces.by_type_id[pid]
+            p = next((x for x in hand if pieces.type_of[x] == t and x not in chosen), None)
+            if p is None:
+                return f"you do not hold {pid}"
+            chosen.append(p)
+        key = tuple(sorted(pieces.type_of[p] for p in chosen))
+
+        def same(p: Play) -> bool:
+            return tuple(sorted(pieces.type_of[x] for x in p.pieces)) == key
+
+        if verb == "stop":
+            return "you may not stop play now"
+        if verb not in ("play", "down"):
+            return f"in a trick round you play pieces: {describe_legal(self.legal(st))}"
+        if not d.plays:
+            if verb == "down":
+                return "you must lead face up"
+            allowed, removed = self._lead_options(st, seat)
+            for k, r in removed.items():
+                if tuple(sorted(pieces.type_of[x] for x in k)) == key:
+                    return r.message
+            return (f"{' '.join(piece_ids)} is not a combination that may be led here "
+                    f"({', '.join(c.id for c in self.combos)})")
+        k = len(d.plays[0].pieces)
+        if len(chosen) != k:
+            return f"you must play {k} piece{'s' if k != 1 else ''}, as many as were led"
+        up, down, removed, _, _ = self._follow_options(st, seat)
+        if verb == "down":
+            if not down:
+                beat = [p for p in up]
+                if self.face_down == "when_cannot_beat" and beat:
+                    names = " ".join(pieces.type_id(x) for x in beat[0].pieces)
+                    return f"{self.must_beat_message}: you hold {names}"
+                return "pieces may not be played face down here"
+        for kk, r in removed.items():
+            if tuple(sorted(pieces.type_of[x] for x in kk)) == key:
+                return r.message
+        if not any(same(p) for p in up):
+            best = d.plays[d.best] if d.best >= 0 else None
+            best_txt = " ".join(pieces.type_id(x) for x in best.pieces) if best else "nothing"
+            if self.face_up == "beating":
+                return f"{' '.join(piece_ids)} does not beat the best play so far ({best_txt}); play face down"
+            return f"{' '.join(piece_ids)} is not a combination that may be played here"
+        return f"not allowed; you may: {describe_legal(self.legal(st))}"
+
+
+def _restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple[Restriction, ...]:
+    out = []
+    for i, r in enumerate(items or ()):
+        rid = str(r.get("id", f"restriction-{i + 1}"))
+        w = f"{what} restriction '{rid}'"
+        out.append(Restriction(
+            rid,
+            b.expr(r["when"], scope, T.BOOL, w) if "when" in r else None,
+            b.expr(r["allow"], scope, T.BOOL, w),
+            bool(r.get("if_able", False)),
+            str(r.get("message", f"refused by the rule '{rid}'")),
+        ))
+    return tuple(out)
+
+
+def _apply_restrictions(
+    st: State, rules: tuple[Restriction, ...], cands: list[Play], _unused: Any
+) -> tuple[list[Play], dict[tuple[int, ...], Restriction], None]:
+    """Apply restrictions in order; returns the plays left and, for each removed play, the rule that removed it."""
+    ctx = st.ctx
+    removed: dict[tuple[int, ...], Restriction] = {}
+    for r in rules:
+        applies: list[Play] = []
+        for p in cands:
+            ctx.combo = p
+            if r.when is None or r.when(ctx):
+                applies.append(p)
+        if not applies:
+            continue
+        failing = []
+        for p in applies:
+            ctx.combo = p
+            if not r.allow(ctx):
+                failing.append(p)
+        if not failing or (r.if_able and len(failing) == len(applies)):
+            continue
+        drop = {id(p) for p in failing}
+        for p in failing:
+            removed[p.pieces] = r
+        cands = [p for p in cands if id(p) not in drop]
+    return cands, removed, None

@@ -1,0 +1,143 @@
+"""Pieces as small ints with attribute tables.
+
+A ruleset's ``pieces`` section lists generators (a product of attribute values, e.g. suit x rank)
+and named pieces, each with attributes and an optional number of identical ``copies``. The engine
+never handles piece objects in its hot paths: a piece is an index into the columns below.
+Identical copies share a *type* (the id written in rule files and move text); each copy is its own
+int so that it can be in exactly one place.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulecraft.errors import Diagnostic, SourcePos
+
+
+@dataclass(frozen=True, slots=True)
+class PieceType:
+    id: str
+    name: str
+    attrs: dict[str, Any]
+    copies: int
+    pos: SourcePos
+    glyph: str = ""
+
+
+@dataclass(slots=True)
+class PieceTable:
+    """All pieces of a ruleset. Index ``i`` is piece ``i`` (a copy of ``types[type_of[i]]``)."""
+
+    types: list[PieceType] = field(default_factory=list)
+    type_of: list[int] = field(default_factory=list)
+    attr_names: list[str] = field(default_factory=list)
+    columns: dict[str, list[Any]] = field(default_factory=dict)
+    by_type_id: dict[str, int] = field(default_factory=dict)
+    instances: list[list[int]] = field(default_factory=list)  # type index -> piece ints
+
+    @property
+    def count(self) -> int:
+        return len(self.type_of)
+
+    def type_id(self, piece: int) -> str:
+        return self.types[self.type_of[piece]].id
+
+    def name(self, piece: int) -> str:
+        return self.types[self.type_of[piece]].name
+
+    def attr(self, name: str, piece: int) -> Any:
+        return self.columns[name][piece]
+
+    def add_type(self, ptype: PieceType) -> None:
+        tindex = len(self.types)
+        self.types.append(ptype)
+        self.by_type_id[ptype.id] = tindex
+        copies = []
+        for _ in range(ptype.copies):
+            copies.append(len(self.type_of))
+            self.type_of.append(tindex)
+        self.instances.append(copies)
+
+    def finish(self) -> None:
+        """Build the attribute columns once every type is known (missing attributes are None)."""
+        names: list[str] = []
+        for t in self.types:
+            for a in t.attrs:
+                if a not in names:
+                    names.append(a)
+        self.attr_names = names
+        self.columns = {a: [self.types[t].attrs.get(a) for t in self.type_of] for a in names}
+        self.columns["id"] = [self.types[t].id for t in self.type_of]
+
+    def sort_key(self, piece: int) -> tuple[int, int]:
+        return (self.type_of[piece], piece)
+
+
+def _format_id(template: str, values: dict[str, Any]) -> str:
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ValueError(f"cannot fill template {template!r}: {exc}") from exc
+
+
+def build_piece_table(
+    spec: Sequence[dict[str, Any]],
+    derive: Callable[[str, dict[str, Any], SourcePos], Any],
+    pos_of: Callable[[Any], SourcePos],
+    diags: list[Diagnostic],
+) -> PieceTable:
+    """Build the table from the ``pieces`` list.
+
+    ``derive(expr, names, pos)`` evaluates a derived-attribute expression at load time over the
+    generated fields (the rules model passes a compiler bound to the ruleset's constants).
+    """
+    table = PieceTable()
+    seen: dict[str, SourcePos] = {}
+    for entry in spec:
+        entry_pos = pos_of(entry)
+        copies = int(entry.get("copies", 1))
+        if "generate" in entry:
+            gen: dict[str, list[Any]] = entry["generate"]
+            keys = list(gen)
+            combos: Iterable[tuple[Any, ...]] = itertools.product(*(gen[k] for k in keys))
+            for values in combos:
+                fields = dict(zip(keys, values, strict=True))
+                attrs = dict(fields)
+                attrs.update(entry.get("attributes", {}))
+                for aname, expr in entry.get("derive", {}).items():
+                    attrs[aname] = derive(expr, dict(attrs), pos_of(expr))
+                try:
+                    pid = _format_id(entry.get("id", "-".join("{%s}" % k for k in keys)), attrs)
+                    pname = _format_id(entry.get("name", entry.get("id", pid)), attrs)
+                    glyph = _format_id(entry.get("glyph", ""), attrs)
+                except ValueError as exc:
+                    diags.append(Diagnostic(entry_pos, str(exc), "pieces"))
+                    return table
+                _add(table, PieceType(pid, pname, attrs, copies, entry_pos, glyph), seen, diags)
+        else:
+            attrs = dict(entry.get("attributes", {}))
+            for aname, expr in entry.get("derive", {}).items():
+                attrs[aname] = derive(expr, dict(attrs), pos_of(expr))
+            pid = str(entry["id"])
+            _add(
+                table,
+                PieceType(pid, str(entry.get("name", pid)), attrs, copies, entry_pos, str(entry.get("glyph", ""))),
+                seen,
+                diags,
+            )
+    table.finish()
+    return table
+
+
+def _add(table: PieceTable, ptype: PieceType, seen: dict[str, SourcePos], diags: list[Diagnostic]) -> None:
+    if ptype.id in seen:
+        first = seen[ptype.id]
+        diags.append(
+            Diagnostic(ptype.pos, f"duplicate piece id '{ptype.id}' (first defined at line {first.line})", "pieces")
+        )
+        return
+    seen[ptype.id] = ptype.pos
+    table.add_type(ptype)

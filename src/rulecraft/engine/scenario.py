@@ -1,0 +1,284 @@
+"""Rule scenarios: a ruleset, a fixed arrangement, moves, and what must then be true.
+
+A scenario file (see ``schemas/scenario.schema.json``)::
+
+    name: bird-may-be-played-any-time
+    rule: "The Rook Bird may be played even when able to follow suit"
+    source: "seed 002_616114f318d39c88.txt"
+    ruleset: rook
+    options: {bird_rank: lowest}
+    deal: {"hand[0]": [red-14, ...], nest: [...]}   # zone contents after the first deal
+    dice: [[3, 4]]                                   # dice outcomes, in order
+    given: {vars: {score: [290, 280]}}               # variables set before the first move
+    steps:
+      - bid 70                                       # a move by whoever is to act
+      - {move: "play red-5", seat: 1, refused: "follow the led suit"}
+      - {expect: {to_act: 2, tricks: [1, 0, 0, 0]}}
+    expect: {winners: [0, 2], scores: [...]}
+
+The arrangement is realised by dealing once with the deck in a known order, seeing where each
+position of the deck lands, and ordering the deck so the named pieces land where they are asked
+for; so it works for any dealing procedure, wall or pickup, without knowing how it deals.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulecraft.engine.game import Game
+from rulecraft.engine.state import State
+from rulecraft.errors import IllegalMoveError, RuleFileError, RulecraftError, SourcePos
+from rulecraft.rules.located import pos_of
+from rulecraft.rules.model import Ruleset, load_ruleset
+
+_ZONE = re.compile(r"^([A-Za-z_][\w-]*)(?:\[(\d+)\])?$")
+
+
+@dataclass
+class ScenarioResult:
+    path: str
+    name: str
+    rule: str
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+class ScenarioFailure(Exception):
+    pass
+
+
+def load_scenario(path: str | Path) -> dict[str, Any]:
+    from rulecraft.rules.yamlload import load_yaml_file
+
+    data = load_yaml_file(path)
+    if not isinstance(data, dict):
+        raise RuleFileError.single(SourcePos(str(path), 1, 1), "a scenario file is a mapping")
+    from rulecraft.rules.schema_check import check_scenario
+
+    check_scenario(data, str(path))
+    return data
+
+
+def run_scenario_file(path: str | Path) -> ScenarioResult:
+    data = load_scenario(path)
+    return run_scenario(data, str(path))
+
+
+def _resolve_ref(ref: str, base: str) -> str:
+    """A scenario's ruleset: a bundled name, or a path relative to the scenario file."""
+    if ref.endswith((".yaml", ".yml")):
+        candidate = Path(base).parent / ref
+        if candidate.exists():
+            return str(candidate)
+    return ref
+
+
+def run_scenario(data: dict[str, Any], path: str) -> ScenarioResult:
+    result = ScenarioResult(path, str(data.get("name", Path(path).stem)), str(data.get("rule", "")))
+    options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
+    rs = load_ruleset(_resolve_ref(str(data["ruleset"]), path), options, data.get("preset"))
+    try:
+        st = start_arranged(rs, data)
+        given = (data.get("given") or {}).get("vars", {}) or {}
+        for name, value in given.items():
+            if name not in rs.var_index:
+                raise ScenarioFailure(f"{pos_of(name)}: unknown variable '{name}' in given.vars")
+            st.vars[rs.var_index[name]] = list(value) if isinstance(value, list) else value
+        for i, step in enumerate(data.get("steps") or [], 1):
+            _run_step(st, step, i)
+        if data.get("expect"):
+            _check(st, data["expect"], "at the end", pos_of(data["expect"]))
+    except ScenarioFailure as exc:
+        result.failures.append(str(exc))
+    return result
+
+
+def start_arranged(rs: Ruleset, data: dict[str, Any]) -> State:
+    """A new state whose first deal puts the named pieces where the scenario says."""
+    seed = int(data.get("seed", 0))
+    dice = [{"type": "chance", "kind": "dice", "dice": list(d)} for d in data.get("dice") or []]
+    deck = data.get("deck")
+    deal = data.get("deal")
+    if deck is None and deal is None:
+        return Game(rs, seed).new_state(chance=_interleave(rs, None, dice))
+    if deck is not None:
+        order = [str(x) for x in deck]
+    else:
+        order = _order_for_deal(rs, seed, deal, dice)
+    return Game(rs, seed).new_state(chance=_interleave(rs, order, dice))
+
+
+def _interleave(rs: Ruleset, order: list[str] | None, dice: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Chance outcomes for the first hand: the deck order (if fixed) and the dice, in order."""
+    shuffle = [{"type": "chance", "kind": "shuffle", "order": order}] if order is not None else []
+    return [*shuffle, *dice]
+
+
+def _order_for_deal(rs: Ruleset, seed: int, deal: dict[str, Any], dice: list[dict[str, Any]]) -> list[str]:
+    pieces = rs.pieces
+    natural = [pieces.type_id(p) for p in range(pieces.count)]
+    probe = Game(rs, seed).new_state(chance=_interleave(rs, natural, dice))
+    # With the natural order, deck position i holds piece i: where did each position land?
+    positions_by_zone: dict[int, list[int]] = {}
+    for p in range(pieces.count):
+        positions_by_zone.setdefault(probe.loc[p], []).append(p)
+    order: list[str | None] = [None] * pieces.count
+    remaining = list(range(pieces.count))
+    for zname, wanted in deal.items():
+        m = _ZONE.match(str(zname))
+        if not m or m.group(1) not in rs.zone_by_name:
+            raise RuleFileError.single(pos_of(zname, pos_of(deal)), f"unknown zone '{zname}' in deal")
+        zone = rs.zone_by_name[m.group(1)]
+        zi = zone.instance(int(m.group(2)) if m.group(2) is not None else None)
+        slots = positions_by_zone.get(zi, [])
+        if len(wanted) > len(slots):
+            raise RuleFileError.single(pos_of(wanted, pos_of(deal)),
+                                       f"the deal puts {len(slots)} pieces in {zname}, not {len(wanted)}")
+        for slot, pid in zip(slots, wanted, strict=False):
+            t = pieces.by_type_id.get(str(pid))
+            if t is None:
+                raise RuleFileError.single(pos_of(pid, pos_of(wanted)), f"unknown piece '{pid}'")
+            piece = next((q for q in pieces.instances[t] if q in remaining), None)
+            if piece is None:
+                raise RuleFileError.single(pos_of(pid, pos_of(wanted)), f"piece '{pid}' is named too often")
+            remaining.remove(piece)
+            order[slot] = pieces.type_id(piece)
+    rest = iter(remaining)
+    return [o if o is not None else pieces.type_id(next(rest)) for o in order]
+
+
+def _run_step(st: State, step: Any, index: int) -> None:
+    where = pos_of(step)
+    if isinstance(step, str):
+        step = {"move": step}
+    label = f"{where}: step {index}"
+    if "seat" in step and "move" in step and st.to_act != int(step["seat"]):
+        raise ScenarioFailure(f"{label}: expected seat {step['seat']} to act, but it is seat {st.to_act}'s turn")
+    if "move" in step:
+        text = str(step["move"])
+        refused = step.get("refused")
+        try:
+            st.apply(text)
+        except IllegalMoveError as exc:
+            if refused is None:
+                raise ScenarioFailure(f"{label}: move '{text}' was refused: {exc}") from exc
+            if str(refused).lower() not in str(exc).lower():
+                raise ScenarioFailure(
+                    f"{label}: move '{text}' was refused, but with '{exc}', not a reason containing '{refused}'"
+                ) from exc
+        except RulecraftError as exc:
+            raise ScenarioFailure(f"{label}: move '{text}' failed: {exc}") from exc
+        else:
+            if refused is not None:
+                raise ScenarioFailure(f"{label}: move '{text}' was accepted, but should be refused ({refused})")
+    if "expect" in step:
+        _check(st, step["expect"], label, where)
+
+
+def _check(st: State, expect: dict[str, Any], label: str, where: SourcePos) -> None:
+    rs = st.rs
+    problems: list[str] = []
+
+    def cmp(what: str, got: Any, want: Any) -> None:
+        if _norm(got) != _norm(want):
+            problems.append(f"{what}: expected {_norm(want)!r}, got {_norm(got)!r}")
+
+    for key, want in expect.items():
+        if key == "to_act":
+            cmp("to_act", st.to_act, want)
+        elif key == "over":
+            cmp("over", st.is_over, want)
+        elif key == "phase":
+            cmp("phase", rs.phases[st.pidx].id if not st.over else None, want)
+        elif key == "winners":
+            cmp("winners", (st.result or {}).get("winners"), want)
+        elif key == "scores":
+            cmp("scores", (st.result or {}).get("scores"), want)
+        elif key == "tricks":
+            cmp("tricks", st.tricks, want)
+        elif key == "vars":
+            for name, value in want.items():
+                if name not in rs.var_index:
+                    problems.append(f"unknown variable '{name}'")
+                else:
+                    cmp(f"variable {name}", st.var(name), value)
+        elif key == "last_hand":
+            if not st.hand_results:
+                problems.append("no hand has ended yet")
+                continue
+            last = st.hand_results[-1]
+            for k, v in want.items():
+                if k == "payments":
+                    got = [{"from": p["from"], "to": p["to"], "amount": p["amount"]} for p in last["payments"]]
+                    cmp("last hand payments", sorted(got, key=str), sorted(v, key=str))
+                elif k == "fired":
+                    for rid, count in v.items():
+                        cmp(f"times '{rid}' fired", last["fired"].get(rid, 0), count)
+                else:
+                    cmp(f"last hand {k}", last.get(k), v)
+        elif key == "fired":
+            for rid, count in want.items():
+                cmp(f"times '{rid}' fired this hand", st.hand_fired.get(rid, 0), count)
+        elif key == "zones":
+            for zname, pids in want.items():
+                m = _ZONE.match(str(zname))
+                if not m or m.group(1) not in rs.zone_by_name:
+                    problems.append(f"unknown zone '{zname}'")
+                    continue
+                owner = int(m.group(2)) if m.group(2) is not None else None
+                got = sorted(rs.pieces.type_id(p) for p in st.zone_view(m.group(1), owner))
+                cmp(f"zone {zname}", got, sorted(str(p) for p in pids))
+        elif key in ("legal_includes", "legal_excludes"):
+            legal = {m.text for m in st.legal_moves()}
+            for text in want:
+                canon = _canonical(st, str(text))
+                present = canon in legal
+                if present != (key == "legal_includes"):
+                    problems.append(f"move '{text}' should{'' if key == 'legal_includes' else ' not'} be legal")
+        elif key == "view":
+            _check_view(st, want, problems)
+        else:
+            problems.append(f"unknown expectation '{key}'")
+    if problems:
+        raise ScenarioFailure(f"{label} ({where}): " + "; ".join(problems))
+
+
+def _canonical(st: State, text: str) -> str:
+    try:
+        return st.parse_move(text).text
+    except IllegalMoveError:
+        return "<illegal>"
+
+
+def _check_view(st: State, want: dict[str, Any], problems: list[str]) -> None:
+    from rulecraft.engine.views import view
+
+    seat = int(want["seat"])
+    shown = view(st, seat)
+    seen = {pid for z in shown["zones"].values() for pid in z.get("pieces", ())}
+    for pid in want.get("hidden", ()):
+        if str(pid) in seen:
+            problems.append(f"seat {seat} can see {pid}, which should be hidden from it")
+    for pid in want.get("visible", ()):
+        if str(pid) not in seen:
+            problems.append(f"seat {seat} cannot see {pid}, which it should see")
+
+
+def _norm(v: Any) -> Any:
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, (int, float, str)):
+        return type(v)(v) if not isinstance(v, str) else str(v)
+    if isinstance(v, (list, tuple)):
+        return [_norm(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _norm(x) for k, x in v.items()}
+    return v

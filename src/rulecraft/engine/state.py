@@ -1,0 +1,265 @@
+"""Game state: plain lists and small dicts, so that ``clone()`` is a handful of copies.
+
+A piece is an int. ``zones`` holds one list per zone *instance* (a per-seat zone has one instance
+per seat); ``loc[p]`` is the instance holding piece p; ``face_down[p]`` and ``downed_by[p]`` say how
+it lies and who put it face down. Knowledge is kept alongside (``seen_public``, ``dealt_owner``,
+``marks``) because visibility rules and expressions need it. The flow of play (phases, hands, the
+match) lives in ``engine.flow``; this module only holds state and its primitive operations.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.engine.context import Ctx, ZoneView
+from rulecraft.engine.moves import Move
+
+if TYPE_CHECKING:
+    from rulecraft.rules.model import Ruleset
+
+NOBODY = -1
+
+
+class State:
+    """One game in progress. Use ``Game.new_state()`` to make one; agents get clones."""
+
+    __slots__ = (
+        "active", "chance_feed", "ctx", "dealt_owner", "downed_by", "face_down", "fired", "hand_fired",
+        "hand_no", "hand_results", "history", "loc", "marks", "over", "payments", "pdata", "pidx", "result",
+        "rng", "rs", "seat_order", "seed", "seen_public", "signal", "to_act", "tricks", "vars", "zones",
+        "_legal_cache",
+    )
+
+    def __init__(self, rs: Ruleset, seed: int) -> None:
+        self.rs = rs
+        self.seed = seed
+        self.rng = random.Random(seed)
+        n_pieces = rs.pieces.count
+        self.zones: list[list[int]] = [[] for _ in range(rs.zone_instance_count)]
+        self.loc: list[int] = [0] * n_pieces
+        self.face_down = bytearray(n_pieces)
+        self.downed_by: list[int] = [NOBODY] * n_pieces
+        self.seen_public = bytearray(n_pieces)
+        self.dealt_owner: list[int] = [NOBODY] * n_pieces
+        self.marks: dict[str, set[int]] = {}
+        self.vars: list[Any] = []
+        self.tricks: list[int] = [0] * rs.seats.count
+        self.active: list[int] = list(range(rs.seats.count))
+        self.seat_order: list[int] = list(range(rs.seats.count))
+        self.hand_no = 0
+        self.pidx = 0
+        self.pdata: Any = None
+        self.to_act: int | None = None
+        self.over = False
+        self.result: dict[str, Any] | None = None
+        self.signal: str | None = None
+        self.history: list[dict[str, Any]] = []
+        self.payments: list[dict[str, Any]] = []
+        self.hand_results: list[dict[str, Any]] = []
+        self.fired: dict[str, int] = {}
+        self.hand_fired: dict[str, int] = {}
+        self.chance_feed: list[Any] | None = None
+        self.ctx = Ctx(self)
+        self._legal_cache: list[Move] | None = None
+
+    # ----------------------------------------------------------------- public API (OpenSpiel-shaped)
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_moves(self) -> list[Move]:
+        from rulecraft.engine import flow
+
+        if self._legal_cache is None:
+            self._legal_cache = flow.legal_moves(self)
+        return self._legal_cache
+
+    def apply(self, move: Move | str) -> None:
+        from rulecraft.engine import flow
+
+        flow.apply(self, move)
+
+    def parse_move(self, text: str) -> Move:
+        from rulecraft.engine import flow
+
+        return flow.parse_move(self, text)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        from rulecraft.engine.views import view
+
+        return view(self, seat)
+
+    def clone(self) -> State:
+        c = State.__new__(State)
+        c.rs = self.rs
+        c.seed = self.seed
+        c.rng = random.Random()
+        c.rng.setstate(self.rng.getstate())
+        c.zones = [list(z) for z in self.zones]
+        c.loc = list(self.loc)
+        c.face_down = bytearray(self.face_down)
+        c.downed_by = list(self.downed_by)
+        c.seen_public = bytearray(self.seen_public)
+        c.dealt_owner = list(self.dealt_owner)
+        c.marks = {k: set(v) for k, v in self.marks.items()}
+        c.vars = [list(v) if isinstance(v, list) else v for v in self.vars]
+        c.tricks = list(self.tricks)
+        c.active = list(self.active)
+        c.seat_order = list(self.seat_order)
+        c.hand_no = self.hand_no
+        c.pidx = self.pidx
+        c.pdata = self.pdata.copy() if self.pdata is not None else None
+        c.to_act = self.to_act
+        c.over = self.over
+        c.result = self.result
+        c.signal = self.signal
+        c.history = list(self.history)
+        c.payments = list(self.payments)
+        c.hand_results = list(self.hand_results)
+        c.fired = dict(self.fired)
+        c.hand_fired = dict(self.hand_fired)
+        c.chance_feed = list(self.chance_feed) if self.chance_feed is not None else None
+        c.ctx = Ctx(c)
+        c._legal_cache = self._legal_cache
+        return c
+
+    # ----------------------------------------------------------------- seats
+    def seat_after(self, seat: int, n: int = 1) -> int:
+        return (seat + n * self.rs.seats.direction) % self.rs.seats.count
+
+    def active_after(self, seat: int, n: int = 1) -> int:
+        """The n-th seat after ``seat`` in the direction of play, counting only active seats."""
+        step = 1 if n >= 0 else -1
+        s = seat
+        for _ in range(abs(n)):
+            for _ in range(self.rs.seats.count):
+                s = self.seat_after(s, step)
+                if s in self.active:
+                    break
+        return s
+
+    def order_from(self, seat: int) -> list[int]:
+        """Active seats in the direction of play, starting with ``seat``."""
+        out = []
+        s = seat
+        for _ in range(self.rs.seats.count):
+            if s in self.active:
+                out.append(s)
+            s = self.seat_after(s, 1)
+        return out
+
+    # ----------------------------------------------------------------- zones and pieces
+    def zone_instance(self, name: str, owner: Any = None) -> int:
+        z = self.rs.zone_by_name[name]
+        return z.instance(None if owner is None else int(owner))
+
+    def zone_view(self, name: str, owner: Any = None) -> ZoneView:
+        zi = self.zone_instance(name, owner)
+        return ZoneView(self.zones[zi], self.loc, zi)
+
+    def hand_instance(self, seat: int) -> int:
+        return self.rs.zone_by_name["hand"].base + seat
+
+    def hand_view(self, seat: int) -> ZoneView:
+        zi = self.hand_instance(seat)
+        return ZoneView(self.zones[zi], self.loc, zi)
+
+    def hand(self, seat: int) -> list[int]:
+        return self.zones[self.hand_instance(seat)]
+
+    def holds(self, seat: int, piece: int) -> bool:
+        return self.loc[piece] == self.hand_instance(seat)
+
+    def put(self, piece: int, zi: int, face_down: bool = False, by: int | None = None) -> None:
+        """Move a piece to zone instance ``zi``; face-up placements in shared public zones are seen by all."""
+        old = self.loc[piece]
+        if old != zi:
+            self.zones[old].remove(piece)
+            self.zones[zi].append(piece)
+            self.loc[piece] = zi
+        self.face_down[piece] = 1 if face_down else 0
+        if face_down and by is not None:
+            self.downed_by[piece] = by
+        if not face_down and self.zone_of_instance(zi).visibility == "all":
+            self.seen_public[piece] = 1
+
+    def zone_of_instance(self, zi: int) -> Any:
+        for z in self.rs.zones:
+            if z.base <= zi < z.base + z.instances:
+                return z
+        raise IndexError(zi)
+
+    def reveal(self, pieces: list[int]) -> None:
+        for p in pieces:
+            self.face_down[p] = 0
+            self.seen_public[p] = 1
+
+    # ----------------------------------------------------------------- variables, payments, counters
+    def assign(self, var_index: int, index: Any, value: Any, add: bool) -> None:
+        if index is None:
+            self.vars[var_index] = self.vars[var_index] + value if add else value
+        else:
+            table = self.vars[var_index]
+            i = int(index)
+            table[i] = table[i] + value if add else value
+
+    def var(self, name: str) -> Any:
+        return self.vars[self.rs.var_index[name]]
+
+    def transfer(self, account: int, payer: int, payee: int, amount: Any, rule: str, factors: tuple[str, ...]) -> None:
+        chips = self.vars[account]
+        chips[payer] -= amount
+        chips[payee] += amount
+        self.payments.append({"rule": rule, "from": payer, "to": payee, "amount": amount, "factors": list(factors)})
+
+    def note_fired(self, rule_id: str) -> None:
+        self.fired[rule_id] = self.fired.get(rule_id, 0) + 1
+        self.hand_fired[rule_id] = self.hand_fired.get(rule_id, 0) + 1
+
+    # ----------------------------------------------------------------- chance
+    def chance_shuffle(self, pieces: list[int]) -> list[int]:
+        """A random order of ``pieces`` (from the log or scenario when one is being replayed)."""
+        event = self._next_chance("shuffle")
+        if event is not None:
+            pool = list(pieces)
+            ids = [self.piece_from_id(str(x), pool) for x in event["order"]]
+            if pool:
+                missing = ", ".join(self.rs.pieces.type_id(p) for p in pool)
+                raise ValueError(f"the given order leaves out {missing}")
+            self.record_chance("shuffle", {"order": list(event["order"])})
+            return ids
+        order = list(pieces)
+        self.rng.shuffle(order)
+        self.record_chance("shuffle", {"order": [self.rs.pieces.type_id(p) for p in order]})
+        return order
+
+    def chance_roll(self, dice: int, sides: int) -> list[int]:
+        event = self._next_chance("dice")
+        if event is not None:
+            values = [int(v) for v in event["dice"]]
+        else:
+            values = [self.rng.randint(1, sides) for _ in range(dice)]
+        self.record_chance("dice", {"dice": values})
+        return values
+
+    def _next_chance(self, kind: str) -> dict[str, Any] | None:
+        """The next given outcome of this kind (shuffles and dice are matched separately, in order)."""
+        if not self.chance_feed:
+            return None
+        for i, event in enumerate(self.chance_feed):
+            if event.get("kind") == kind:
+                return self.chance_feed.pop(i)
+        return None
+
+    def piece_from_id(self, type_id: str, pool: list[int]) -> int:
+        """Resolve a logged piece type id to a piece int, taking each copy once."""
+        t = self.rs.pieces.by_type_id[type_id]
+        for p in self.rs.pieces.instances[t]:
+            if p in pool:
+                pool.remove(p)
+                return p
+        raise ValueError(f"piece '{type_id}' appears more often than it exists")
+
+    def record_chance(self, kind: str, outcome: dict[str, Any]) -> None:
+        self.history.append({"type": "chance", "kind": kind, **outcome})
