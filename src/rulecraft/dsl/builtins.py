@@ -1,0 +1,81 @@
+"""Functions every expression may call. They are pure and take no evaluation context.
+
+Argument counts and types are checked at load time by ``check_builtin``; ``min``/``max`` take
+either one list or several numbers, like Python's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from rulecraft.dsl.scope import FunctionBinding
+from rulecraft.dsl.types import T
+
+MAX_RANGE = 100_000  # keeps every expression's run time bounded
+
+
+def _count(items: Iterable[Any]) -> int:
+    return sum(1 for _ in items)
+
+
+def _range(a: Any, b: Any = None) -> list[int]:
+    lo, hi = (0, int(a)) if b is None else (int(a), int(b))
+    if hi - lo > MAX_RANGE:
+        raise ValueError(f"range() of more than {MAX_RANGE} numbers")
+    return list(range(lo, hi))
+
+
+def _first(items: Iterable[Any]) -> Any:
+    return next(iter(items), None)
+
+
+def _last(items: Iterable[Any]) -> Any:
+    out = None
+    for out in items:  # noqa: B007 - the last one is the answer
+        pass
+    return out
+
+
+def _min(*args: Any) -> Any:
+    return min(args[0]) if len(args) == 1 else min(args)
+
+
+def _max(*args: Any) -> Any:
+    return max(args[0]) if len(args) == 1 else max(args)
+
+
+def _b(
+    name: str, params: tuple[T, ...], returns: T, impl: Any, doc: str, names: tuple[str, ...] = ()
+) -> FunctionBinding:
+    return FunctionBinding(name, params, returns, impl, doc, takes_ctx=False, param_names=names, pure=True)
+
+
+# params of () with a variadic marker are checked by hand in check_builtin.
+BUILTINS: dict[str, FunctionBinding] = {
+    b.name: b
+    for b in (
+        _b("min", (), T.ANY, _min, "the smallest of several numbers, or of a list: min(a, b), min(xs)"),
+        _b("max", (), T.ANY, _max, "the largest of several numbers, or of a list: max(0, tricks - 5)"),
+        _b("abs", (T.NUMBER,), T.NUMBER, abs, "the absolute value", ("x",)),
+        _b("round", (T.NUMBER,), T.NUMBER, round, "the nearest whole number", ("x",)),
+        _b("floor", (T.NUMBER,), T.NUMBER, math.floor, "round down to a whole number", ("x",)),
+        _b("ceil", (T.NUMBER,), T.NUMBER, math.ceil, "round up to a whole number", ("x",)),
+        _b("sum", (T.LIST,), T.NUMBER, sum, "the total of a list: sum(points(p) for p in hand(seat))", ("xs",)),
+        _b("count", (T.LIST,), T.NUMBER, _count,
+           "how many items: count(p for p in hand(seat) if suit(p) == trump)", ("xs",)),
+        _b("len", (T.LIST,), T.NUMBER, _count, "how many items (the same as count)", ("xs",)),
+        _b("any", (T.LIST,), T.BOOL, any, "whether any item is true: any(rank(p) == 9 for p in hand(seat))",
+           ("xs",)),
+        _b("all", (T.LIST,), T.BOOL, all, "whether every item is true", ("xs",)),
+        _b("range", (), T.LIST, _range, "whole numbers: range(n) is 0..n-1, range(a, b) is a..b-1"),
+        _b("sorted", (T.LIST,), T.LIST, sorted, "the items in increasing order", ("xs",)),
+        _b("reversed", (T.LIST,), T.LIST, lambda xs: list(reversed(list(xs))), "the items in reverse order",
+           ("xs",)),
+        _b("first", (T.LIST,), T.ANY, _first, "the first item, or none for an empty list", ("xs",)),
+        _b("last", (T.LIST,), T.ANY, _last, "the last item, or none for an empty list", ("xs",)),
+    )
+}
+
+VARIADIC = {"min": (1, None), "max": (1, None), "range": (1, 2)}

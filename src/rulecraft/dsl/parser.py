@@ -1,0 +1,216 @@
+"""Text to expression tree, with the LALR parser built once per process.
+
+Syntax errors come out as ``ExprSyntaxError(offset, message)``; the compiler places them in the
+rule file. Messages name what was found and what could have come instead, in the words a rule
+author uses (``')'``, ``a name``), never lark's terminal names.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from rulecraft.dsl import ast as A
+
+_TERMINAL_WORDS = {
+    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "NAME": "a name",
+    "NUMBER": "a number", "STRING": "a string", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/', '//' or '%'",
+    "MINUS": "'-'", "PLUS": "'+'", "IF": "'if'", "ELSE": "'else'", "FOR": "'for'", "IN": "'in'",
+    "NOT": "'not'", "AND": "'and'", "OR": "'or'", "TRUE": "'true'", "FALSE": "'false'", "NONE": "'none'",
+    "EQUAL": "'=='", "NOTEQUAL": "'!='", "LESSTHAN": "'<'", "MORETHAN": "'>'", "LESSEQUAL": "'<='",
+    "MOREEQUAL": "'>='", "$END": "the end of the expression",
+}
+
+
+class ExprSyntaxError(Exception):
+    def __init__(self, offset: int, message: str) -> None:
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = resources.files("rulecraft.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+def _start(x: Any) -> int:
+    if isinstance(x, Token):
+        return int(x.start_pos or 0)
+    if isinstance(x, A.Node):
+        return x.start
+    return int(x.meta.start_pos)
+
+
+def _end(x: Any) -> int:
+    if isinstance(x, Token):
+        return int(x.end_pos or 0)
+    if isinstance(x, A.Node):
+        return x.end
+    return int(x.meta.end_pos)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer[Token, A.Node]):
+    def number(self, meta: Any, c: list[Token]) -> A.Node:
+        text = str(c[0])
+        value: int | float = float(text) if any(ch in text for ch in ".eE") else int(text)
+        return A.Literal(meta.start_pos, meta.end_pos, value)
+
+    def string(self, meta: Any, c: list[Token]) -> A.Node:
+        return A.Literal(meta.start_pos, meta.end_pos, pyast.literal_eval(str(c[0])))
+
+    def true(self, meta: Any, c: list[Any]) -> A.Node:
+        return A.Literal(meta.start_pos, meta.end_pos, True)
+
+    def false(self, meta: Any, c: list[Any]) -> A.Node:
+        return A.Literal(meta.start_pos, meta.end_pos, False)
+
+    def none(self, meta: Any, c: list[Any]) -> A.Node:
+        return A.Literal(meta.start_pos, meta.end_pos, None)
+
+    def name(self, meta: Any, c: list[Token]) -> A.Node:
+        return A.Name(meta.start_pos, meta.end_pos, str(c[0]))
+
+    def args(self, meta: Any, c: list[Any]) -> tuple[A.Node, ...]:
+        return tuple(x for x in c if x is not None)
+
+    def comp_for(self, meta: Any, c: list[Any]) -> A.Comp:
+        var, it, cond = c
+        return A.Comp(meta.start_pos, meta.end_pos, str(var), _start(var), it, cond)
+
+    def call(self, meta: Any, c: list[Any]) -> A.Node:
+        return A.Call(meta.start_pos, meta.end_pos, str(c[0]), c[1] or (), None)
+
+    def call_gen(self, meta: Any, c: list[Any]) -> A.Node:
+        return A.Call(meta.start_pos, meta.end_pos, str(c[0]), (c[1],), c[2])
+
+    def list(self, meta: Any, c: list[Any]) -> A.Node:
+        return A.ListExpr(meta.start_pos, meta.end_pos, c[0] or (), None)
+
+    def list_comp(self, meta: Any, c: list[Any]) -> A.Node:
+        return A.ListExpr(meta.start_pos, meta.end_pos, (c[0],), c[1])
+
+    def index(self, meta: Any, c: list[Any]) -> A.Node:
+        return A.Index(meta.start_pos, meta.end_pos, c[0], c[1])
+
+    def neg(self, meta: Any, c: list[Any]) -> A.Node:
+        return A.Unary(meta.start_pos, meta.end_pos, "-", c[0])
+
+    def pos(self, meta: Any, c: list[Any]) -> A.Node:
+        return A.Unary(meta.start_pos, meta.end_pos, "+", c[0])
+
+    def not_(self, meta: Any, c: list[Any]) -> A.Node:
+        return A.Unary(meta.start_pos, meta.end_pos, "not", c[0])
+
+    def arith(self, meta: Any, c: list[Any]) -> A.Node:
+        if len(c) == 1:  # an aliased rule with one child is not inlined by lark: do it here
+            return c[0]  # type: ignore[no-any-return]
+        rest = tuple((str(c[i]), _start(c[i]), c[i + 1]) for i in range(1, len(c), 2))
+        return A.Arith(meta.start_pos, meta.end_pos, c[0], rest)
+
+    def or_(self, meta: Any, c: list[Any]) -> A.Node:
+        if len(c) == 1:
+            return c[0]  # type: ignore[no-any-return]
+        return A.BoolOp(meta.start_pos, meta.end_pos, "or", tuple(c))
+
+    def and_(self, meta: Any, c: list[Any]) -> A.Node:
+        if len(c) == 1:
+            return c[0]  # type: ignore[no-any-return]
+        return A.BoolOp(meta.start_pos, meta.end_pos, "and", tuple(c))
+
+    def comp_op(self, meta: Any, c: list[Token]) -> tuple[str, int]:
+        return (" ".join(str(t) for t in c), meta.start_pos)
+
+    def compare(self, meta: Any, c: list[Any]) -> A.Node:
+        if len(c) == 1:
+            return c[0]  # type: ignore[no-any-return]
+        rest = tuple((c[i][0], c[i][1], c[i + 1]) for i in range(1, len(c), 2))
+        return A.Compare(meta.start_pos, meta.end_pos, c[0], rest)
+
+    def cond(self, meta: Any, c: list[Any]) -> A.Node:
+        return A.Cond(meta.start_pos, meta.end_pos, c[0], c[1], c[2])
+
+
+_TO_AST = _ToAst()
+
+
+@lru_cache(maxsize=4096)
+def parse(text: str) -> A.Node:
+    """The tree of ``text``; raises ExprSyntaxError. Cached: rule files repeat expressions."""
+    if not text.strip():
+        raise ExprSyntaxError(0, "empty expression: write a value, e.g. 0, true or a formula")
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(text, exc) from None
+    node = _TO_AST.transform(tree) if isinstance(tree, Tree) else tree
+    assert isinstance(node, A.Node)
+    return node
+
+
+def _expected(exc: UnexpectedInput) -> str:
+    names = sorted({_TERMINAL_WORDS.get(t, t.lower()) for t in (getattr(exc, "expected", None) or ())})
+    if not names:
+        return ""
+    if len(names) > 6:
+        return ""
+    return " (expected " + (", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]) + ")"
+
+
+def _unclosed(text: str) -> str:
+    """``: 1 '(' not closed`` for brackets left open; brackets inside string literals do not count."""
+    stack: list[str] = []
+    quote = ""
+    escaped = False
+    for ch in text:
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            stack.append(ch)
+        elif ch in ")]" and stack:
+            stack.pop()
+    parts = [f"{stack.count(b)} '{b}'" for b in "([" if b in stack]
+    return f": {' and '.join(parts)} not closed" if parts else ""
+
+
+def _syntax_error(text: str, exc: UnexpectedInput) -> ExprSyntaxError:
+    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        offset = len(text.rstrip())
+        return ExprSyntaxError(offset, f"the expression ends too early{_unclosed(text)}{_expected(exc)}")
+    if isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        offset = int(tok.start_pos or 0)
+        shown = str(tok)
+        if shown in ("=",):
+            return ExprSyntaxError(offset, "unexpected '=': to compare, write '=='")
+        return ExprSyntaxError(offset, f"unexpected '{shown}'{_expected(exc)}")
+    if isinstance(exc, UnexpectedCharacters):
+        offset = int(exc.pos_in_stream)
+        ch = text[offset] if offset < len(text) else ""
+        if ch == "=":
+            return ExprSyntaxError(offset, "unexpected '=': to compare, write '=='")
+        if ch in "'\"":
+            return ExprSyntaxError(offset, "this string is not closed")
+        if ch == "&" or ch == "|":
+            return ExprSyntaxError(offset, f"unexpected '{ch}': write 'and' / 'or'")
+        if ch == "!":
+            return ExprSyntaxError(offset, "unexpected '!': write 'not' (or '!=' to compare)")
+        if ch == ".":
+            return ExprSyntaxError(offset, "unexpected '.': there is no attribute access; call a function instead,"
+                                           " e.g. suit(p)")
+        return ExprSyntaxError(offset, f"unexpected character '{ch}'")
+    return ExprSyntaxError(0, str(exc))  # pragma: no cover - lark raises only the kinds above

@@ -1,0 +1,134 @@
+"""Scopes: which names and functions an expression may use, decided where the expression is written.
+
+A scope maps names to *bindings*. Names (``tricks``, ``trump``) and functions (``piece('x')``,
+``team_of(s)``) live in separate namespaces, so a trick round's ``piece`` (the piece being played)
+and the ruleset-wide ``piece('rook-bird')`` do not collide. Scopes nest: the engine builds a root
+of constants and piece attributes, a game scope on top (seats, variables, zones, knowledge) and one
+scope per phase kind (the lead, the candidate play...). The builtins (min, max, count...) are
+visible everywhere.
+
+User functions declared in a rule file are *macros*: their body is compiled where they are called,
+so it sees the caller's names (a follow rule's ``led``, a payment's ``winner``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from rulecraft.dsl.types import T
+from rulecraft.errors import UNKNOWN_POS, SourcePos
+
+
+@dataclass(frozen=True, slots=True)
+class NameBinding:
+    name: str
+    type: T
+    getter: Callable[[Any], Any] | None  # reads the value from the evaluation context
+    value: Any = None  # for constants (getter is None)
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionBinding:
+    name: str
+    params: tuple[T, ...]
+    returns: T
+    impl: Callable[..., Any]  # called as impl(ctx, *args), or impl(*args) for builtins
+    doc: str = ""
+    takes_ctx: bool = True
+    param_names: tuple[str, ...] = ()
+    # A pure function's result depends only on its arguments (not on the game): called with
+    # literal arguments it is evaluated once, at load time (``piece('rook-bird')`` becomes a number).
+    pure: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MacroBinding:
+    """A function written in the rule file: ``is_trump(p): "p == bird() or suit(p) == trump"``."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Any  # the located body text
+    pos: SourcePos
+    doc: str = ""
+
+
+Binding = NameBinding | FunctionBinding | MacroBinding
+
+
+class Scope:
+    def __init__(self, parent: Scope | None = None, name: str = "") -> None:
+        self.parent = parent
+        self.name = name
+        self._names: dict[str, NameBinding] = {}
+        self._functions: dict[str, FunctionBinding | MacroBinding] = {}
+
+    # ----------------------------------------------------------------- declaring
+    def add_name(self, name: str, type_: T, getter: Callable[[Any], Any], doc: str = "") -> None:
+        self._names[name] = NameBinding(name, type_, getter, None, doc)
+
+    def add_constant(self, name: str, type_: T, value: Any, doc: str = "") -> None:
+        self._names[name] = NameBinding(name, type_, None, value, doc)
+
+    def add_function(self, name: str, params: list[T] | tuple[T, ...], returns: T, impl: Callable[..., Any],
+                     doc: str = "", param_names: tuple[str, ...] = (), pure: bool = False) -> None:
+        self._functions[name] = FunctionBinding(name, tuple(params), returns, impl, doc, True, param_names, pure)
+
+    def add_user_function(self, name: str, params: list[str], body: Any, pos: SourcePos = UNKNOWN_POS,
+                          doc: str = "") -> None:
+        self._functions[name] = MacroBinding(name, tuple(params), body, pos, doc)
+
+    # ----------------------------------------------------------------- looking up
+    def lookup_name(self, name: str) -> NameBinding | None:
+        s: Scope | None = self
+        while s is not None:
+            found = s._names.get(name)
+            if found is not None:
+                return found
+            s = s.parent
+        return None
+
+    def lookup_function(self, name: str) -> FunctionBinding | MacroBinding | None:
+        s: Scope | None = self
+        while s is not None:
+            found = s._functions.get(name)
+            if found is not None:
+                return found
+            s = s.parent
+        from rulecraft.dsl.builtins import BUILTINS
+
+        return BUILTINS.get(name)
+
+    def names(self) -> Iterator[NameBinding]:
+        """Every visible name, innermost first (shadowed ones left out)."""
+        seen: set[str] = set()
+        s: Scope | None = self
+        while s is not None:
+            for n, b in s._names.items():
+                if n not in seen:
+                    seen.add(n)
+                    yield b
+            s = s.parent
+
+    def functions(self) -> Iterator[FunctionBinding | MacroBinding]:
+        from rulecraft.dsl.builtins import BUILTINS
+
+        seen: set[str] = set()
+        s: Scope | None = self
+        while s is not None:
+            for n, b in s._functions.items():
+                if n not in seen:
+                    seen.add(n)
+                    yield b
+            s = s.parent
+        for n, b in BUILTINS.items():
+            if n not in seen:
+                yield b
+
+    def root(self) -> Scope:
+        s = self
+        while s.parent is not None:
+            s = s.parent
+        return s
