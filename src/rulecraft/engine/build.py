@@ -19,6 +19,7 @@ from rulecraft.engine.context import (
     piece_attribute_functions,
 )
 from rulecraft.engine.effects import compile_effects
+from rulecraft.engine.moves import MoveBook
 from rulecraft.engine.phases import PHASE_KINDS
 from rulecraft.engine.phases.tricks import trick_scope
 from rulecraft.engine.pieces import PieceTable, build_piece_table
@@ -66,6 +67,7 @@ def build_from_data(
         composed=composed, seats=_seats_placeholder(data), pieces=pieces, zones=(), zone_by_name={},
         variables=(), var_index={}, constants=constants, combinations={}, data=data,
     )
+    rs.moves = MoveBook(pieces.columns["id"])
     _build_zones(b, rs, data.get("zones", []))
     _build_variables(b, rs, data.get("variables", {}) or {})
     rs.start_zone = str(data.get("start_zone", rs.zones[0].name if rs.zones else "deck"))
@@ -161,7 +163,7 @@ def _deriver(b: Builder, root: Scope) -> Any:
         ctx.bind = dict(names)
         try:
             return compiled(ctx)
-        except Exception as exc:  # noqa: BLE001 - reported as a rule-file problem, not a crash
+        except Exception as exc:
             b.error(expr, f"cannot compute this attribute: {exc}")
             return None
 

@@ -82,7 +82,8 @@ def piece_attribute_functions(scope: Scope, pieces: PieceTable, reserved: set[st
         def impl(ctx: Ctx, p: Any, _col: list[Any] = column) -> Any:
             return None if p is None else _col[p]
 
-        scope.add_function(fname, params=[T.PIECE], returns=rtype, impl=impl, doc=f"the piece's '{aname}' attribute")
+        scope.add_function(fname, params=[T.PIECE], returns=rtype, impl=impl, doc=f"the piece's '{aname}' attribute",
+                           pure=True)
 
 
 def add_piece_constants(scope: Scope, pieces: PieceTable) -> None:
@@ -93,14 +94,16 @@ def add_piece_constants(scope: Scope, pieces: PieceTable) -> None:
         return pieces.instances[t][0]
 
     scope.add_function(
-        "piece", params=[T.STRING], returns=T.PIECE, impl=by_id, doc="the piece with this id (first copy)"
+        "piece", params=[T.STRING], returns=T.PIECE, impl=by_id, doc="the piece with this id (first copy)",
+        pure=True,
     )
 
     def copies(ctx: Ctx, pid: str) -> list[int]:
         t = pieces.by_type_id.get(pid)
         return [] if t is None else list(pieces.instances[t])
 
-    scope.add_function("copies", params=[T.STRING], returns=T.LIST, impl=copies, doc="every copy of a piece type")
+    scope.add_function("copies", params=[T.STRING], returns=T.LIST, impl=copies, doc="every copy of a piece type",
+                       pure=True)
     every = list(range(pieces.count))
     scope.add_function("pieces", params=[], returns=T.LIST, impl=lambda ctx: every, doc="every piece in play")
 
@@ -108,7 +111,7 @@ def add_piece_constants(scope: Scope, pieces: PieceTable) -> None:
         return a is not None and b is not None and pieces.type_of[a] == pieces.type_of[b]
 
     scope.add_function("same_type", params=[T.PIECE, T.PIECE], returns=T.BOOL, impl=same_type,
-                       doc="whether two pieces are identical copies")
+                       doc="whether two pieces are identical copies", pure=True)
 
     cache: dict[tuple[str, str], list[list[int]]] = {}
 
@@ -134,7 +137,7 @@ def add_piece_constants(scope: Scope, pieces: PieceTable) -> None:
         return [] if p is None else table[p]
 
     scope.add_function("higher", params=[T.PIECE, T.STRING, T.STRING], returns=T.LIST, impl=higher,
-                       doc="pieces with the same GROUP attribute and a larger ORDER attribute, lowest first")
+                       doc="pieces with the same GROUP attribute and a larger ORDER attribute, lowest first", pure=True)
 
 
 def base_scope(rs: Ruleset, parent: Scope) -> Scope:
@@ -202,6 +205,18 @@ def base_scope(rs: Ruleset, parent: Scope) -> Scope:
     s.add_function("fired", params=[T.STRING], returns=T.NUMBER,
                    impl=lambda c, name: st_of(c).hand_fired.get(name, 0),
                    doc="how often the rule with this id fired this hand")
+
+    def can_play(c: Ctx, combo: str, pieces: Any, size: Any) -> bool:
+        from rulecraft.engine.combos import enumerate_plays
+
+        spec = rs.combinations.get(combo)
+        if spec is None:
+            raise KeyError(f"there is no combination '{combo}' (known: {', '.join(rs.combinations)})")
+        return bool(enumerate_plays(spec, list(pieces), rs.pieces, size=int(size)))
+
+    s.add_function("can_play", params=[T.STRING, T.LIST, T.NUMBER], returns=T.BOOL, impl=can_play,
+                   doc="whether the pieces hold a play of that combination with that many pieces: "
+                       "can_play('run', hand(seat), 4)")
     s.add_function("option", params=[T.STRING], returns=T.STRING,
                    impl=lambda c, name: rs.chosen.get(name, ""), doc="the chosen choice of an option")
 

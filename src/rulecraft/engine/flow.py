@@ -118,7 +118,7 @@ def _end_hand(st: State, voided: bool) -> None:
     st.history.append({"type": "hand_end", "number": st.hand_no, "voided": voided})
     if rs.match.end_when(st.ctx):
         _finish(st, truncated=False)
-    elif st.hand_no >= rs.match.max_hands:
+    elif st.hand_no >= st.hand_limit:
         _finish(st, truncated=True)
     else:
         _begin_hand(st)

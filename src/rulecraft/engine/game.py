@@ -13,15 +13,19 @@ class Game:
     """A ruleset and a seed. ``new_state()`` deals the first hand and runs until the first decision.
 
     ``chance`` replays given chance outcomes (shuffles, dice) instead of drawing them, as logs and
-    scenarios do; the seed still drives anything the list does not cover.
+    scenarios do; the seed still drives anything the list does not cover. ``max_hands`` stops a match
+    early (the result says it was truncated), for studies of single hands and for quick tests.
     """
 
-    def __init__(self, ruleset: Ruleset, seed: int = 0) -> None:
+    def __init__(self, ruleset: Ruleset, seed: int = 0, max_hands: int | None = None) -> None:
         self.ruleset = ruleset
         self.seed = seed
+        self.max_hands = max_hands
 
     def new_state(self, chance: list[dict[str, Any]] | None = None) -> State:
         st = State(self.ruleset, self.seed)
+        if self.max_hands is not None:
+            st.hand_limit = min(st.hand_limit, self.max_hands)
         st.chance_feed = list(chance) if chance else None
         flow.start(st)
         return st

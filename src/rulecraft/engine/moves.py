@@ -55,6 +55,27 @@ def make_move(verb: str, pieces: tuple[int, ...], value: str, piece_names: list[
     return Move(verb, pieces, value, " ".join(parts))
 
 
+class MoveBook:
+    """Each distinct move of a ruleset, made once and then reused.
+
+    Legal-move lists are rebuilt after every move; interning keeps that free of string work and
+    lets ``move in legal`` succeed on identity.
+    """
+
+    __slots__ = ("_cache", "_names")
+
+    def __init__(self, piece_names: list[str]) -> None:
+        self._names = piece_names
+        self._cache: dict[tuple[str, tuple[int, ...], str], Move] = {}
+
+    def get(self, verb: str, pieces: tuple[int, ...] = (), value: str = "") -> Move:
+        key = (verb, pieces, value)
+        move = self._cache.get(key)
+        if move is None:
+            move = self._cache[key] = make_move(verb, pieces, value, self._names)
+        return move
+
+
 def split_move_text(text: str) -> tuple[str, str, list[str]]:
     """Split move text into (verb, value, piece ids) without resolving pieces.
 

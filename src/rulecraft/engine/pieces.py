@@ -110,7 +110,7 @@ def build_piece_table(
                 for aname, expr in entry.get("derive", {}).items():
                     attrs[aname] = derive(expr, dict(attrs), pos_of(expr))
                 try:
-                    pid = _format_id(entry.get("id", "-".join("{%s}" % k for k in keys)), attrs)
+                    pid = _format_id(entry.get("id", "-".join(f"{{{k}}}" for k in keys)), attrs)
                     pname = _format_id(entry.get("name", entry.get("id", pid)), attrs)
                     glyph = _format_id(entry.get("glyph", ""), attrs)
                 except ValueError as exc:

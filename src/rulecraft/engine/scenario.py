@@ -12,6 +12,7 @@ A scenario file (see ``schemas/scenario.schema.json``)::
     given: {vars: {score: [290, 280]}}               # variables set before the first move
     steps:
       - bid 70                                       # a move by whoever is to act
+      - [play red-14, play green-5, play black-5]    # several moves in a row (one trick)
       - {move: "play red-5", seat: 1, refused: "follow the led suit"}
       - {expect: {to_act: 2, tricks: [1, 0, 0, 0]}}
     expect: {winners: [0, 2], scores: [...]}
@@ -30,7 +31,7 @@ from typing import Any
 
 from rulecraft.engine.game import Game
 from rulecraft.engine.state import State
-from rulecraft.errors import IllegalMoveError, RuleFileError, RulecraftError, SourcePos
+from rulecraft.errors import IllegalMoveError, RulecraftError, RuleFileError, SourcePos
 from rulecraft.rules.located import pos_of
 from rulecraft.rules.model import Ruleset, load_ruleset
 
@@ -107,10 +108,7 @@ def start_arranged(rs: Ruleset, data: dict[str, Any]) -> State:
     deal = data.get("deal")
     if deck is None and deal is None:
         return Game(rs, seed).new_state(chance=_interleave(rs, None, dice))
-    if deck is not None:
-        order = [str(x) for x in deck]
-    else:
-        order = _order_for_deal(rs, seed, deal, dice)
+    order = [str(x) for x in deck] if deck is not None else _order_for_deal(rs, seed, deal, dice)
     return Game(rs, seed).new_state(chance=_interleave(rs, order, dice))
 
 
@@ -155,6 +153,10 @@ def _order_for_deal(rs: Ruleset, seed: int, deal: dict[str, Any], dice: list[dic
 
 def _run_step(st: State, step: Any, index: int) -> None:
     where = pos_of(step)
+    if isinstance(step, list):  # a row of moves, e.g. one whole trick
+        for move in step:
+            _run_step(st, move, index)
+        return
     if isinstance(step, str):
         step = {"move": step}
     label = f"{where}: step {index}"
@@ -232,7 +234,11 @@ def _check(st: State, expect: dict[str, Any], label: str, where: SourcePos) -> N
                     problems.append(f"unknown zone '{zname}'")
                     continue
                 owner = int(m.group(2)) if m.group(2) is not None else None
-                got = sorted(rs.pieces.type_id(p) for p in st.zone_view(m.group(1), owner))
+                contents = st.zone_view(m.group(1), owner)
+                if isinstance(pids, int):  # only how many pieces the zone holds
+                    cmp(f"number of pieces in {zname}", len(contents), pids)
+                    continue
+                got = sorted(rs.pieces.type_id(p) for p in contents)
                 cmp(f"zone {zname}", got, sorted(str(p) for p in pids))
         elif key in ("legal_includes", "legal_excludes"):
             legal = {m.text for m in st.legal_moves()}

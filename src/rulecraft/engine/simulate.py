@@ -32,9 +32,9 @@ def resolve_agents(rs: Ruleset, agents: Sequence[str] | None) -> list[str]:
 
 
 def play_game(rs: Ruleset, seed: int, agent_names: Sequence[str],
-              on_state: Callable[[State], None] | None = None) -> tuple[State, int]:
+              on_state: Callable[[State], None] | None = None, max_hands: int | None = None) -> tuple[State, int]:
     """Play one game to the end; returns the final state and the number of moves made."""
-    st = Game(rs, seed).new_state()
+    st = Game(rs, seed, max_hands).new_state()
     agents = [make_agent(a, seed, s) for s, a in enumerate(agent_names)]
     moves = 0
     while not st.is_over:

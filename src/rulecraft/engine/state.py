@@ -25,10 +25,36 @@ class State:
     """One game in progress. Use ``Game.new_state()`` to make one; agents get clones."""
 
     __slots__ = (
-        "active", "chance_feed", "ctx", "dealt_owner", "downed_by", "face_down", "fired", "hand_fired",
-        "hand_no", "hand_results", "history", "loc", "marks", "over", "payments", "pdata", "pidx", "result",
-        "rng", "rs", "seat_order", "seed", "seen_public", "signal", "to_act", "tricks", "vars", "zones",
         "_legal_cache",
+        "active",
+        "chance_feed",
+        "ctx",
+        "dealt_owner",
+        "downed_by",
+        "face_down",
+        "fired",
+        "hand_fired",
+        "hand_limit",
+        "hand_no",
+        "hand_results",
+        "history",
+        "loc",
+        "marks",
+        "over",
+        "payments",
+        "pdata",
+        "pidx",
+        "result",
+        "rng",
+        "rs",
+        "seat_order",
+        "seed",
+        "seen_public",
+        "signal",
+        "to_act",
+        "tricks",
+        "vars",
+        "zones",
     )
 
     def __init__(self, rs: Ruleset, seed: int) -> None:
@@ -48,6 +74,8 @@ class State:
         self.active: list[int] = list(range(rs.seats.count))
         self.seat_order: list[int] = list(range(rs.seats.count))
         self.hand_no = 0
+        assert rs.match is not None
+        self.hand_limit = rs.match.max_hands  # a safety bound on the match; a game may ask for less
         self.pidx = 0
         self.pdata: Any = None
         self.to_act: int | None = None
@@ -108,6 +136,7 @@ class State:
         c.active = list(self.active)
         c.seat_order = list(self.seat_order)
         c.hand_no = self.hand_no
+        c.hand_limit = self.hand_limit
         c.pidx = self.pidx
         c.pdata = self.pdata.copy() if self.pdata is not None else None
         c.to_act = self.to_act

@@ -20,6 +20,7 @@ from rulecraft.rules.located import pos_of
 if TYPE_CHECKING:
     from rulecraft.engine.combos import ComboSpec
     from rulecraft.engine.effects import Effect
+    from rulecraft.engine.moves import MoveBook
     from rulecraft.engine.phases.base import Phase
     from rulecraft.engine.pieces import PieceTable
     from rulecraft.rules.compose import Composed
@@ -105,6 +106,7 @@ class Ruleset:
     scope: Scope | None = None
     trick_scope: Scope | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    moves: MoveBook = field(default=None)  # type: ignore[assignment]  # set by the builder
 
     @property
     def identity(self) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
-from rulecraft.engine.moves import Move, make_move
+from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.base import Phase, describe_legal
 from rulecraft.rules.located import pos_of
 
@@ -47,7 +47,9 @@ class Auction(Phase):
 
     Passing is final. The auction ends when one bidder is left, at the first named call, or when
     everyone has passed (``all_pass`` effects run; by default the hand is void). ``extra_calls`` are
-    calls with their own condition and effects (a redeal request).
+    calls with their own condition and effects (a redeal request). ``winner``, ``amount`` and
+    ``passes`` name variables that receive the winning seat, the winning bid and, per seat, whether
+    it passed (rules later ask "did the first player pass?").
     """
 
     kind = "auction"
@@ -63,6 +65,7 @@ class Auction(Phase):
         self.all_pass: tuple[Effect, ...] = ()
         self.on_end: tuple[Effect, ...] = ()
         self.pass_final = True
+        self.passes_var = -1  # a per-seat variable marking the seats that passed
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -82,12 +85,14 @@ class Auction(Phase):
                       compile_effects(b, rs, e.get("effects", ()), sscope, f"call '{e['id']}'"))
             for e in raw.get("extra_calls", ())
         )
-        for key, attr in (("winner", "winner_var"), ("amount", "amount_var")):
+        for key, attr in (("winner", "winner_var"), ("amount", "amount_var"), ("passes", "passes_var")):
             if key in raw and b.ref(str(raw[key]), rs.var_index, "variable"):
                 setattr(a, attr, rs.var_index[str(raw[key])])
         a.all_pass = compile_effects(b, rs, raw.get("all_pass", [{"void_hand": True}]), scope, f"auction '{a.id}'")
         a.on_end = compile_effects(b, rs, raw.get("on_end", ()), scope, f"auction '{a.id}'")
         a.pass_final = bool(raw.get("pass_final", True))
+        if a.passes_var >= 0 and rs.variables[a.passes_var].per != "seat":
+            b.error(raw.get("passes"), f"'passes' names a variable with one value per seat; '{raw['passes']}' is not")
         return a
 
     def begin(self, st: State) -> None:
@@ -126,15 +131,15 @@ class Auction(Phase):
 
     def legal(self, st: State) -> list[Move]:
         d: AuctionData = st.pdata
-        names = st.rs.pieces.columns["id"]
-        moves = [make_move("pass", (), "", names)]
+        book = st.rs.moves
+        moves = [book.get("pass")]
         if self.bids:
             lo, hi, step = self.bids
             start = lo if d.high is None else d.high + step
-            moves.extend(make_move("bid", (), str(v), names) for v in range(start, hi + 1, step))
-        moves.extend(make_move("call", (), c, names) for c in self.calls)
+            moves.extend(book.get("bid", (), str(v)) for v in range(start, hi + 1, step))
+        moves.extend(book.get("call", (), c) for c in self.calls)
         st.ctx.seat = st.to_act
-        moves.extend(make_move("call", (), e.id, names) for e in self.extra if e.when(st.ctx))
+        moves.extend(book.get("call", (), e.id) for e in self.extra if e.when(st.ctx))
         return moves
 
     def apply(self, st: State, move: Move) -> None:
@@ -144,6 +149,8 @@ class Auction(Phase):
         d.turn += 1
         if move.verb == "pass":
             d.passed.append(seat)
+            if self.passes_var >= 0:
+                st.vars[self.passes_var][seat] = True
             return
         if move.verb == "bid":
             d.high, d.high_seat = int(move.value), seat
@@ -233,14 +240,13 @@ class Exchange(Phase):
     def legal(self, st: State) -> list[Move]:
         seat = st.to_act
         assert seat is not None
-        names = st.rs.pieces.columns["id"]
         seen: set[int] = set()
         out = []
         for p in sorted(st.hand(seat)):
             t = st.rs.pieces.type_of[p]
             if t not in seen:
                 seen.add(t)
-                out.append(make_move("give", (p,), "", names))
+                out.append(st.rs.moves.get("give", (p,)))
         return out
 
     def apply(self, st: State, move: Move) -> None:
@@ -252,7 +258,8 @@ class Exchange(Phase):
     def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
         left = self.give - st.pdata.n
         if verb != "give":
-            return f"put {left} more piece(s) into the {self.to} first, e.g. 'give {piece_ids[0] if piece_ids else 'X'}'"
+            example = piece_ids[0] if piece_ids else "X"
+            return f"put {left} more piece(s) into the {self.to} first, e.g. 'give {example}'"
         return f"you do not hold {' '.join(piece_ids)}; give one piece from your hand"
 
 
@@ -288,8 +295,7 @@ class Choose(Phase):
 
     def legal(self, st: State) -> list[Move]:
         assert self.options is not None
-        names = st.rs.pieces.columns["id"]
-        return [make_move("name", (), str(v), names) for v in self.options(st.ctx)]
+        return [st.rs.moves.get("name", (), str(v)) for v in self.options(st.ctx)]
 
     def apply(self, st: State, move: Move) -> None:
         st.vars[self.var] = move.value

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import ComboSpec, Play, enumerate_plays, face_down_plays
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
-from rulecraft.engine.moves import Move, make_move
+from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.base import Phase, describe_legal
 from rulecraft.rules.located import pos_of
 
@@ -64,11 +64,24 @@ class TrickData:
     winner: int | None = None
     value: Any = 0
     ended: bool = False
+    # What the seat to act may do, computed once per decision (legal moves, then the chosen move's
+    # play); never mutated, so clones share it.
+    options: Options | None = None
 
     def copy(self) -> TrickData:
         return TrickData(self.leader, self.round_no, list(self.order), list(self.seats), list(self.plays),
                          list(self.classes), list(self.strengths), self.best, set(self.barred), self.last,
-                         self.winner, self.value, self.ended)
+                         self.winner, self.value, self.ended, self.options)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The decision of one seat in a round: its legal moves and the play behind each."""
+
+    moves: list[Move]
+    play_of: dict[Move, Play]
+    removed: dict[tuple[int, ...], Restriction]  # plays a restriction refused, by pieces
+    barred: frozenset[str]  # restrictions that refused a play that would have beaten the best
 
 
 def _td(c: Any) -> TrickData:
@@ -142,6 +155,7 @@ class Tricks(Phase):
     def __init__(self, pid: str, pos: Any) -> None:
         super().__init__(pid, pos)
         self.combos: tuple[ComboSpec, ...] = ()
+        self.combo_by_id: dict[str, ComboSpec] = {}
         self.first: CompiledExpr | None = None
         self.lead_rules: tuple[Restriction, ...] = ()
         self.follow_rules: tuple[Restriction, ...] = ()
@@ -154,6 +168,7 @@ class Tricks(Phase):
         self.end_when: CompiledExpr | None = None
         self.stop_when: CompiledExpr | None = None
         self.on_round: tuple[Effect, ...] = ()
+        self.on_lead: tuple[Effect, ...] = ()
         self.must_beat_message = "you must beat the best play when you can"
 
     @classmethod
@@ -170,6 +185,7 @@ class Tricks(Phase):
         if not combos:
             b.error(raw, "a trick phase needs at least one combination (e.g. a 'single')")
         t.combos = tuple(combos)
+        t.combo_by_id = {c.id: c for c in combos}
         t.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"{what} first leader")
         t.lead_rules = _restrictions(b, raw.get("lead", {}).get("restrictions", ()), tscope, what)
         follow = raw.get("follow", {})
@@ -195,6 +211,7 @@ class Tricks(Phase):
         if "stop" in raw:
             t.stop_when = b.expr(raw["stop"].get("when", "true"), tscope, T.BOOL, f"{what} stop")
         t.on_round = compile_effects(b, rs, raw.get("on_round", ()), tscope, what)
+        t.on_lead = compile_effects(b, rs, raw.get("on_lead", ()), tscope, what)
         return t
 
     # ------------------------------------------------------------------ flow
@@ -223,7 +240,7 @@ class Tricks(Phase):
         d.winner = winner
         ctx.combo = d.plays[0]
         ctx.seat = winner
-        lead_spec = next((c for c in self.combos if c.id == d.plays[0].combo), None)
+        lead_spec = self.combo_by_id.get(d.plays[0].combo or "")
         if lead_spec is not None and lead_spec.value is not None:
             d.value = lead_spec.value(ctx)
         elif self.value is not None:
@@ -245,7 +262,8 @@ class Tricks(Phase):
         if st.signal:
             return
         lead = d.plays[0]
-        ends = any(c.id == lead.combo and c.ends_play for c in self.combos)
+        lead_spec = self.combo_by_id.get(lead.combo or "")
+        ends = lead_spec is not None and lead_spec.ends_play
         if ends or not st.hand(winner) or (self.end_when is not None and self.end_when(ctx)):
             d.ended = True
             return
@@ -254,24 +272,21 @@ class Tricks(Phase):
         d.order = st.order_from(winner)
         d.seats, d.plays, d.classes, d.strengths = [], [], [], []
         d.best, d.barred, d.last = -1, set(), False
-        d.winner, d.value = None, 0
+        d.winner, d.value, d.options = None, 0, None
 
     # ------------------------------------------------------------------ options
     def _rate(self, st: State, play: Play) -> tuple[Any, Any]:
         """The class and strength of a play made now by ``st.ctx.seat``."""
         ctx = st.ctx
         ctx.combo = play
-        spec = next(c for c in self.combos if c.id == play.combo)
+        spec = self.combo_by_id[play.combo or ""]
         if spec.cls is not None:
             cls = spec.cls(ctx)
         elif play.entry is not None:
             cls = play.entry_cls
         else:
             cls = (play.combo, len(play.pieces))
-        if spec.strength is not None:
-            strength = spec.strength(ctx)
-        else:
-            strength = play.entry_strength
+        strength = spec.strength(ctx) if spec.strength is not None else play.entry_strength
         return cls, strength
 
     def _beats(self, d: TrickData, cls: Any, strength: Any) -> bool:
@@ -285,13 +300,13 @@ class Tricks(Phase):
         cands: list[Play] = []
         for spec in self.combos:
             cands.extend(enumerate_plays(spec, hand, st.rs.pieces))
-        allowed, removed, _ = _apply_restrictions(st, self.lead_rules, cands, None)
+        allowed, removed = _apply_restrictions(st, self.lead_rules, cands)
         return allowed, removed
 
     def _follow_options(
         self, st: State, seat: int
-    ) -> tuple[list[Play], list[Play], dict[tuple[int, ...], Restriction], set[str], list[Play]]:
-        """(face-up plays, face-down plays, removed-by-restriction, barred ids, beating plays before rules)."""
+    ) -> tuple[list[Play], list[Play], dict[tuple[int, ...], Restriction], frozenset[str]]:
+        """(face-up plays, face-down plays, removed-by-restriction, ids of restrictions that barred a win)."""
         d: TrickData = st.pdata
         hand = st.hand(seat)
         k = len(d.plays[0].pieces)
@@ -299,43 +314,60 @@ class Tricks(Phase):
         cands: list[Play] = []
         for spec in self.combos:
             cands.extend(enumerate_plays(spec, hand, st.rs.pieces, size=k))
-        rated = [(p, *self._rate(st, p)) for p in cands]
-        beating = [p for p, c, s in rated if self._beats(d, c, s)]
-        pool = beating if self.face_up == "beating" else [p for p, _, _ in rated]
-        allowed, removed, _ = _apply_restrictions(st, self.follow_rules, pool, None)
-        beat_keys = {p.pieces for p in beating}
-        barred = {r.id for key, r in removed.items() if key in beat_keys}
-        allowed_beating = [p for p in allowed if p.pieces in beat_keys]
-        if self.face_down == "always" or (self.face_down == "when_cannot_beat" and not allowed_beating):
+        pool = [p for p in cands if self._beats(d, *self._rate(st, p))] if self.face_up == "beating" else cands
+        allowed, removed = _apply_restrictions(st, self.follow_rules, pool)
+        # A restriction "barred" the round when it refused a play that would have beaten the best.
+        barred = frozenset(r.id for r, p in ((removed[p.pieces], p) for p in pool if p.pieces in removed)
+                           if self.face_up == "beating" or self._beats(d, *self._rate(st, p)))
+        if self.face_down == "always":
             down = face_down_plays(hand, st.rs.pieces, k)
+        elif self.face_down == "when_cannot_beat":
+            can_beat = allowed if self.face_up == "beating" else [
+                p for p in allowed if self._beats(d, *self._rate(st, p))]
+            down = [] if can_beat else face_down_plays(hand, st.rs.pieces, k)
         else:
             down = []
         if not allowed and not down:
             down = face_down_plays(hand, st.rs.pieces, k)  # nothing else is possible: discard
-        return allowed, down, removed, barred, beating
+        return allowed, down, removed, barred
 
-    def legal(self, st: State) -> list[Move]:
+    def _options(self, st: State) -> Options:
         d: TrickData = st.pdata
+        if d.options is not None:
+            return d.options
         seat = st.to_act
         assert seat is not None
-        names = st.rs.pieces.columns["id"]
+        book = st.rs.moves
         moves: list[Move] = []
+        play_of: dict[Move, Play] = {}
+
+        def offer(verb: str, plays: list[Play]) -> None:
+            for p in plays:
+                m = book.get(verb, p.pieces)
+                moves.append(m)
+                play_of[m] = p
+
         if not d.plays:
             if self.stop_when is not None:
                 st.ctx.seat, st.ctx.combo = seat, None
                 if self.stop_when(st.ctx):
-                    moves.append(make_move("stop", (), "", names))
-            lead, _ = self._lead_options(st, seat)
+                    moves.append(book.get("stop"))
+            lead, removed = self._lead_options(st, seat)
             if lead:
-                moves.extend(make_move("play", p.pieces, "", names) for p in lead)
+                offer("play", lead)
             else:
-                moves.extend(make_move("down", p.pieces, "", names) for p in face_down_plays(st.hand(seat),
-                                                                                            st.rs.pieces, 1))
-            return moves
-        up, down, _, _, _ = self._follow_options(st, seat)
-        moves.extend(make_move("play", p.pieces, "", names) for p in up)
-        moves.extend(make_move("down", p.pieces, "", names) for p in down)
-        return moves
+                offer("down", face_down_plays(st.hand(seat), st.rs.pieces, 1))
+            opts = Options(moves, play_of, removed, frozenset())
+        else:
+            up, down, removed, barred = self._follow_options(st, seat)
+            offer("play", up)
+            offer("down", down)
+            opts = Options(moves, play_of, removed, barred)
+        d.options = opts
+        return opts
+
+    def legal(self, st: State) -> list[Move]:
+        return self._options(st).moves
 
     def apply(self, st: State, move: Move) -> None:
         d: TrickData = st.pdata
@@ -345,22 +377,14 @@ class Tricks(Phase):
             st.note_fired("stop")
             d.ended = True
             return
-        key = tuple(sorted(st.rs.pieces.type_of[p] for p in move.pieces))
-        face_up = move.verb == "play"
+        opts = self._options(st)
+        play = opts.play_of[move]
+        face_up = play.face_up
         if not d.plays:
-            if face_up:
-                lead, _ = self._lead_options(st, seat)
-                play = next(p for p in lead if tuple(sorted(st.rs.pieces.type_of[x] for x in p.pieces)) == key)
-            else:
-                play = Play(None, move.pieces, False)
             d.last = len(st.hand(seat)) == len(play.pieces)
         else:
-            up, _down, _removed, barred, _ = self._follow_options(st, seat)
-            d.barred |= barred
-            if face_up:
-                play = next(p for p in up if tuple(sorted(st.rs.pieces.type_of[x] for x in p.pieces)) == key)
-            else:
-                play = Play(None, move.pieces, False)
+            d.barred |= opts.barred
+        d.options = None
         trick_zi = st.zone_instance(self.trick_zone)
         for p in play.pieces:
             st.put(p, trick_zi, face_down=not face_up, by=seat if not face_up else None)
@@ -375,9 +399,13 @@ class Tricks(Phase):
         d.plays.append(play)
         d.classes.append(cls)
         d.strengths.append(strength)
-        lead_spec = next((c for c in self.combos if c.id == play.combo), None) if len(d.plays) == 1 else None
-        if lead_spec is not None and lead_spec.ends_play:
-            d.order = [seat]  # shown to end play: nobody follows
+        if len(d.plays) == 1:
+            lead_spec = self.combo_by_id.get(play.combo or "")
+            if lead_spec is not None and lead_spec.ends_play:
+                d.order = [seat]  # shown to end play: nobody follows
+            if self.on_lead:
+                st.ctx.seat, st.ctx.combo = seat, play
+                run_effects(st, self.on_lead)
 
     # ------------------------------------------------------------------ explanations
     def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
@@ -405,7 +433,7 @@ class Tricks(Phase):
         if not d.plays:
             if verb == "down":
                 return "you must lead face up"
-            allowed, removed = self._lead_options(st, seat)
+            _allowed, removed = self._lead_options(st, seat)
             for k, r in removed.items():
                 if tuple(sorted(pieces.type_of[x] for x in k)) == key:
                     return r.message
@@ -414,14 +442,13 @@ class Tricks(Phase):
         k = len(d.plays[0].pieces)
         if len(chosen) != k:
             return f"you must play {k} piece{'s' if k != 1 else ''}, as many as were led"
-        up, down, removed, _, _ = self._follow_options(st, seat)
-        if verb == "down":
-            if not down:
-                beat = [p for p in up]
-                if self.face_down == "when_cannot_beat" and beat:
-                    names = " ".join(pieces.type_id(x) for x in beat[0].pieces)
-                    return f"{self.must_beat_message}: you hold {names}"
-                return "pieces may not be played face down here"
+        up, down, removed, _ = self._follow_options(st, seat)
+        if verb == "down" and not down:
+            beat = [p for p in up if self._beats(d, *self._rate(st, p))]
+            if self.face_down == "when_cannot_beat" and beat:
+                names = " ".join(pieces.type_id(x) for x in beat[0].pieces)
+                return f"{self.must_beat_message}: you hold {names}"
+            return "pieces may not be played face down here"
         for kk, r in removed.items():
             if tuple(sorted(pieces.type_of[x] for x in kk)) == key:
                 return r.message
@@ -450,8 +477,8 @@ def _restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple[Rest
 
 
 def _apply_restrictions(
-    st: State, rules: tuple[Restriction, ...], cands: list[Play], _unused: Any
-) -> tuple[list[Play], dict[tuple[int, ...], Restriction], None]:
+    st: State, rules: tuple[Restriction, ...], cands: list[Play]
+) -> tuple[list[Play], dict[tuple[int, ...], Restriction]]:
     """Apply restrictions in order; returns the plays left and, for each removed play, the rule that removed it."""
     ctx = st.ctx
     removed: dict[tuple[int, ...], Restriction] = {}
@@ -474,4 +501,4 @@ def _apply_restrictions(
         for p in failing:
             removed[p.pieces] = r
         cands = [p for p in cands if id(p) not in drop]
-    return cands, removed, None
+    return cands, removed

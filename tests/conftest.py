@@ -1,0 +1,13 @@
+"""Shared fixtures."""
+
+from __future__ import annotations
+
+import pytest
+from support import ruleset
+
+from rulecraft.rules.model import Ruleset
+
+
+@pytest.fixture(scope="session")
+def rook() -> Ruleset:
+    return ruleset("rook")

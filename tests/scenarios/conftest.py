@@ -1,0 +1,45 @@
+"""Collect every rule scenario under tests/scenarios/ as a pytest item, so `pytest` runs them all.
+
+The same files run with `rulecraft test tests/scenarios`; a failure reads the same in both.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
+    if file_path.suffix in (".yaml", ".yml"):
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None
+
+
+class ScenarioFile(pytest.File):
+    def collect(self) -> Any:
+        yield ScenarioItem.from_parent(self, name=self.path.stem)
+
+
+class ScenarioItem(pytest.Item):
+    def runtest(self) -> None:
+        from rulecraft.engine.scenario import run_scenario_file
+
+        result = run_scenario_file(self.path)
+        if not result.passed:
+            raise ScenarioFailed(result.failures)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, ScenarioFailed):
+            return "\n".join(excinfo.value.failures)
+        return str(excinfo.getrepr(style="short"))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"scenario {self.name}"
+
+
+class ScenarioFailed(Exception):
+    def __init__(self, failures: list[str]) -> None:
+        super().__init__("; ".join(failures))
+        self.failures = failures
