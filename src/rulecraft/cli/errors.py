@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import click
 
 from rulecraft.errors import RulecraftError, UsageError
@@ -10,7 +9,8 @@ from rulecraft.errors import RulecraftError, UsageError
 
 def run_cli(group: click.Group) -> int:
     try:
-        group.main(standalone_mode=False)
+        # Without standalone mode click returns (not raises) the code of ``ctx.exit(n)``.
+        rv = group.main(standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 1
@@ -30,7 +30,7 @@ def run_cli(group: click.Group) -> int:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         return 130
-    return 0
+    return rv if isinstance(rv, int) else 0
 
 
 def fail_usage(message: str) -> None:

@@ -27,7 +27,8 @@ def _load(ruleset: str, options: tuple[str, ...], preset: str | None):  # type: 
 @option_flag
 @preset_flag
 @click.option("-n", "games", type=click.IntRange(min=1), default=100, show_default=True, help="Games to play.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the run (each game's seed derives from it).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the run (each game's seed derives from it).")
 @click.option("--agents", default="random", show_default=True,
               help="One agent for every seat, or one per seat separated by commas (e.g. random,mc,random,mc).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -37,7 +38,8 @@ def simulate(ruleset: str, options: tuple[str, ...], preset: str | None, games: 
              fmt: str, log_dir: str | None, no_timings: bool) -> None:
     """Play N seeded games of RULESET and summarise them."""
     from rulecraft.engine.log import write_log
-    from rulecraft.engine.simulate import resolve_agents, simulate as run
+    from rulecraft.engine.simulate import resolve_agents
+    from rulecraft.engine.simulate import simulate as run
 
     rs = _load(ruleset, options, preset)
     names = resolve_agents(rs, [a.strip() for a in agents.split(",") if a.strip()])

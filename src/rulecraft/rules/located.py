@@ -27,6 +27,10 @@ class LStr(str):
         return obj
 
     def __reduce__(self) -> tuple[Any, ...]:
+        # Keep ``segments`` (set by the loader for multi-line and escaped scalars) through copy/pickle.
+        segments = getattr(self, "segments", None)
+        if segments:
+            return (LStr, (str(self), self.pos, self.style), {"segments": segments})
         return (LStr, (str(self), self.pos, self.style))
 
 

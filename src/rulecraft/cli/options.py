@@ -1,0 +1,31 @@
+"""``-o NAME=CHOICE`` assignments from the command line, checked for shape before any file is read."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rulecraft.errors import UsageError
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+
+
+def parse_option_assignments(items: Iterable[str]) -> dict[str, str]:
+    """``("bird_rank=lowest", ...)`` → ``{"bird_rank": "lowest"}``; bad syntax is a UsageError (exit 2).
+
+    Whether the option and choice exist is for composition to say, since only it knows the ruleset.
+    Giving the same option twice with different choices is refused rather than silently taking one.
+    """
+    out: dict[str, str] = {}
+    for raw in items:
+        text = str(raw).strip()
+        name, sep, choice = text.partition("=")
+        name, choice = name.strip(), choice.strip()
+        if not sep or not name or not choice:
+            raise UsageError(f"an option is written NAME=CHOICE (e.g. -o bird_rank=lowest), not '{raw}'")
+        if not _NAME.match(name):
+            raise UsageError(f"'{name}' is not an option name: use letters, digits, _ and - (in '{raw}')")
+        if name in out and out[name] != choice:
+            raise UsageError(f"option '{name}' is given twice, as '{out[name]}' and '{choice}'")
+        out[name] = choice
+    return out

@@ -1,0 +1,252 @@
+"""``rulecraft validate / list / explain / diff / schema``: commands about rule files rather than games.
+
+``diff`` compares two rulesets, or one ruleset under two sets of options. Each side takes its own
+options: ``--a-option/-a NAME=CHOICE`` and ``--a-preset`` for A, ``--b-option/-b`` and ``--b-preset``
+for B (``rulecraft diff rook rook -b bird_rank=lowest``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from rulecraft.cli.options import parse_option_assignments
+from rulecraft.errors import Diagnostic
+
+FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                      help="Output format.")
+
+
+def register(group: click.Group) -> None:
+    for command in (validate, list_cmd, explain, diff, schema):
+        group.add_command(command)
+
+
+# --------------------------------------------------------------------------- validate
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@FORMAT
+@click.option("--no-build", is_flag=True, help="Only check structure (YAML, schema, composition); skip building.")
+@click.pass_context
+def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: bool) -> None:
+    """Check rule files, overlays and scenarios (files, or directories searched for *.yaml).
+
+    Every ruleset is also checked under each option choice and each preset. Exit 0 when all are
+    valid, 1 when any problem is found, 2 for a usage error.
+    """
+    from rulecraft.rules.validate import collect_files, validate_file
+
+    files = collect_files(paths)
+    reports = [validate_file(f, build=not no_build) for f in files]
+    diags: list[Diagnostic] = [d for r in reports for d in r.diagnostics]
+    bad = [r for r in reports if not r.ok]
+    if fmt == "json":
+        click.echo(json.dumps([d.as_json() for d in diags], indent=2, ensure_ascii=False))
+    else:
+        for d in diags:
+            click.echo(d.format())
+        if not files:
+            click.echo("no YAML files found", err=True)
+        elif bad:
+            n = len(diags)
+            click.echo(f"{n} problem{'s' if n != 1 else ''} in {len(bad)} of {len(files)} "
+                       f"file{'s' if len(files) != 1 else ''}", err=True)
+        else:
+            checked = sum(max(r.variants_checked, 1) for r in reports)
+            click.echo(f"ok: {len(files)} file{'s' if len(files) != 1 else ''} valid "
+                       f"({checked} configuration{'s' if checked != 1 else ''} checked)", err=True)
+    if bad:
+        ctx.exit(1)
+
+
+# --------------------------------------------------------------------------- list
+@click.command("list")
+@FORMAT
+def list_cmd(fmt: str) -> None:
+    """List the bundled rulesets with their options (default marked *) and presets."""
+    from rulecraft.errors import RulecraftError
+    from rulecraft.rules.compose import compose
+    from rulecraft.rules.registry import list_bundled
+
+    entries: list[dict[str, Any]] = []
+    for name in list_bundled():
+        try:
+            c = compose(name)
+        except RulecraftError as exc:
+            entries.append({"name": name, "error": str(exc).splitlines()[0]})
+            continue
+        entries.append({
+            "name": name,
+            "title": c.title,
+            "file": c.files[-1],
+            "options": [{"id": o.id, "description": o.description, "default": o.default,
+                         "choices": [{"id": ch.id, "description": ch.description} for ch in o.choices]}
+                        for o in c.options],
+            "presets": [{"id": p.id, "description": p.description, "options": p.options} for p in c.presets],
+        })
+    if fmt == "json":
+        click.echo(json.dumps(entries, indent=2, ensure_ascii=False))
+        return
+    for e in entries:
+        if "error" in e:
+            click.echo(f"{e['name']}  (broken: {e['error']})")
+            continue
+        click.echo(f"{e['name']}  {e['title']}")
+        for o in e["options"]:
+            choices = ", ".join(ch["id"] + ("*" if ch["id"] == o["default"] else "") for ch in o["choices"])
+            click.echo(f"    -o {o['id']}={{{choices}}}" + (f"  {o['description']}" if o["description"] else ""))
+        for p in e["presets"]:
+            click.echo(f"    --preset {p['id']}" + (f"  {p['description']}" if p["description"] else ""))
+
+
+# --------------------------------------------------------------------------- explain
+option_flag = click.option("-o", "--option", "options", multiple=True, metavar="NAME=CHOICE",
+                           help="Choose an option of the ruleset (repeatable).")
+preset_flag = click.option("--preset", default=None, help="Select a named preset of options.")
+
+
+@click.command()
+@click.argument("ruleset")
+@option_flag
+@preset_flag
+@click.option("--rule", "prefix", default="", metavar="PATH",
+              help="Only rules at or under this rule path (e.g. hand.phases[play]).")
+@click.option("--changed", is_flag=True, help="Only rules set by options (and what they deleted).")
+@FORMAT
+def explain(ruleset: str, options: tuple[str, ...], preset: str | None, prefix: str, changed: bool,
+            fmt: str) -> None:
+    """Show the effective rules of RULESET and where each came from (options marked *)."""
+    composed = _load(ruleset, parse_option_assignments(options), preset)
+    prov = composed.provenance
+    entries = [e for e in prov.under(prefix) if not _is_declaration(e.path)]
+    deleted = [e for e in prov.deleted if not prefix or e.path.startswith(prefix)]
+    if changed:
+        entries = [e for e in entries if e.origin.layer.startswith("option ")]
+    if fmt == "json":
+        click.echo(json.dumps({
+            "name": composed.name, "title": composed.title, "hash": composed.content_hash,
+            "files": composed.files, "options": composed.chosen, "chosen_by": composed.chosen_by,
+            "preset": composed.preset, "layers": composed.layers,
+            "rules": [_entry_json(e) for e in entries],
+            "deleted": [_entry_json(e) for e in deleted],
+        }, indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{composed.title}  ({composed.name}, hash {composed.content_hash[:12]})")
+    click.echo("files: " + " <- ".join(composed.files))
+    if composed.chosen:
+        click.echo("options: " + ", ".join(f"{k}={v}" + ("" if composed.chosen_by[k] == "default" else
+                                                          f" [{composed.chosen_by[k]}]")
+                                           for k, v in composed.chosen.items()))
+    click.echo("")
+    for e in entries:
+        mark = "*" if e.origin.layer.startswith("option ") else " "
+        click.echo(f"{mark} {e.path} = {_show(e.value)}")
+        click.echo(f"      {e.origin.pos}  {e.origin.layer}")
+    for e in deleted:
+        click.echo(f"- {e.path} (deleted)")
+        click.echo(f"      {e.origin.pos}  {e.origin.layer}")
+
+
+# --------------------------------------------------------------------------- diff
+@click.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("-a", "--a-option", "a_options", multiple=True, metavar="NAME=CHOICE", help="An option for A.")
+@click.option("-b", "--b-option", "b_options", multiple=True, metavar="NAME=CHOICE", help="An option for B.")
+@click.option("--a-preset", default=None, help="A preset for A.")
+@click.option("--b-preset", default=None, help="A preset for B.")
+@FORMAT
+def diff(a: str, b: str, a_options: tuple[str, ...], b_options: tuple[str, ...], a_preset: str | None,
+         b_preset: str | None, fmt: str) -> None:
+    """Show the rules that differ between A and B, each with where it came from.
+
+    A and B are rulesets (names or paths), each with its own options: -a/--a-option and --a-preset
+    for A, -b/--b-option and --b-preset for B. Compare one ruleset under two options with
+    'rulecraft diff rook rook -b bird_rank=lowest'.
+    """
+    ca = _load(a, parse_option_assignments(a_options), a_preset)
+    cb = _load(b, parse_option_assignments(b_options), b_preset)
+    from rulecraft.rules.compose import plain
+
+    pa = {e.path: e for e in ca.provenance.under("") if not _is_declaration(e.path)}
+    pb = {e.path: e for e in cb.provenance.under("") if not _is_declaration(e.path)}
+    paths = list(pa) + [p for p in pb if p not in pa]
+    rows = []
+    for p in paths:
+        ea, eb = pa.get(p), pb.get(p)
+        if ea is not None and eb is not None and plain(ea.value) == plain(eb.value):
+            continue
+        rows.append((p, ea, eb))
+    if fmt == "json":
+        click.echo(json.dumps({
+            "a": {"name": ca.name, "hash": ca.content_hash, "options": ca.chosen},
+            "b": {"name": cb.name, "hash": cb.content_hash, "options": cb.chosen},
+            "differences": [{"path": p, "a": _entry_json(ea) if ea else None, "b": _entry_json(eb) if eb else None}
+                            for p, ea, eb in rows],
+        }, indent=2, ensure_ascii=False))
+        return
+    click.echo(f"a: {ca.name} {_opts(ca.chosen)} (hash {ca.content_hash[:12]})")
+    click.echo(f"b: {cb.name} {_opts(cb.chosen)} (hash {cb.content_hash[:12]})")
+    if not rows:
+        click.echo("no differences in the rules")
+        return
+    for p, ea, eb in rows:
+        click.echo("")
+        click.echo(p)
+        for side, e in (("a", ea), ("b", eb)):
+            if e is None:
+                click.echo(f"  {side}: (absent)")
+            else:
+                click.echo(f"  {side}: {_show(e.value)}    {e.origin.pos} ({e.origin.layer})")
+
+
+# --------------------------------------------------------------------------- schema
+@click.command()
+@click.option("--kind", type=click.Choice(["ruleset", "overlay", "scenario"]), default="ruleset", show_default=True,
+              help="Which schema.")
+def schema(kind: str) -> None:
+    """Print a JSON Schema (for editors: yaml-language-server, VS Code)."""
+    from rulecraft.rules.schema_check import schema_text
+
+    click.echo(schema_text(kind), nl=False)
+
+
+# --------------------------------------------------------------------------- helpers
+def _load(ref: str, options: dict[str, str], preset: str | None) -> Any:
+    """Compose and check; the ruleset is also built when the expression language is available."""
+    from rulecraft.errors import RuleFileError
+    from rulecraft.rules.compose import compose
+    from rulecraft.rules.model import build_ruleset
+    from rulecraft.rules.relocate import relocate
+    from rulecraft.rules.schema_check import check_composed
+
+    composed = compose(ref, options, preset)
+    check_composed(composed)
+    try:
+        build_ruleset(composed)
+    except RuleFileError as exc:
+        raise RuleFileError(relocate(exc.diagnostics, composed.data, composed.source_text)) from None
+    return composed
+
+
+def _is_declaration(path: str) -> bool:
+    return path in ("options", "presets") or path.startswith(("options[", "presets["))
+
+
+def _show(value: Any) -> str:
+    from rulecraft.rules.compose import plain
+
+    return json.dumps(plain(value), ensure_ascii=False)
+
+
+def _opts(chosen: dict[str, str]) -> str:
+    return "[" + ", ".join(f"{k}={v}" for k, v in chosen.items()) + "]" if chosen else "[]"
+
+
+def _entry_json(e: Any) -> dict[str, Any]:
+    from rulecraft.rules.compose import plain
+
+    return {"path": e.path, "value": plain(e.value), "file": e.origin.pos.file, "line": e.origin.pos.line,
+            "column": e.origin.pos.col, "layer": e.origin.layer}

@@ -1,0 +1,702 @@
+"""Composition: from a RULESET argument, options and a preset to the effective rule data.
+
+Why a separate stage: a variant should be a small, cited diff of the rules it changes, not a
+copied file. Composition turns the diff back into one complete rule set, and remembers for every
+value which file, line and layer it came from (``explain`` shows this; errors point there).
+
+The semantics (also in ``docs/rule-files.md``):
+
+**extends.** A file with ``extends: TARGET`` is an *overlay* of TARGET, which is a path relative
+to the overlay's own file or a bundled name (``rook``, ``tien-gow/bunmu-son``). TARGET may itself
+extend another file; chains have any length. A cycle or a target that does not exist is an error
+naming the chain (``a.yaml extends b.yaml extends a.yaml``). The base (the file without
+``extends``) is read first and each overlay is laid over it in turn, ending with the file named.
+``extends`` does not appear in the effective data.
+
+**Overlay merge.** Laying value O (the overlay's) over value B (the base's):
+
+- mappings merge key by key, recursively; a key whose overlay value is ``{$delete: true}`` is
+  removed (deleting a key that is not there is an error);
+- a list whose items are all mappings with an ``id`` merges *by id*: an item whose id is already in
+  B merges into that item (deeply); a new id is appended; ``{id: X, $delete: true}`` removes item X
+  (an unknown X is an error at its position);
+- any other list (items without ids, or an empty list) replaces B's list;
+- ``{$replace: VALUE}`` replaces B's value (a list or mapping) with VALUE as written, without merging;
+- anything else (a scalar, or a different type) replaces B's value.
+
+**Options and presets** (after Ludii). The top-level ``options`` list declares choices, each with an
+``id``, a ``description``, a ``source``, a ``default`` and ``choices`` (each an ``id``, a
+``description`` and an optional ``patch``). ``presets`` names sets of choices. The options in
+effect are: every option's default, overridden by the preset (if one is asked for), overridden by
+explicit ``-o NAME=CHOICE`` assignments. Each chosen choice's ``patch`` is then laid over the
+composed base and overlays with the same merge rules, in the order the options are declared
+(so a later option's patch wins where two touch the same value). Options and presets are themselves
+lists of items with ids, so an overlay can add an option, add a choice, or change a default.
+An unknown option, choice or preset asked for on the command line is a UsageError listing the known
+ones; a default or preset naming a choice that does not exist is an error in the rule file.
+
+**Identity.** ``content_hash`` is the sha256 of the canonical JSON (sorted keys, no whitespace) of
+the effective data without ``options`` and ``presets`` (their effect is already in the data;
+``chosen`` records which were taken). It contains no paths, so it is the same on every machine.
+
+**Provenance.** For every leaf value of the effective data: the file:line:col that wrote it and the
+layer (``base variants/rook/base.yaml``, ``overlay house.yaml``, ``option bird_rank=lowest``),
+queryable by rule path (``hand.phases[play].first``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulecraft.errors import UNKNOWN_POS, Diagnostic, RuleFileError, SourcePos, UsageError
+from rulecraft.rules.excerpt import excerpt
+from rulecraft.rules.located import LDict, LList, LStr, pos_of
+from rulecraft.rules.paths import item_step, key_step
+from rulecraft.rules.registry import bundled_path, list_bundled, path_target, resolve_ruleset
+from rulecraft.rules.yamlload import YamlDocument, read_yaml_file
+
+DIRECTIVES = ("$delete", "$replace")
+NOT_HASHED = ("options", "presets")
+
+
+# --------------------------------------------------------------------------- results
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a value of the effective rules was written, and by which layer."""
+
+    pos: SourcePos
+    layer: str
+
+    def __str__(self) -> str:
+        return f"{self.pos} ({self.layer})"
+
+
+@dataclass(frozen=True, slots=True)
+class ProvenanceEntry:
+    path: str
+    value: Any
+    origin: Origin
+
+
+@dataclass
+class Provenance:
+    """Every leaf of the effective data by rule path, with its origin; also what layers deleted."""
+
+    entries: dict[str, ProvenanceEntry] = field(default_factory=dict)
+    deleted: list[ProvenanceEntry] = field(default_factory=list)
+
+    def __contains__(self, path: str) -> bool:
+        return path in self.entries
+
+    def __getitem__(self, path: str) -> Origin:
+        return self.entries[path].origin
+
+    def origin(self, path: str) -> Origin | None:
+        """The origin of the value at ``path`` (a leaf), or None."""
+        entry = self.entries.get(path)
+        return entry.origin if entry else None
+
+    def value(self, path: str) -> Any:
+        return self.entries[path].value
+
+    def under(self, prefix: str) -> list[ProvenanceEntry]:
+        """Every leaf at or below ``prefix`` (all of them for an empty prefix), in document order."""
+        if not prefix:
+            return list(self.entries.values())
+        return [e for p, e in self.entries.items() if p == prefix or p.startswith((prefix + ".", prefix + "["))]
+
+    def layers(self) -> list[str]:
+        return sorted({e.origin.layer for e in self.entries.values()})
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceInfo:
+    id: str
+    description: str
+    patch: Any
+    pos: SourcePos
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    id: str
+    description: str
+    source: Any
+    default: str
+    choices: tuple[ChoiceInfo, ...]
+    pos: SourcePos
+
+    def choice(self, cid: str) -> ChoiceInfo | None:
+        return next((c for c in self.choices if c.id == cid), None)
+
+
+@dataclass(frozen=True, slots=True)
+class PresetInfo:
+    id: str
+    description: str
+    source: Any
+    options: dict[str, str]
+    pos: SourcePos
+
+
+@dataclass
+class Composed:
+    """The effective rules of one RULESET with one set of option choices, and how they came to be."""
+
+    data: LDict
+    name: str
+    chosen: dict[str, str]
+    content_hash: str
+    source_text: dict[str, str]
+    files: list[str]  # the extends chain, base first, the file asked for last
+    provenance: Provenance
+    options: list[OptionInfo] = field(default_factory=list)
+    presets: list[PresetInfo] = field(default_factory=list)
+    preset: str | None = None
+    ref: str = ""
+    layers: list[str] = field(default_factory=list)  # labels, in the order applied
+    chosen_by: dict[str, str] = field(default_factory=dict)  # option id -> default | preset P | command line
+
+    @property
+    def title(self) -> str:
+        return str(self.data.get("title", self.name))
+
+    @property
+    def identity(self) -> dict[str, Any]:
+        return {"name": self.name, "options": dict(sorted(self.chosen.items())), "hash": self.content_hash}
+
+
+# --------------------------------------------------------------------------- entry point
+def compose(ref: str | Path, options: dict[str, str] | None = None, preset: str | None = None) -> Composed:
+    """Compose RULESET ``ref`` (a path or bundled name) with option choices and a preset.
+
+    Raises UsageError for an unknown ruleset, option, choice or preset asked for; RuleFileError for
+    problems in the files (syntax, extends, merge directives, option declarations).
+    """
+    chain = load_chain(ref)
+    return compose_documents(chain, options or {}, preset, ref=str(ref))
+
+
+def load_chain(ref: str | Path) -> list[YamlDocument]:
+    """The extends chain of ``ref``: base first, ``ref``'s own file last."""
+    path = resolve_ruleset(ref)
+    docs: list[YamlDocument] = []
+    seen: list[Path] = []
+    via: Any = None
+    current = path
+    while True:
+        real = current.resolve()
+        if real in seen:
+            names = [d.file for d in docs] + [docs[seen.index(real)].file]
+            raise _file_error(docs[-1], via, "extends cycle: " + " extends ".join(names))
+        seen.append(real)
+        doc = read_yaml_file(current)
+        if not isinstance(doc.data, dict):
+            what = "empty" if doc.data is None else "not a mapping"
+            raise RuleFileError([Diagnostic(SourcePos(doc.file, 1, 1),
+                                            f"the rule file is {what}: it should be keys like 'name:', 'pieces:', "
+                                            "'hand:' (or 'extends:' for an overlay)")])
+        docs.append(doc)
+        ext = doc.data.get("extends")
+        if ext is None:
+            break
+        if not isinstance(ext, str) or not ext.strip():
+            raise _file_error(doc, ext if ext is not None else doc.data,
+                              "'extends' names one rule file: a path relative to this file, or a bundled name "
+                              "such as 'rook'", key="extends")
+        target = path_target(ext, current.parent) or bundled_path(ext)
+        if target is None:
+            chain = " extends ".join([d.file for d in docs] + [str(ext)])
+            known = list_bundled()
+            close = difflib.get_close_matches(str(ext), known, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise _file_error(doc, ext, f"cannot find '{ext}' to extend{hint}: {chain}; give a path relative to "
+                                        f"this file or a bundled name ({', '.join(known) or 'none'})")
+        via = ext
+        current = target
+    docs.reverse()
+    return docs
+
+
+def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset: str | None,
+                      ref: str = "") -> Composed:
+    """Compose already loaded documents (base first). Used by ``compose`` and by tests."""
+    source_text = {d.file: d.text for d in docs}
+    file_layers: dict[str, str] = {}
+    labels: list[str] = []
+    data: Any = None
+    provenance_deleted: list[ProvenanceEntry] = []
+    for i, doc in enumerate(docs):
+        layer = f"{'base' if i == 0 else 'overlay'} {doc.file}"
+        file_layers[doc.file] = layer
+        labels.append(layer)
+        body = _without(doc.data, "extends")
+        if data is None:
+            merger = _Merger(layer, source_text)
+            data = merger.clean(body, "")
+        else:
+            merger = _Merger(layer, source_text)
+            data = merger.merge(data, body, "")
+        merger.raise_if_errors()
+        provenance_deleted.extend(merger.deleted)
+
+    opts = read_options(data, source_text)
+    presets = read_presets(data, opts, source_text)
+    what = f"ruleset '{data.get('name') or Path(docs[-1].file).stem}'"
+    chosen, chosen_by = choose(opts, presets, options, preset, what)
+
+    regions: list[tuple[SourcePos, SourcePos, str]] = []
+    for opt in opts:
+        cid = chosen[opt.id]
+        choice = opt.choice(cid)
+        assert choice is not None
+        if choice.patch is None:
+            continue
+        how = chosen_by[opt.id]
+        layer = f"option {opt.id}={cid}" + (f" ({how})" if how != "command line" else "")
+        if not isinstance(choice.patch, dict):
+            raise RuleFileError([_diag(source_text, pos_of(choice.patch, choice.pos),
+                                       f"the patch of choice '{cid}' of option '{opt.id}' must be a mapping of "
+                                       "rule keys, like the top of a rule file")])
+        if not choice.patch:
+            continue
+        labels.append(layer)
+        end = getattr(choice.patch, "end", None)
+        if isinstance(end, SourcePos):
+            regions.append((pos_of(choice.patch), end, layer))
+        merger = _Merger(layer, source_text)
+        data = merger.merge(data, choice.patch, "")
+        merger.raise_if_errors()
+        provenance_deleted.extend(merger.deleted)
+
+    name = str(data.get("name") or Path(docs[-1].file).stem)
+    return Composed(
+        data=data, name=name, chosen=chosen, content_hash=content_hash(data), source_text=source_text,
+        files=[d.file for d in docs], provenance=build_provenance(data, file_layers, regions, provenance_deleted),
+        options=opts, presets=presets, preset=preset, ref=ref, layers=labels, chosen_by=chosen_by,
+    )
+
+
+# --------------------------------------------------------------------------- options
+def read_options(data: dict[str, Any], source_text: dict[str, str] | None = None) -> list[OptionInfo]:
+    """The declared options, checked enough to apply them (the schema checks the rest)."""
+    st = source_text or {}
+    raw = data.get("options")
+    if raw is None:
+        return []
+    diags: list[Diagnostic] = []
+    if not isinstance(raw, list):
+        raise RuleFileError([_diag(st, pos_of(raw, pos_of(data)), "'options' is a list of options, each with "
+                                                                  "id, description, default and choices")])
+    out: list[OptionInfo] = []
+    seen: dict[str, SourcePos] = {}
+    for i, item in enumerate(raw):
+        where = _item_pos(raw, i)
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            diags.append(_diag(st, where, "an option needs an 'id' (a name such as bird_rank)"))
+            continue
+        oid = str(item["id"])
+        if oid in seen:
+            diags.append(_diag(st, pos_of(item["id"], where), f"duplicate option id '{oid}' (first at line "
+                                                              f"{seen[oid].line})"))
+            continue
+        seen[oid] = pos_of(item["id"], where)
+        choices_raw = item.get("choices")
+        if not isinstance(choices_raw, list) or not choices_raw:
+            diags.append(_diag(st, _key_pos(item, "choices"), f"option '{oid}' needs 'choices': a list of at least one "
+                                                               "choice, each with an id"))
+            continue
+        choices: list[ChoiceInfo] = []
+        cseen: dict[str, SourcePos] = {}
+        for j, c in enumerate(choices_raw):
+            cwhere = _item_pos(choices_raw, j)
+            if not isinstance(c, dict) or not isinstance(c.get("id"), str):
+                diags.append(_diag(st, cwhere, f"each choice of option '{oid}' needs an 'id'"))
+                continue
+            cid = str(c["id"])
+            if cid in cseen:
+                diags.append(_diag(st, pos_of(c["id"], cwhere),
+                                   f"duplicate choice '{cid}' in option '{oid}' (first at line {cseen[cid].line})"))
+                continue
+            cseen[cid] = pos_of(c["id"], cwhere)
+            choices.append(ChoiceInfo(cid, str(c.get("description", "")), c.get("patch"), cwhere))
+        ids = [c.id for c in choices]
+        default = item.get("default")
+        if default is None:
+            diags.append(_diag(st, pos_of(item, where), f"option '{oid}' needs a 'default' (one of: {', '.join(ids)})"))
+            default = ids[0] if ids else ""
+        elif str(default) not in ids:
+            diags.append(_diag(st, pos_of(default, _key_pos(item, "default")),
+                               f"the default '{default}' of option '{oid}' is not one of its choices: "
+                               f"{', '.join(ids)}{_did_you_mean(str(default), ids)}"))
+        out.append(OptionInfo(oid, str(item.get("description", "")), item.get("source"), str(default),
+                              tuple(choices), pos_of(item, where)))
+    if diags:
+        raise RuleFileError(diags)
+    return out
+
+
+def read_presets(data: dict[str, Any], options: list[OptionInfo],
+                 source_text: dict[str, str] | None = None) -> list[PresetInfo]:
+    st = source_text or {}
+    raw = data.get("presets")
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise RuleFileError([_diag(st, pos_of(raw, pos_of(data)),
+                                   "'presets' is a list of presets, each with id, description and options")])
+    by_id = {o.id: o for o in options}
+    diags: list[Diagnostic] = []
+    out: list[PresetInfo] = []
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        where = _item_pos(raw, i)
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            diags.append(_diag(st, where, "a preset needs an 'id'"))
+            continue
+        pid = str(item["id"])
+        if pid in seen:
+            diags.append(_diag(st, pos_of(item["id"], where), f"duplicate preset id '{pid}'"))
+            continue
+        seen.add(pid)
+        sets = item.get("options") or {}
+        if not isinstance(sets, dict):
+            diags.append(_diag(st, _key_pos(item, "options"),
+                               f"the options of preset '{pid}' are a mapping of option: choice"))
+            continue
+        picked: dict[str, str] = {}
+        for oname, cname in sets.items():
+            opt = by_id.get(str(oname))
+            if opt is None:
+                diags.append(_diag(st, _key_pos(sets, oname), f"preset '{pid}' sets unknown option '{oname}'"
+                                                              f"{_did_you_mean(str(oname), list(by_id))}"))
+                continue
+            if opt.choice(str(cname)) is None:
+                ids = [c.id for c in opt.choices]
+                diags.append(_diag(st, pos_of(cname, _key_pos(sets, oname)),
+                                   f"preset '{pid}' sets option '{oname}' to '{cname}', which is not one of its "
+                                   f"choices: {', '.join(ids)}{_did_you_mean(str(cname), ids)}"))
+                continue
+            picked[str(oname)] = str(cname)
+        out.append(PresetInfo(pid, str(item.get("description", "")), item.get("source"), picked, pos_of(item, where)))
+    if diags:
+        raise RuleFileError(diags)
+    return out
+
+
+def choose(options: list[OptionInfo], presets: list[PresetInfo], asked: dict[str, str], preset: str | None,
+           what: str = "this ruleset") -> tuple[dict[str, str], dict[str, str]]:
+    """Every option's choice: explicit beats preset beats default. Also how each was chosen."""
+    by_id = {o.id: o for o in options}
+    chosen = {o.id: o.default for o in options}
+    how = dict.fromkeys(chosen, "default")
+    if preset is not None:
+        found = next((p for p in presets if p.id == preset), None)
+        if found is None:
+            ids = [p.id for p in presets]
+            known = f"presets: {', '.join(ids)}" if ids else "it has no presets"
+            raise UsageError(f"unknown preset '{preset}' for {what}{_did_you_mean(preset, ids)}; {known}")
+        for k, v in found.options.items():
+            chosen[k] = v
+            how[k] = f"preset {preset}"
+    for name, value in asked.items():
+        opt = by_id.get(name)
+        if opt is None:
+            known = f"options: {', '.join(by_id)}" if by_id else "it has no options"
+            raise UsageError(f"unknown option '{name}' for {what}{_did_you_mean(name, list(by_id))}; {known}")
+        ids = [c.id for c in opt.choices]
+        if str(value) not in ids:
+            raise UsageError(f"option '{name}' has no choice '{value}'{_did_you_mean(str(value), ids)}; "
+                             f"choices: {', '.join(ids)}")
+        chosen[name] = str(value)
+        how[name] = "command line"
+    return chosen, how
+
+
+# --------------------------------------------------------------------------- merging
+class _Deleted:
+    pass
+
+
+_GONE = _Deleted()
+
+
+class _Merger:
+    """Lays one layer over the data so far. Never mutates its inputs: the base may be reused."""
+
+    def __init__(self, layer: str, source_text: dict[str, str]) -> None:
+        self.layer = layer
+        self.source_text = source_text
+        self.diags: list[Diagnostic] = []
+        self.deleted: list[ProvenanceEntry] = []
+
+    def error(self, pos: SourcePos, message: str, path: str = "") -> None:
+        self.diags.append(_diag(self.source_text, pos, message, path))
+
+    def raise_if_errors(self) -> None:
+        if self.diags:
+            raise RuleFileError(self.diags)
+
+    def directives(self, over: dict[str, Any], path: str) -> bool:
+        """Report unknown ``$`` keys; True when the mapping is a well-formed ``$replace``."""
+        ok = True
+        for k in over:
+            if isinstance(k, str) and k.startswith("$") and k not in DIRECTIVES:
+                self.error(_key_pos(over, k), f"unknown directive '{k}'; the directives are $delete and $replace"
+                                              f"{_did_you_mean(k, list(DIRECTIVES))}", path)
+                ok = False
+        if "$replace" in over:
+            if len(over) != 1:
+                self.error(_key_pos(over, "$replace"), "'$replace' stands alone: {$replace: NEW_VALUE}", path)
+                return False
+            return ok
+        return False
+
+    def merge(self, base: Any, over: Any, path: str) -> Any:
+        if _PATCH_PATH.match(path):
+            return over  # a choice's patch is applied later, as written; an overlay's patch replaces it
+        if isinstance(over, dict):
+            if self.directives(over, path):
+                return self.clean(over["$replace"], path)
+            if "$delete" in over:
+                self.error(_key_pos(over, "$delete"), "'$delete: true' goes on a list item with an 'id' "
+                                                      "({id: X, $delete: true}) or as the whole value of a key "
+                                                      "(key: {$delete: true})", path)
+                return base
+            if not isinstance(base, dict):
+                return self.clean(over, path)
+            out = LDict(base, pos=getattr(base, "pos", UNKNOWN_POS))
+            out.key_pos = dict(getattr(base, "key_pos", {}))
+            if hasattr(base, "end"):
+                out.end = base.end  # type: ignore[attr-defined]
+            for k, v in over.items():
+                child = key_step(path, k)
+                if _is_delete(v):
+                    if k not in out:
+                        self.error(_key_pos(over, k), f"cannot delete '{k}': there is no '{child}' to delete", child)
+                    else:
+                        self.deleted.append(ProvenanceEntry(child, out[k], Origin(_key_pos(over, k), self.layer)))
+                        del out[k]
+                        out.key_pos.pop(k, None)
+                    continue
+                if isinstance(k, str) and k.startswith("$"):
+                    continue  # reported by directives()
+                merged_in_place = k in out and isinstance(out[k], dict) and isinstance(v, dict) \
+                    and "$replace" not in v
+                out[k] = self.merge(out[k], v, child) if k in out else self.clean(v, child)
+                if not merged_in_place or k not in out.key_pos:
+                    out.key_pos[k] = _key_pos(over, k)
+            return out
+        if isinstance(over, list):
+            if isinstance(base, list) and over and all(isinstance(i, dict) and "id" in i for i in over):
+                return self.merge_by_id(base, over, path)
+            if isinstance(base, list) and any(isinstance(i, dict) and "id" in i for i in over) \
+                    and any(isinstance(i, dict) and "id" in i for i in base):
+                bad = next(i for i, item in enumerate(over) if not (isinstance(item, dict) and "id" in item))
+                self.error(_item_pos(over, bad), "this list merges by id, so every item needs an 'id'; to replace "
+                                                 "the whole list write {$replace: [...]}", path)
+                return base
+            return self.clean(over, path)
+        return over
+
+    def merge_by_id(self, base: list[Any], over: list[Any], path: str) -> LList:
+        out: list[Any] = list(base)
+        item_pos = list(getattr(base, "item_pos", []))
+        item_pos += [UNKNOWN_POS] * (len(out) - len(item_pos))
+        index: dict[str, int] = {}
+        for i, item in enumerate(out):
+            if isinstance(item, dict) and "id" in item:
+                index.setdefault(str(item["id"]), i)
+        for j, item in enumerate(over):
+            iid = str(item["id"])
+            child = item_step(path, item, j)
+            where = pos_of(item["id"], _item_pos(over, j))
+            delete = item.get("$delete")
+            if delete is not None and delete is not False:
+                if delete is not True:
+                    self.error(_key_pos(item, "$delete"), "'$delete' is written '$delete: true'", child)
+                    continue
+                extra = [k for k in item if k not in ("id", "$delete")]
+                if extra:
+                    self.error(_key_pos(item, extra[0]), f"an item being deleted has only 'id' and '$delete', "
+                                                         f"not '{extra[0]}'", child)
+                    continue
+                if iid not in index:
+                    known = [str(x["id"]) for x in out if isinstance(x, dict) and "id" in x]
+                    self.error(where, f"cannot delete '{iid}': {path or 'the list'} has no item with that id"
+                                      f"{_did_you_mean(iid, known)}", child)
+                    continue
+                k = index.pop(iid)
+                self.deleted.append(ProvenanceEntry(child, out[k], Origin(where, self.layer)))
+                out[k] = _GONE
+                continue
+            body = _without(item, "$delete") if "$delete" in item else item
+            if iid in index:
+                # The id only says which item; the item keeps its own id (and its position).
+                out[index[iid]] = self.merge(out[index[iid]], _without(body, "id"), child)
+            else:
+                index[iid] = len(out)
+                out.append(self.clean(body, child))
+                item_pos.append(_item_pos(over, j))
+        result = LList(pos=getattr(base, "pos", UNKNOWN_POS))
+        for value, p in zip(out, item_pos, strict=True):
+            if value is not _GONE:
+                result.append(value)
+                result.item_pos.append(p)
+        if hasattr(base, "end"):
+            result.end = base.end  # type: ignore[attr-defined]
+        return result
+
+    def clean(self, value: Any, path: str) -> Any:
+        """New content (nothing under it to merge with): strip directives, refuse deletes of nothing."""
+        if _PATCH_PATH.match(path):
+            return value
+        if isinstance(value, dict):
+            if self.directives(value, path):
+                return self.clean(value["$replace"], path)
+            if _is_delete(value) or "$delete" in value:
+                if value.get("$delete") is False:
+                    value = _without(value, "$delete")
+                else:
+                    self.error(_key_pos(value, "$delete"), f"nothing to delete: {path or 'this'} is not in the "
+                                                           "rules it overlays", path)
+                    return _without(value, "$delete")
+            out = LDict(pos=getattr(value, "pos", UNKNOWN_POS))
+            if hasattr(value, "end"):
+                out.end = value.end  # type: ignore[attr-defined]
+            for k, v in value.items():
+                if isinstance(k, str) and k.startswith("$"):
+                    continue
+                out[k] = self.clean(v, key_step(path, k))
+                out.key_pos[k] = _key_pos(value, k)
+            return out
+        if isinstance(value, list):
+            out_list = LList(pos=getattr(value, "pos", UNKNOWN_POS))
+            if hasattr(value, "end"):
+                out_list.end = value.end  # type: ignore[attr-defined]
+            for i, item in enumerate(value):
+                out_list.append(self.clean(item, item_step(path, item, i)))
+                out_list.item_pos.append(_item_pos(value, i))
+            return out_list
+        return value
+
+
+_PATCH_PATH = re.compile(r"^options\[[^\]]+\]\.choices\[[^\]]+\]\.patch$")
+
+
+def _is_delete(value: Any) -> bool:
+    return isinstance(value, dict) and len(value) == 1 and value.get("$delete") is True
+
+
+# --------------------------------------------------------------------------- provenance and hash
+def build_provenance(data: Any, file_layers: dict[str, str], regions: list[tuple[SourcePos, SourcePos, str]],
+                     deleted: list[ProvenanceEntry] | None = None) -> Provenance:
+    """Every leaf's origin: its own position (or its key's, for true/false/null), and the layer that wrote it.
+
+    Which layer is read off the position: inside an applied option patch → that option; otherwise
+    the layer of the file.
+    """
+    prov = Provenance(deleted=list(deleted or []))
+
+    def layer_of(pos: SourcePos) -> str:
+        here = (pos.line, pos.col)
+        for start, end, label in regions:
+            if start.file == pos.file and (start.line, start.col) <= here <= (end.line, end.col):
+                return label
+        return file_layers.get(pos.file, "unknown")
+
+    def walk(value: Any, path: str, hint: SourcePos) -> None:
+        if isinstance(value, dict) and value:
+            kp = getattr(value, "key_pos", {})
+            for k, v in value.items():
+                walk(v, key_step(path, k), kp.get(k, pos_of(value, hint)))
+            return
+        if isinstance(value, list) and value:
+            ip = getattr(value, "item_pos", [])
+            for i, item in enumerate(value):
+                walk(item, item_step(path, item, i), ip[i] if i < len(ip) else pos_of(value, hint))
+            return
+        pos = pos_of(value, UNKNOWN_POS)
+        if pos is UNKNOWN_POS or pos.line == 0:
+            pos = hint
+        prov.entries[path] = ProvenanceEntry(path, value, Origin(pos, layer_of(pos)))
+
+    walk(data, "", pos_of(data))
+    return prov
+
+
+def plain(value: Any) -> Any:
+    """Located values back to plain JSON-able Python values."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return value
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(plain(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def content_hash(data: dict[str, Any]) -> str:
+    """sha256 of the canonical JSON of the effective rules (without the option/preset declarations)."""
+    body = {k: v for k, v in data.items() if k not in NOT_HASHED}
+    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+
+
+# --------------------------------------------------------------------------- helpers
+def _without(data: Any, key: str) -> Any:
+    if not isinstance(data, dict) or key not in data:
+        return data
+    out = LDict({k: v for k, v in data.items() if k != key}, pos=getattr(data, "pos", UNKNOWN_POS))
+    out.key_pos = {k: p for k, p in getattr(data, "key_pos", {}).items() if k != key}
+    if hasattr(data, "end"):
+        out.end = data.end  # type: ignore[attr-defined]
+    return out
+
+
+def _key_pos(mapping: Any, key: Any) -> SourcePos:
+    kp = getattr(mapping, "key_pos", None)
+    if kp and key in kp:
+        return kp[key]  # type: ignore[no-any-return]
+    return pos_of(mapping)
+
+
+def _item_pos(seq: Any, index: int) -> SourcePos:
+    ip = getattr(seq, "item_pos", None)
+    if ip and index < len(ip):
+        return ip[index]  # type: ignore[no-any-return]
+    return pos_of(seq[index], pos_of(seq))
+
+
+def _did_you_mean(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _diag(source_text: dict[str, str], pos: SourcePos, message: str, path: str = "") -> Diagnostic:
+    return Diagnostic(pos, message, path, context=excerpt(source_text.get(pos.file), pos))
+
+
+def _file_error(doc: YamlDocument, where: Any, message: str, key: str | None = None) -> RuleFileError:
+    if key is not None and isinstance(doc.data, dict):
+        pos = _key_pos(doc.data, key)
+    else:
+        pos = pos_of(where, SourcePos(doc.file, 1, 1))
+    if isinstance(where, LStr) or key is not None:
+        return RuleFileError([Diagnostic(pos, message, "extends", context=excerpt(doc.text, pos))])
+    return RuleFileError([Diagnostic(pos, message, "extends")])

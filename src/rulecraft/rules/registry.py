@@ -1,0 +1,109 @@
+"""Where rule files and schemas live, and what a RULESET argument names.
+
+A RULESET argument is either a path (a file; a directory means its ``base.yaml``) or the name of
+a bundled ruleset: ``rook`` is ``variants/rook/base.yaml`` and ``tien-gow/bunmu-son`` is
+``variants/tien-gow/bunmu-son.yaml``. An existing path always wins over a bundled name.
+
+Bundled files are found in the installed package (``rulecraft/_bundled/{variants,schemas}``, which
+the wheel force-includes) and, when running from a source checkout (an editable install), in the
+repository's top-level ``variants/`` and ``schemas/``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from importlib import resources
+from pathlib import Path
+
+from rulecraft.errors import UsageError
+
+BASE_FILE = "base.yaml"
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def _repo_root() -> Path:
+    # src/rulecraft/rules/registry.py -> the checkout's root
+    return Path(__file__).resolve().parents[3]
+
+
+def _bundled(kind: str) -> Path:
+    try:
+        packaged = resources.files("rulecraft") / "_bundled" / kind
+        if packaged.is_dir():
+            return Path(str(packaged))
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):  # pragma: no cover - odd installs
+        pass
+    return _repo_root() / kind
+
+
+def bundled_variants_dir() -> Path:
+    """The directory of bundled rule files (``variants/``)."""
+    return _bundled("variants")
+
+
+def schemas_dir() -> Path:
+    """The directory holding ``ruleset.schema.json``, ``overlay.schema.json`` and ``scenario.schema.json``."""
+    return _bundled("schemas")
+
+
+def list_bundled() -> list[str]:
+    """Names of every bundled ruleset: ``game`` for ``game/base.yaml``, ``game/file`` for the other files."""
+    root = bundled_variants_dir()
+    if not root.is_dir():
+        return []
+    names: list[str] = []
+    for game in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+        if (game / BASE_FILE).is_file():
+            names.append(game.name)
+        for f in sorted(game.iterdir()):
+            if f.is_file() and f.suffix in YAML_SUFFIXES and f.name != BASE_FILE:
+                names.append(f"{game.name}/{f.stem}")
+    return names
+
+
+def bundled_path(name: str) -> Path | None:
+    """The file of a bundled name, or None."""
+    root = bundled_variants_dir()
+    name = name.strip().strip("/")
+    if not name or ".." in Path(name).parts:
+        return None
+    parts = name.split("/")
+    if len(parts) == 1:
+        candidate = root / parts[0] / BASE_FILE
+        return candidate if candidate.is_file() else None
+    if len(parts) == 2:
+        game, stem = parts
+        for suffix in YAML_SUFFIXES:
+            candidate = root / game / f"{stem}{suffix}"
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def path_target(ref: str | Path, relative_to: Path | None = None) -> Path | None:
+    """``ref`` as an existing file path (a directory means its base.yaml), or None."""
+    p = Path(ref)
+    if relative_to is not None and not p.is_absolute():
+        p = relative_to / p
+    if p.is_dir():
+        base = p / BASE_FILE
+        return base if base.is_file() else None
+    return p if p.is_file() else None
+
+
+def resolve_ruleset(ref: str | Path, relative_to: Path | None = None) -> Path:
+    """The rule file a RULESET argument names; UsageError (with did-you-mean) when there is none."""
+    found = path_target(ref, relative_to) or bundled_path(str(ref))
+    if found is not None:
+        return found
+    text = str(ref)
+    p = Path(text)
+    if p.is_dir():
+        raise UsageError(f"directory '{text}' has no {BASE_FILE}")
+    if p.suffix in YAML_SUFFIXES or "\\" in text or text.startswith((".", "/")):
+        raise UsageError(f"no such rule file: {text}")
+    known = list_bundled()
+    close = difflib.get_close_matches(text, known, n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    listing = ", ".join(known) if known else "none"
+    raise UsageError(f"unknown ruleset '{text}'{hint}; bundled rulesets: {listing}; or give the path of a rule file")

@@ -1,0 +1,347 @@
+"""JSON Schema checks of overlays, composed rulesets and scenarios, reported where the problem is written.
+
+jsonschema finds the problems; this module turns each into a Diagnostic a newcomer can act on: at
+the file:line:col of the offending value (or of the unknown key; or of the mapping a required key is
+missing from), in plain words ("expected a whole number for 'count', got the string 'four'"), with a
+did-you-mean for misspelt keys and values. For a problem under ``anyOf``/``oneOf`` the most specific
+cause is reported (jsonschema's relevance ordering over ``error.context``), never "is not valid under
+any of the given schemas".
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+
+from rulecraft.errors import UNKNOWN_POS, Diagnostic, RuleFileError, SourcePos
+from rulecraft.rules.excerpt import excerpt
+from rulecraft.rules.located import pos_of
+from rulecraft.rules.paths import rule_path
+from rulecraft.rules.registry import schemas_dir
+
+if TYPE_CHECKING:
+    from rulecraft.rules.compose import Composed
+
+SCHEMA_FILES = {
+    "ruleset": "ruleset.schema.json",
+    "overlay": "overlay.schema.json",
+    "scenario": "scenario.schema.json",
+}
+PATCH_REF = "https://rulecraft.dev/schemas/overlay.schema.json#/$defs/patch"
+
+
+# --------------------------------------------------------------------------- schemas and validators
+@functools.cache
+def load_schema(kind: str) -> dict[str, Any]:
+    """The schema of ``kind`` (ruleset, overlay or scenario) as a dict."""
+    if kind not in SCHEMA_FILES:
+        raise ValueError(f"unknown schema kind {kind!r}")
+    return json.loads((schemas_dir() / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def schema_text(kind: str) -> str:
+    return (schemas_dir() / SCHEMA_FILES[kind]).read_text(encoding="utf-8")
+
+
+@functools.cache
+def _registry() -> Registry:
+    resources = [(load_schema(k)["$id"], Resource.from_contents(load_schema(k))) for k in SCHEMA_FILES]
+    return Registry().with_resources(resources)
+
+
+@functools.cache
+def validator(kind: str) -> jsonschema.protocols.Validator:
+    """A compiled validator for ``kind``, or ``patch`` (an option choice's patch); cached."""
+    schema = {"$ref": PATCH_REF} if kind == "patch" else load_schema(kind)
+    return jsonschema.Draft202012Validator(schema, registry=_registry())
+
+
+# --------------------------------------------------------------------------- entry points
+def check_overlay(data: Any, path: str | Path, source_text: str | None = None) -> None:
+    """Check an overlay file (a file with ``extends``) against the partial schema."""
+    _raise(schema_diagnostics(data, "overlay", _texts(path, source_text)))
+
+
+def check_scenario(data: Any, path: str | Path, source_text: str | None = None) -> None:
+    """Check a scenario file against the scenario schema."""
+    _raise(schema_diagnostics(data, "scenario", _texts(path, source_text)))
+
+
+def check_ruleset_data(data: Any, path: str | Path, source_text: str | None = None) -> None:
+    """Check one complete rule file's data against the full schema (without composing)."""
+    _raise(schema_diagnostics(data, "ruleset", _texts(path, source_text)))
+
+
+def check_composed(composed: Composed) -> None:
+    """Check the effective rules against the full schema, and every option choice's patch against the patch schema."""
+    texts = dict(composed.source_text)
+    diags = schema_diagnostics(composed.data, "ruleset", texts)
+    seen = {(d.pos, d.message) for d in diags}
+    options = composed.data.get("options")
+    if isinstance(options, list):
+        for opt in options:
+            if not isinstance(opt, dict) or not isinstance(opt.get("choices"), list):
+                continue
+            for choice in opt["choices"]:
+                if isinstance(choice, dict) and isinstance(choice.get("patch"), dict):
+                    prefix = f"options[{opt.get('id')}].choices[{choice.get('id')}].patch"
+                    label = f"in the patch of option {opt.get('id')}={choice.get('id')}: "
+                    for d in schema_diagnostics(choice["patch"], "patch", texts, prefix):
+                        if (d.pos, d.message) not in seen:  # a default's patch is also in the effective data
+                            seen.add((d.pos, d.message))
+                            diags.append(Diagnostic(d.pos, label + d.message, d.rule_path, d.severity, d.context))
+    _raise(diags)
+
+
+def _raise(diags: list[Diagnostic]) -> None:
+    if diags:
+        raise RuleFileError(diags)
+
+
+def _texts(path: str | Path, source_text: str | None) -> dict[str, str]:
+    if source_text is not None:
+        return {str(path): source_text}
+    try:
+        return {str(path): Path(path).read_text(encoding="utf-8-sig")}
+    except (OSError, UnicodeDecodeError):
+        return {}
+
+
+# --------------------------------------------------------------------------- translation
+def schema_diagnostics(data: Any, kind: str, source_text: dict[str, str] | None = None,
+                       prefix: str = "") -> list[Diagnostic]:
+    """Every schema problem of ``data`` as positioned, plain-words Diagnostics (deduplicated)."""
+    texts = source_text or {}
+    out: list[Diagnostic] = []
+    seen: set[tuple[SourcePos, str]] = set()
+    fallback = pos_of(data)
+    for error in validator(kind).iter_errors(data):
+        for pos, message, path in _translate(_most_specific(error), data):
+            if pos is UNKNOWN_POS or pos.line == 0:
+                pos = fallback
+            if (pos, message) in seen:
+                continue
+            seen.add((pos, message))
+            full_path = _join(prefix, path)
+            out.append(Diagnostic(pos, message, full_path, context=excerpt(texts.get(pos.file), pos)))
+    return out
+
+
+def _join(prefix: str, path: str) -> str:
+    if not prefix:
+        return path
+    if not path:
+        return prefix
+    return prefix + path if path.startswith("[") else f"{prefix}.{path}"
+
+
+def _most_specific(error: ValidationError) -> ValidationError:
+    """Descend through anyOf/oneOf to the cause that best explains the failure."""
+    while error.validator in ("anyOf", "oneOf") and error.context:
+        if _all_type_errors(error.context):
+            return error
+        error = best_match(error.context)
+    return error
+
+
+def _all_type_errors(errors: Iterable[ValidationError]) -> bool:
+    errs = list(errors)
+    return bool(errs) and all(e.validator == "type" and not e.relative_path for e in errs)
+
+
+def _walk(root: Any, steps: Iterable[Any]) -> tuple[Any, Any, Any]:
+    """(parent, key, value) at the end of ``steps`` from ``root``."""
+    parent, key, node = None, None, root
+    for step in steps:
+        parent, key = node, step
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return parent, key, node
+
+
+def _value_pos(parent: Any, key: Any, value: Any) -> SourcePos:
+    """Where a value is written: its own position, else its key's (true/false/null), else the parent's."""
+    pos = pos_of(value, UNKNOWN_POS)
+    if pos is not UNKNOWN_POS:
+        return pos
+    if isinstance(parent, dict):
+        kp = getattr(parent, "key_pos", {})
+        if key in kp:
+            return kp[key]  # type: ignore[no-any-return]
+    if isinstance(parent, list) and isinstance(key, int):
+        ip = getattr(parent, "item_pos", [])
+        if key < len(ip):
+            return ip[key]  # type: ignore[no-any-return]
+    return pos_of(parent, UNKNOWN_POS)
+
+
+def _translate(error: ValidationError, root: Any) -> list[tuple[SourcePos, str, str]]:
+    steps = list(error.absolute_path)
+    parent, key, value = _walk(root, steps)
+    path = rule_path(root, steps)
+    pos = _value_pos(parent, key, value)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    title = schema.get("title") or _title_of_key(key)
+    v = error.validator
+    vv = error.validator_value
+    name = f"'{key}'" if isinstance(key, str) else "this value"
+
+    # A key that fails propertyNames: jsonschema reports the key itself as the instance, at the mapping's path.
+    if isinstance(value, dict) and isinstance(error.instance, str) and error.instance in value \
+            and v in ("pattern", "enum", "const", "type"):
+        kpos = getattr(value, "key_pos", {}).get(error.instance, pos)
+        how = schema.get("patternErrorMessage") or "a name of letters, digits and _"
+        return [(kpos, f"'{error.instance}' is not a valid key here: {how}", _key_path(path, error.instance))]
+
+    if v == "additionalProperties" and vv is False and isinstance(error.instance, dict):
+        allowed = list(schema.get("properties", {}))
+        patterns = list(schema.get("patternProperties", {}))
+        extras = [k for k in error.instance if k not in allowed and not any(re.search(p, str(k)) for p in patterns)]
+        out = []
+        what = title or "this mapping"
+        for k in extras:
+            kpos = getattr(error.instance, "key_pos", {}).get(k, pos)
+            close = difflib.get_close_matches(str(k), allowed, n=1, cutoff=0.6)
+            if close:
+                hint = f" (did you mean '{close[0]}'?)"
+            else:
+                hint = f"; allowed keys: {', '.join(a for a in allowed if not a.startswith('$'))}" if allowed else ""
+            out.append((kpos, f"unknown key '{k}' in {what}{hint}", _key_path(path, k)))
+        return out
+    if v == "required":
+        have = error.instance if isinstance(error.instance, dict) else {}
+        missing = [k for k in vv if k not in have]
+        what = title or "this mapping"
+        return [(pos, f"{what} needs '{k}'{_example(schema, k)}", path) for k in missing] or \
+            [(pos, error.message, path)]
+    if v == "type" or (v in ("anyOf", "oneOf") and _all_type_errors(error.context)):
+        types = vv if v == "type" else [t for e in error.context for t in _as_list(e.validator_value)]
+        return [(pos, f"expected {_describe_types(types)} for {name}, got {_describe_value(error.instance)}", path)]
+    if v in ("enum", "const"):
+        options = _as_list(vv) if v == "enum" else [vv]
+        shown = ", ".join(str(o) if isinstance(o, str) else _show(o) for o in options)
+        close = difflib.get_close_matches(str(error.instance), [str(o) for o in options], n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        if key == "kind" and len(options) > 1:
+            return [(pos, f"unknown {_kind_word(steps)}kind {_show(error.instance)}{hint}; kinds: {shown}", path)]
+        if len(options) == 1:
+            return [(pos, f"{name} must be {_show(options[0])}, not {_show(error.instance)}", path)]
+        return [(pos, f"{name} must be one of {shown}; got {_show(error.instance)}{hint}", path)]
+    if v == "pattern":
+        how = schema.get("patternErrorMessage") or f"text matching {vv}"
+        return [(pos, f"{_show(error.instance)} is not valid for {name}: expected {how}", path)]
+    if v in ("minimum", "exclusiveMinimum"):
+        word = "at least" if v == "minimum" else "more than"
+        return [(pos, f"{name} must be {word} {vv}, got {_show(error.instance)}", path)]
+    if v in ("maximum", "exclusiveMaximum"):
+        word = "at most" if v == "maximum" else "less than"
+        return [(pos, f"{name} must be {word} {vv}, got {_show(error.instance)}", path)]
+    if v == "minItems":
+        return [(pos, f"{name} needs at least {vv} item{'s' if vv != 1 else ''}", path)]
+    if v == "maxItems":
+        return [(pos, f"{name} may have at most {vv} item{'s' if vv != 1 else ''}", path)]
+    if v in ("minProperties", "maxProperties") and "$replace" in schema.get("properties", {}):
+        return [(pos, "a merge directive is written {$replace: VALUE} or {$delete: true}, alone", path)]
+    if v == "minLength":
+        return [(pos, f"{name} must not be empty", path)]
+    if v == "not":
+        return [(pos, f"{name} is not allowed here", path)]
+    if v == "false" or schema is False:
+        return [(pos, f"{name} is not allowed here", path)]
+    return [(pos, _plain_message(error), path)]
+
+
+def _key_path(path: str, key: Any) -> str:
+    from rulecraft.rules.paths import key_step
+
+    return key_step(path, key)
+
+
+def _title_of_key(key: Any) -> str:
+    return f"'{key}'" if isinstance(key, str) else ""
+
+
+def _kind_word(steps: list[Any]) -> str:
+    """'phase ' for hand.phases[3].kind: the list's name, singular."""
+    if len(steps) >= 3 and isinstance(steps[-2], int) and isinstance(steps[-3], str):
+        return steps[-3].removesuffix("s") + " "
+    return ""
+
+
+def _example(schema: dict[str, Any], key: str) -> str:
+    sub = schema.get("properties", {}).get(key, {})
+    desc = sub.get("description") if isinstance(sub, dict) else None
+    return f" ({desc.rstrip('.')})" if desc else ""
+
+
+def _as_list(v: Any) -> list[Any]:
+    return list(v) if isinstance(v, (list, tuple)) else [v]
+
+
+_TYPE_WORDS = {
+    "integer": "a whole number",
+    "number": "a number",
+    "string": "a string",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping (key: value lines)",
+    "null": "nothing",
+}
+
+
+def _describe_types(types: Any) -> str:
+    words: list[str] = []
+    for t in _as_list(types):
+        w = _TYPE_WORDS.get(str(t), str(t))
+        if w not in words:
+            words.append(w)
+    if "a whole number" in words and "a number" in words:
+        words.remove("a whole number")
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _describe_value(value: Any) -> str:
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, bool):
+        return f"{'true' if value else 'false'}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"the string '{shown}'"
+    if isinstance(value, int):
+        return f"the whole number {int(value)}"
+    if isinstance(value, float):
+        return f"the number {float(value):g}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return repr(value)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return f"'{value}'"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
+
+
+def _plain_message(error: ValidationError) -> str:
+    # jsonschema's own wording, minus the Python reprs.
+    return re.sub(r"\b(LStr|LInt|LFloat|LDict|LList)\(", "(", error.message)

@@ -1,0 +1,171 @@
+"""Checking rule files the way ``rulecraft validate`` does: every stage, every option choice, every preset.
+
+A file is one of three things, told apart by its top-level keys:
+
+- a **scenario** (has ``ruleset:``): checked against the scenario schema;
+- an **overlay** (has ``extends:``): checked against the overlay schema, then composed with what it
+  extends and checked as a whole;
+- a **ruleset**: composed, checked against the full schema and built (references resolved,
+  expressions compiled), so semantic errors show too.
+
+Rulesets and overlays are then composed and built once per option choice (the defaults plus that
+one choice) and once per preset, so a broken patch is caught even when it is not the default.
+Problems are collected, never raised: a validator reports everything it can find.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulecraft.errors import Diagnostic, RulecraftError, RuleFileError, SourcePos, sort_diagnostics
+from rulecraft.rules.registry import YAML_SUFFIXES
+from rulecraft.rules.yamlload import YamlDocument, display_path, read_yaml_file
+
+
+@dataclass
+class FileReport:
+    path: str
+    kind: str  # ruleset | overlay | scenario | unknown
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    variants_checked: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+def collect_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Files named, and every *.yaml / *.yml under directories named (sorted, each once)."""
+    out: list[Path] = []
+    seen: set[Path] = set()
+    for p in paths:
+        path = Path(p)
+        found = sorted(f for f in path.rglob("*") if f.is_file() and f.suffix in YAML_SUFFIXES) \
+            if path.is_dir() else [path]
+        for f in found:
+            key = f.resolve()
+            if key not in seen:
+                seen.add(key)
+                out.append(f)
+    return out
+
+
+def classify(data: Any) -> str:
+    if not isinstance(data, dict):
+        return "unknown"
+    if "ruleset" in data:
+        return "scenario"
+    if "extends" in data:
+        return "overlay"
+    return "ruleset"
+
+
+def validate_file(path: str | Path, build: bool = True) -> FileReport:
+    """Every problem of one file (and of what it composes with), as Diagnostics."""
+    name = display_path(path)
+    report = FileReport(name, "unknown")
+    sink = _Sink(report)
+    try:
+        doc = read_yaml_file(path)
+    except RulecraftError as exc:
+        sink.add(exc, name)
+        return report
+    report.kind = classify(doc.data)
+    if report.kind == "unknown":
+        what = "empty" if doc.data is None else "not a mapping"
+        report.diagnostics.append(Diagnostic(SourcePos(name, 1, 1), f"the file is {what}: a rule file, overlay or "
+                                                                    "scenario is a mapping of keys"))
+        return report
+    if report.kind == "scenario":
+        from rulecraft.rules.schema_check import check_scenario
+
+        sink.run(lambda: check_scenario(doc.data, doc.file, doc.text), name)
+        return report
+    if report.kind == "overlay":
+        from rulecraft.rules.schema_check import check_overlay
+
+        if not sink.run(lambda: check_overlay(doc.data, doc.file, doc.text), name):
+            return report
+    _validate_ruleset(path, doc, sink, build)
+    return report
+
+
+def _validate_ruleset(path: str | Path, doc: YamlDocument, sink: _Sink, build: bool) -> None:
+    from rulecraft.rules.compose import compose
+
+    base = sink.run(lambda: compose(str(path)), doc.file)
+    if not base:
+        return
+    sink.run(lambda: _check_one(path, {}, None, build), doc.file)
+    sink.report.variants_checked = 1
+    for opt in base.options:
+        for choice in opt.choices:
+            if choice.id == opt.default:
+                continue
+            label = f"with option {opt.id}={choice.id}: "
+            sink.run(lambda o=opt.id, c=choice.id: _check_one(path, {o: c}, None, build), doc.file, label)
+            sink.report.variants_checked += 1
+    for preset in base.presets:
+        label = f"with preset {preset.id}: "
+        sink.run(lambda p=preset.id: _check_one(path, {}, p, build), doc.file, label)
+        sink.report.variants_checked += 1
+
+
+def _check_one(path: str | Path, options: dict[str, str], preset: str | None, build: bool) -> bool:
+    from rulecraft.rules.compose import compose
+    from rulecraft.rules.schema_check import check_composed
+
+    composed = compose(str(path), options, preset)
+    check_composed(composed)
+    if build:
+        from rulecraft.rules.model import build_ruleset
+        from rulecraft.rules.relocate import relocate
+
+        try:
+            build_ruleset(composed)
+        except RuleFileError as exc:
+            raise RuleFileError(relocate(exc.diagnostics, composed.data, composed.source_text)) from None
+    return True
+
+
+class _Sink:
+    """Runs a check and turns whatever it raises into Diagnostics (deduplicated across runs)."""
+
+    def __init__(self, report: FileReport) -> None:
+        self.report = report
+        self.seen: set[tuple[SourcePos, str]] = set()
+
+    def run(self, fn: Any, where: str, label: str = "") -> Any:
+        try:
+            return fn() or True
+        except RulecraftError as exc:
+            self.add(exc, where, label)
+        except Exception as exc:
+            last = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+            at = f" at {Path(last.filename).name}:{last.lineno}" if last else ""
+            self._append(Diagnostic(SourcePos(where, 1, 1), f"rulecraft failed while checking this file (a bug in "
+                                                            f"rulecraft, please report it): {type(exc).__name__}: "
+                                                            f"{exc}{at}"), label)
+        return None
+
+    def add(self, exc: RulecraftError, where: str, label: str = "") -> None:
+        if isinstance(exc, RuleFileError):
+            for d in exc.diagnostics:
+                self._append(d, label)
+        else:
+            self._append(Diagnostic(SourcePos(where, 1, 1), str(exc)), label)
+
+    def _append(self, d: Diagnostic, label: str) -> None:
+        # The same problem found again under another option choice is reported once, without the label.
+        key = (d.pos, d.message)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        if label:
+            d = Diagnostic(d.pos, label + d.message, d.rule_path, d.severity, d.context)
+        self.report.diagnostics.append(d)
+        self.report.diagnostics[:] = sort_diagnostics(self.report.diagnostics)

@@ -1,0 +1,534 @@
+"""Strict, safe YAML loading into located values (every value knows its file, line and column).
+
+Why not ``yaml.safe_load``: rule files are written by people who are not programmers, so the
+loader must refuse what would silently surprise them and say where, in editor coordinates.
+
+What it accepts is the YAML 1.2 *core schema*, the one editors (yaml-language-server) assume:
+
+- booleans are only ``true`` / ``false`` (also ``True``/``TRUE``/``False``/``FALSE``); ``yes``,
+  ``no``, ``on``, ``off``, ``y``, ``n`` stay strings;
+- ``null``, ``Null``, ``NULL``, ``~`` and an empty value are null;
+- integers are decimal (``010`` is ten: a leading zero does *not* mean octal), or ``0o17`` /
+  ``0x1f``; ``1_000`` is a string;
+- floats are ``1.5``, ``.5``, ``1e3``; ``.inf`` / ``.nan`` stay strings (no rule needs them and
+  they cannot be hashed as JSON);
+- dates and timestamps (``2024-01-01``) stay strings; sexagesimal ``1:30`` stays a string;
+- explicit tags other than the standard ``!!str`` / ``!!int`` / ``!!float`` / ``!!bool`` /
+  ``!!null`` / ``!!seq`` / ``!!map`` are refused, so no object can ever be constructed.
+
+It refuses, each with ``file:line:col`` and a message a newcomer can act on: syntax errors,
+duplicate keys (naming where the first one was), keys that are not strings, merge keys (``<<``),
+more than one document, files over :data:`MAX_BYTES`, self-referencing aliases, and alias
+expansion past :data:`MAX_NODES` values (a "billion laughs" file is measured on the composed node
+graph, where every anchor is counted once, and refused before anything is built).
+
+Strings are :class:`LStr` whose ``pos`` is the first character of the *content* (after an opening
+quote; the first content line of a block scalar). Scalars whose value does not sit 1:1 on one line
+(escapes, folding, block scalars) also get ``segments`` so ``pos_at(i)`` maps character ``i`` of
+the value to its place in the file; the expression compiler puts its carets there.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.composer import Composer
+from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.resolver import BaseResolver
+from yaml.scanner import Scanner
+
+from rulecraft.errors import Diagnostic, RuleFileError, SourcePos
+from rulecraft.rules.excerpt import excerpt
+from rulecraft.rules.located import LDict, LFloat, LInt, LList, LStr
+
+MAX_BYTES = 2 * 1024 * 1024
+"""Largest rule file accepted. The biggest real rule file is a few tens of kilobytes."""
+
+MAX_NODES = 100_000
+"""Most values (scalars, lists, mappings) a file may hold once aliases are expanded."""
+
+_TAG = "tag:yaml.org,2002:"
+_BREAKS = "\n\x85\u2028\u2029"
+
+
+# --------------------------------------------------------------------------- resolver
+class _CoreResolver(BaseResolver):
+    """YAML 1.2 core schema: no yes/no booleans, no dates, no sexagesimals, no implicit octal."""
+
+
+_CoreResolver.add_implicit_resolver(
+    _TAG + "bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+_CoreResolver.add_implicit_resolver(
+    _TAG + "int", re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789"))
+_CoreResolver.add_implicit_resolver(
+    _TAG + "float", re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$"),
+    list("-+.0123456789"))
+_CoreResolver.add_implicit_resolver(
+    _TAG + "null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""])
+
+
+# --------------------------------------------------------------------------- composer
+class _AliasNode(Node):
+    """An alias kept as a reference (PyYAML returns the anchored node itself and loses where the alias was)."""
+
+    id = "alias"
+
+    def __init__(self, target: Node, start_mark: Any, end_mark: Any, anchor: str) -> None:
+        super().__init__(target.tag, target.value, start_mark, end_mark)
+        self.target = target
+        self.anchor = anchor
+
+
+class _LoaderError(Exception):
+    def __init__(self, mark: Any, message: str) -> None:
+        super().__init__(message)
+        self.mark = mark
+        self.message = message
+
+
+class _StrictComposer(Composer):
+    def __init__(self) -> None:
+        super().__init__()
+        self._open: set[str] = set()
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node:
+        if self.check_event(AliasEvent):
+            event = self.get_event()
+            anchor = event.anchor
+            if anchor not in self.anchors:
+                raise _LoaderError(event.start_mark, f"alias '*{anchor}' refers to no anchor '&{anchor}' above it")
+            if anchor in self._open:
+                raise _LoaderError(event.start_mark, f"alias '*{anchor}' is inside the value it refers to "
+                                                     "(a value cannot contain itself)")
+            return _AliasNode(self.anchors[anchor], event.start_mark, event.end_mark, anchor)
+        event = self.peek_event()
+        anchor = event.anchor
+        if anchor is not None and anchor in self.anchors:
+            first = self.anchors[anchor].start_mark
+            raise _LoaderError(event.start_mark,
+                               f"anchor '&{anchor}' is defined twice (first at line {first.line + 1})")
+        self.descend_resolver(parent, index)
+        if anchor is not None:
+            self._open.add(anchor)
+        if self.check_event(ScalarEvent):
+            node = self.compose_scalar_node(anchor)
+        elif self.check_event(SequenceStartEvent):
+            node = self.compose_sequence_node(anchor)
+        else:
+            assert self.check_event(MappingStartEvent)
+            node = self.compose_mapping_node(anchor)
+        if anchor is not None:
+            self._open.discard(anchor)
+        self.ascend_resolver()
+        return node  # type: ignore[no-any-return]
+
+
+class _Loader(Reader, Scanner, Parser, _StrictComposer, _CoreResolver):  # type: ignore[misc]
+    def __init__(self, stream: str) -> None:
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        _StrictComposer.__init__(self)
+        _CoreResolver.__init__(self)
+
+
+# --------------------------------------------------------------------------- public API
+@dataclass(frozen=True, slots=True)
+class YamlDocument:
+    """A loaded file: its located data, the text it was read from, and the name positions use."""
+
+    data: Any
+    text: str
+    file: str
+
+
+def display_path(path: str | os.PathLike[str]) -> str:
+    """The name a file is shown under: relative to the current directory when inside it."""
+    p = Path(path)
+    try:
+        rel = p.resolve().relative_to(Path.cwd().resolve())
+    except (ValueError, OSError):
+        return str(path)
+    return rel.as_posix()
+
+
+def read_yaml_file(path: str | os.PathLike[str], display: str | None = None) -> YamlDocument:
+    """Load a file, keeping its text (compose needs it to show source lines under errors)."""
+    name = display or display_path(path)
+    try:
+        size = os.path.getsize(path)
+    except OSError as exc:
+        raise RuleFileError.single(SourcePos(name, 1, 1), f"cannot read the file: {exc.strerror or exc}") from None
+    if size > MAX_BYTES:
+        raise RuleFileError.single(SourcePos(name, 1, 1),
+                                   f"the file is {size:,} bytes; rule files may be at most {MAX_BYTES:,} bytes")
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise RuleFileError.single(SourcePos(name, 1, 1), f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise RuleFileError.single(SourcePos(name, line, col),
+                                   "the file is not UTF-8 text (save it as UTF-8 in your editor)") from None
+    return parse_yaml_text(text, name)
+
+
+def load_yaml_file(path: str | os.PathLike[str]) -> Any:
+    """The located data of a YAML file (LDict/LList/LStr/LInt/LFloat; bool and None plain)."""
+    return read_yaml_file(path).data
+
+
+def load_yaml_text(text: str, filename: str = "<string>") -> Any:
+    """The located data of YAML text; positions name ``filename``."""
+    return parse_yaml_text(text, filename).data
+
+
+def parse_yaml_text(text: str, filename: str = "<string>") -> YamlDocument:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise RuleFileError.single(SourcePos(filename, 1, 1), f"rule files may be at most {MAX_BYTES:,} bytes")
+    try:
+        loader = _Loader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+        if root is None:
+            return YamlDocument(None, text, filename)
+        _check_budget(root, filename, text)
+        builder = _Builder(filename, text)
+        data = builder.build(root)
+    except _LoaderError as exc:
+        raise _error(filename, text, exc.mark, exc.message) from None
+    except yaml.MarkedYAMLError as exc:
+        raise _syntax_error(filename, text, exc) from None
+    except yaml.reader.ReaderError as exc:
+        line, col = _LineIndex(text).linecol(exc.position)
+        pos = SourcePos(filename, line, col)
+        what = f"#x{ord(exc.character):04x}" if isinstance(exc.character, str) else repr(exc.character)
+        raise RuleFileError([Diagnostic(pos, f"the file contains a control character ({what}) that YAML does not "
+                                             "allow", context=excerpt(text, pos))]) from None
+    except RecursionError:
+        raise RuleFileError.single(SourcePos(filename, 1, 1), "the file nests lists and mappings too deeply") from None
+    if builder.diags:
+        raise RuleFileError(builder.diags)
+    return YamlDocument(data, text, filename)
+
+
+# --------------------------------------------------------------------------- errors
+_HINTS = (
+    ("found character '\\t' that cannot start any token",
+     "tabs cannot indent YAML; use spaces"),
+    ("mapping values are not allowed here",
+     "a ':' followed by a space starts a key; if it is part of a value, put the value in quotes"),
+    ("could not find expected ':'",
+     "each line of a mapping is 'key: value'; check the indentation and any missing ':'"),
+    ("found undefined alias", "an alias '*name' needs an anchor '&name' above it"),
+    ("expected <block end>, but found",
+     "the indentation does not line up with the lines above"),
+    ("found unexpected end of stream", "a quote or bracket is not closed"),
+    ("did not find expected key", "the indentation does not line up with the lines above"),
+    ("found character '%' that cannot start any token", "put a value starting with '%' in quotes"),
+    ("found character '@' that cannot start any token", "put a value starting with '@' in quotes"),
+    ("found character '`' that cannot start any token", "put a value starting with '`' in quotes"),
+)
+
+
+def _syntax_error(filename: str, text: str, exc: yaml.MarkedYAMLError) -> RuleFileError:
+    mark = exc.problem_mark or exc.context_mark
+    problem = (exc.problem or exc.context or "invalid YAML").strip()
+    if (exc.context or "").startswith("expected a single document"):
+        return _error(filename, text, exc.problem_mark, "a rule file holds one YAML document; remove the second '---'")
+    message = f"invalid YAML: {problem}"
+    if exc.context and exc.context_mark is not None and exc.problem_mark is not None:
+        message += f" ({exc.context} at line {exc.context_mark.line + 1})"
+    for needle, hint in _HINTS:
+        if needle in problem:
+            message += f"; {hint}"
+            break
+    return _error(filename, text, mark, message)
+
+
+def _mark_pos(filename: str, mark: Any) -> SourcePos:
+    if mark is None:
+        return SourcePos(filename, 1, 1)
+    return SourcePos(filename, mark.line + 1, mark.column + 1)
+
+
+def _error(filename: str, text: str, mark: Any, message: str) -> RuleFileError:
+    pos = _mark_pos(filename, mark)
+    return RuleFileError([Diagnostic(pos, message, context=excerpt(text, pos))])
+
+
+# --------------------------------------------------------------------------- alias budget
+def _check_budget(root: Node, filename: str, text: str) -> None:
+    """Refuse documents whose aliases expand past MAX_NODES, measuring the graph without expanding it."""
+    sizes: dict[int, int] = {}
+
+    def size(node: Node) -> int:
+        if isinstance(node, _AliasNode):
+            return size(node.target)
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        total = 1
+        if isinstance(node, SequenceNode):
+            total += sum(size(c) for c in node.value)
+        elif isinstance(node, MappingNode):
+            total += sum(size(k) + size(v) for k, v in node.value)
+        sizes[id(node)] = total
+        return total
+
+    total = 0
+
+    def walk(node: Node) -> None:
+        nonlocal total
+        if isinstance(node, _AliasNode):
+            total += size(node.target)
+            if total > MAX_NODES:
+                raise _LoaderError(node.start_mark,
+                                   f"alias '*{node.anchor}' expands the file past {MAX_NODES:,} values; rule files "
+                                   "may not multiply data through aliases (a 'billion laughs' file)")
+            return
+        total += 1
+        if total > MAX_NODES:
+            raise _LoaderError(node.start_mark, f"the file holds more than {MAX_NODES:,} values")
+        if isinstance(node, SequenceNode):
+            for c in node.value:
+                walk(c)
+        elif isinstance(node, MappingNode):
+            for k, v in node.value:
+                walk(k)
+                walk(v)
+
+    walk(root)
+
+
+# --------------------------------------------------------------------------- construction
+class _LineIndex:
+    """Index → (line, col), counting line breaks the way PyYAML's marks do."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0]
+        for i, ch in enumerate(text):
+            if ch in _BREAKS:
+                self.starts.append(i + 1)
+
+    def linecol(self, index: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, index) - 1
+        return line + 1, index - self.starts[line] + 1
+
+
+_ESCAPES = {
+    "0": "\0", "a": "\x07", "b": "\x08", "t": "\t", "\t": "\t", "n": "\n", "v": "\x0b", "f": "\x0c",
+    "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0",
+    "L": "\u2028", "P": "\u2029",
+}
+_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+
+
+class _Builder:
+    def __init__(self, filename: str, text: str) -> None:
+        self.file = filename
+        self.text = text
+        self.lines = _LineIndex(text)
+        self.diags: list[Diagnostic] = []
+
+    # -- positions
+    def pos(self, index: int) -> SourcePos:
+        line, col = self.lines.linecol(index)
+        return SourcePos(self.file, line, col)
+
+    def mark(self, mark: Any) -> SourcePos:
+        return _mark_pos(self.file, mark)
+
+    def error(self, pos: SourcePos, message: str) -> None:
+        self.diags.append(Diagnostic(pos, message, context=excerpt(self.text, pos)))
+
+    # -- nodes
+    def build(self, node: Node) -> Any:
+        if isinstance(node, _AliasNode):
+            return self.build(node.target)
+        if isinstance(node, ScalarNode):
+            return self.scalar(node)
+        if isinstance(node, SequenceNode):
+            self.check_tag(node, "seq")
+            out = LList(pos=self.mark(node.start_mark))
+            out.end = self.mark(node.end_mark)  # type: ignore[attr-defined]
+            for child in node.value:
+                out.append(self.build(child))
+                out.item_pos.append(self.mark(child.start_mark))
+            return out
+        assert isinstance(node, MappingNode)
+        self.check_tag(node, "map")
+        out_map = LDict(pos=self.mark(node.start_mark))
+        out_map.end = self.mark(node.end_mark)  # type: ignore[attr-defined]
+        for knode, vnode in node.value:
+            key = self.key(knode)
+            if key is None:
+                continue
+            if key in out_map.key_pos:
+                first = out_map.key_pos[key]
+                self.error(key.pos, f"duplicate key '{key}' (first at line {first.line})")
+                continue
+            out_map[key] = self.build(vnode)
+            out_map.key_pos[key] = key.pos
+        return out_map
+
+    def key(self, knode: Node) -> LStr | None:
+        target = knode.target if isinstance(knode, _AliasNode) else knode
+        pos = self.mark(knode.start_mark)
+        if not isinstance(target, ScalarNode):
+            self.error(pos, "keys must be names (strings), not lists or mappings")
+            return None
+        value = self.scalar(target)
+        if not isinstance(value, str):
+            shown = "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+            self.error(pos, f"keys must be names (strings); write '{shown}' in quotes if you mean the text")
+            return None
+        if value == "<<" and target.style is None:
+            self.error(pos, "merge keys ('<<') are not supported; use 'extends:' and overlays to share rules")
+            return None
+        if isinstance(knode, _AliasNode):
+            return LStr(str(value), pos, value.style)
+        return value
+
+    def check_tag(self, node: Node, kind: str) -> None:
+        if node.tag != _TAG + kind:
+            self.error(self.mark(node.start_mark), f"the tag '{_short_tag(node.tag)}' is not supported here")
+
+    def scalar(self, node: ScalarNode) -> Any:
+        tag = node.tag
+        value: str = node.value
+        start = self.mark(node.start_mark)
+        try:
+            if tag == _TAG + "str":
+                return self.located_str(node)
+            if tag == _TAG + "int":
+                if value.startswith(("0o", "0x")):
+                    return LInt(int(value[2:], 8 if value[1] == "o" else 16), start)
+                return LInt(int(value, 10), start)
+            if tag == _TAG + "float":
+                number = float(value)
+                if number != number or number in (float("inf"), float("-inf")):
+                    raise ValueError
+                return LFloat(number, start)
+            if tag == _TAG + "bool":
+                if value.lower() not in ("true", "false"):
+                    raise ValueError
+                return value.lower() == "true"
+            if tag == _TAG + "null":
+                if value not in ("", "~", "null", "Null", "NULL"):
+                    raise ValueError
+                return None
+        except ValueError:
+            self.error(start, f"cannot read '{value}' as {_TAG_NAMES.get(tag, _short_tag(tag))}")
+            return self.located_str(node)
+        self.error(start, f"the tag '{_short_tag(tag)}' is not supported; rule files use plain YAML values")
+        return self.located_str(node)
+
+    # -- where each character of a string came from
+    def located_str(self, node: ScalarNode) -> LStr:
+        style = node.style or ""
+        value: str = node.value
+        s, e = node.start_mark.index, node.end_mark.index
+        one_line = node.start_mark.line == node.end_mark.line
+        if style == "" and one_line:
+            return LStr(value, self.pos(s), style)
+        if style in ("'", '"') and one_line and "\\" not in self.text[s:e] and "''" not in self.text[s:e]:
+            return LStr(value, self.pos(s + 1), style)
+        units = self.units(node)
+        fallback = self.pos(units[0][1]) if units else self.pos(s + (1 if style in ("'", '"') else 0))
+        indices = _align(value, units)
+        if indices is None or not value:
+            return LStr(value, fallback, style)
+        segments: list[tuple[int, SourcePos]] = []
+        prev: tuple[int, int] | None = None
+        for i, idx in enumerate(indices):
+            line, col = self.lines.linecol(idx)
+            if prev is None or (line, col) != (prev[0], prev[1] + 1):
+                segments.append((i, SourcePos(self.file, line, col)))
+            prev = (line, col)
+        out = LStr(value, segments[0][1], style)
+        if len(segments) > 1:
+            out.segments = tuple(segments)  # type: ignore[attr-defined]
+        return out
+
+    def units(self, node: ScalarNode) -> list[tuple[str, int]]:
+        """The source characters a scalar's value is drawn from, with escapes decoded, as (char, index)."""
+        text = self.text
+        s, e = node.start_mark.index, node.end_mark.index
+        style = node.style or ""
+        if style in ("|", ">"):
+            # Content starts on the line after the header (indicator, chomping, indentation, comment).
+            nl = text.find("\n", s)
+            return [(text[k], k) for k in range(nl + 1, e)] if nl != -1 else []
+        if style == "'":
+            return [(text[k], k) for k in range(s + 1, e - 1)]
+        if style == "":
+            return [(text[k], k) for k in range(s, e)]
+        out: list[tuple[str, int]] = []
+        k = s + 1
+        stop = e - 1
+        while k < stop:
+            ch = text[k]
+            if ch != "\\":
+                out.append((ch, k))
+                k += 1
+                continue
+            nxt = text[k + 1] if k + 1 < stop else ""
+            if nxt in _ESCAPES:
+                out.append((_ESCAPES[nxt], k))
+                k += 2
+            elif nxt in _HEX_ESCAPES:
+                n = _HEX_ESCAPES[nxt]
+                with contextlib.suppress(ValueError):  # PyYAML already refused a bad escape
+                    out.append((chr(int(text[k + 2:k + 2 + n], 16)), k))
+                k += 2 + n
+            else:  # an escaped line break: the break and the next line's indentation vanish
+                k += 2
+        return out
+
+
+def _align(value: str, units: list[tuple[str, int]]) -> list[int] | None:
+    """Map each value character onto the source units it came from, greedily in order.
+
+    Folding only drops whitespace and turns line breaks into spaces (or fewer breaks), so every
+    value character is matched by an equal source character, or a space by a break.
+    """
+    out: list[int] = []
+    j, n = 0, len(units)
+    for v in value:
+        while j < n:
+            c = units[j][0]
+            if c == v or (v in " \n" and c in _BREAKS):
+                break
+            j += 1
+        if j == n:
+            return None
+        out.append(units[j][1])
+        j += 1
+    return out
+
+
+_TAG_NAMES = {_TAG + "int": "a whole number", _TAG + "float": "a number", _TAG + "bool": "true or false",
+              _TAG + "null": "null"}
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag

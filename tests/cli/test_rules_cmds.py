@@ -1,0 +1,145 @@
+"""``rulecraft validate / list / explain / diff / schema`` as a user runs them (exit codes included)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulecraft.cli.options import parse_option_assignments
+from rulecraft.errors import UsageError
+
+ROOT = Path(__file__).resolve().parents[2]
+BROKEN = "tests/rules/broken"
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rulecraft.cli.main", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_bundled_variants_validate() -> None:
+    # CI fails here when a bundled rule file (or any of its options and presets) breaks.
+    r = run("validate", "variants/")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout == ""
+    assert "valid" in r.stderr
+
+
+def test_validate_reports_file_line_col_and_exits_1() -> None:
+    r = run("validate", f"{BROKEN}/wrong_type.yaml", f"{BROKEN}/unknown_key.yaml")
+    assert r.returncode == 1
+    lines = [line for line in r.stdout.splitlines() if ": error: " in line]
+    assert lines == [  # files in the order given, problems in file order
+        f"{BROKEN}/wrong_type.yaml:3:10: error: expected a whole number for 'count', got the string 'four'",
+        f"{BROKEN}/unknown_key.yaml:6:7: error: unknown key 'folow' in a trick phase (did you mean 'follow'?)",
+    ]
+    assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_validate_json() -> None:
+    r = run("validate", "--format", "json", f"{BROKEN}/duplicate_key.yaml")
+    assert r.returncode == 1
+    assert json.loads(r.stdout) == [{"path": f"{BROKEN}/duplicate_key.yaml", "line": 4, "column": 3,
+                                     "severity": "error", "message": "duplicate key 'target' (first at line 3)",
+                                     "rule_path": ""}]
+
+
+def test_validate_whole_broken_corpus_never_tracebacks() -> None:
+    r = run("validate", BROKEN)
+    assert r.returncode == 1
+    assert "Traceback" not in r.stdout + r.stderr
+    assert "a bug in rulecraft" not in r.stdout
+
+
+def test_validate_scenario_file(tmp_path: Path) -> None:
+    good = tmp_path / "s.yaml"
+    good.write_text("name: x\nruleset: rook\nsteps: [bid 70, {move: pass, seat: 2}]\nexpect: {over: false}\n")
+    assert run("validate", str(good)).returncode == 0
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("ruleset: rook\nsteps:\n  - {move: pass, seet: 1}\n")
+    r = run("validate", str(bad))
+    assert r.returncode == 1
+    assert ":3:18: error: unknown key 'seet' in a step (did you mean 'seat'?)" in r.stdout
+
+
+def test_validate_missing_path_is_usage_error() -> None:
+    assert run("validate", "no/such/file.yaml").returncode == 2
+
+
+def test_list() -> None:
+    r = run("list", "--format", "json")
+    assert r.returncode == 0
+    rook = next(e for e in json.loads(r.stdout) if e["name"] == "rook")
+    bird = next(o for o in rook["options"] if o["id"] == "bird_rank")
+    assert bird["default"] == "highest"
+    assert [c["id"] for c in bird["choices"]] == ["highest", "lowest", "between-10-11"]
+    assert {p["id"] for p in rook["presets"]} >= {"tournament", "bird-low"}
+    text = run("list").stdout
+    assert "-o bird_rank={highest*, lowest, between-10-11}" in text
+
+
+def test_explain_shows_provenance_and_marks_options() -> None:
+    r = run("explain", "rook", "-o", "bird_rank=lowest")
+    assert r.returncode == 0, r.stderr
+    assert "* constants.bird_rank = 0" in r.stdout
+    assert "option bird_rank=lowest" in r.stdout
+    assert "  hand.phases[play].first = \"left_of(dealer)\"" in r.stdout
+    data = json.loads(run("explain", "rook", "--rule", "hand.phases[play].first", "--format", "json").stdout)
+    (rule,) = data["rules"]
+    assert (rule["file"], rule["layer"]) == ("variants/rook/base.yaml", "base variants/rook/base.yaml")
+
+
+def test_explain_unknown_option_is_usage_error() -> None:
+    r = run("explain", "rook", "-o", "bird_rnak=lowest")
+    assert r.returncode == 2
+    assert "did you mean 'bird_rank'" in r.stderr
+
+
+def test_explain_bad_option_syntax() -> None:
+    r = run("explain", "rook", "-o", "bird_rank")
+    assert r.returncode == 2
+    assert "NAME=CHOICE" in r.stderr
+
+
+def test_diff_two_option_sets() -> None:
+    r = run("diff", "rook", "rook", "-b", "first_lead=left-of-bidder")
+    assert r.returncode == 0, r.stderr
+    assert "hand.phases[play].first" in r.stdout
+    assert "option first_lead=left-of-bidder" in r.stdout
+    data = json.loads(run("diff", "rook", "rook", "--format", "json").stdout)
+    assert data["differences"] == []
+
+
+def test_schema_command() -> None:
+    for kind in ("ruleset", "overlay", "scenario"):
+        r = run("schema", "--kind", kind)
+        assert r.returncode == 0
+        assert json.loads(r.stdout)["$id"].endswith(f"{kind}.schema.json")
+
+
+def test_house_rule_walkthrough(tmp_path: Path) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: rook\nname: rook-500\nconstants:\n  target: 500\n")
+    assert run("validate", str(house)).returncode == 0
+    r = run("explain", str(house), "--rule", "constants.target")
+    assert "constants.target = 500" in r.stdout
+    assert "overlay" in r.stdout
+
+
+@pytest.mark.parametrize("items, expected", [
+    ((), {}),
+    (("a=b", " c = d "), {"a": "b", "c": "d"}),
+    (("a=b", "a=b"), {"a": "b"}),
+])
+def test_parse_option_assignments(items: tuple[str, ...], expected: dict[str, str]) -> None:
+    assert parse_option_assignments(items) == expected
+
+
+@pytest.mark.parametrize("items", [("a",), ("=b",), ("a=",), ("a b=c",), ("a=b", "a=c")])
+def test_parse_option_assignments_refuses(items: tuple[str, ...]) -> None:
+    with pytest.raises(UsageError):
+        parse_option_assignments(items)
