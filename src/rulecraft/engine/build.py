@@ -101,9 +101,13 @@ def build_from_data(
             b.error(raw.get("id", raw), f"duplicate phase id '{pid}' (first at line {seen_ids[pid].line})")
         seen_ids[pid] = pos_of(raw)
         try:
-            phases.append(PHASE_KINDS[kind].build(b, rs, raw, game))
+            phase = PHASE_KINDS[kind].build(b, rs, raw, game)
         except (KeyError, TypeError, ValueError) as exc:
             b.error(raw, f"phase '{pid}' ({kind}): {_describe(exc)}")
+            continue
+        if "when" in raw:
+            phase.when = b.expr(raw["when"], game, T.BOOL, f"phase '{pid}' when")
+        phases.append(phase)
     rs.phases = tuple(phases)
     if not phases:
         b.error(data.get("hand", data), "a hand needs at least one phase")

@@ -71,8 +71,7 @@ class PayAction:
 @dataclass(frozen=True, slots=True)
 class Effect:
     id: str
-    loop_var: str | None
-    loop: CompiledExpr | None
+    loops: tuple[tuple[str, CompiledExpr], ...]  # nested `for` loops, outermost first
     when: CompiledExpr | None
     assigns: tuple[Assign, ...] = ()
     move: MoveAction | None = None
@@ -114,15 +113,16 @@ def compile_effects(b: Builder, rs: Ruleset, items: Any, scope: Scope, what: str
 
 
 def compile_effect(b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope, what: str) -> Effect:
-    loop_var = loop = None
-    if "for" in raw:
-        m = _FOR.match(str(raw["for"]))
+    loops: list[tuple[str, CompiledExpr]] = []
+    # `for: "s in others(winner)"`, or a list of such loops, nested in order.
+    specs = raw.get("for", [])
+    for spec in specs if isinstance(specs, list) else [specs]:
+        m = _FOR.match(str(spec))
         if not m:
-            b.error(raw["for"], "a 'for' loop is written 'NAME in EXPRESSION', e.g. 't in teams()'")
-        else:
-            loop_var = m.group(1)
-            loop = b.expr(_substr(raw["for"], m.group(2), m.start(2)), scope, None, what)
-            scope = bound_scope(scope, [loop_var], what)
+            b.error(spec, "a 'for' loop is written 'NAME in EXPRESSION', e.g. 't in teams()'")
+            continue
+        loops.append((m.group(1), b.expr(_substr(spec, m.group(2), m.start(2)), scope, T.LIST, what)))
+        scope = bound_scope(scope, [m.group(1)], what)
     when = b.expr(raw["when"], scope, T.BOOL, what) if "when" in raw else None
     actions = [a for a in ACTIONS if a in raw]
     if len(actions) != 1:
@@ -176,7 +176,7 @@ def compile_effect(b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope, w
         pay = PayAction(b.expr(spec["from"], scope, None, what), b.expr(spec["to"], scope, None, what),
                         b.expr(spec["amount"], scope, T.NUMBER, what), mults, acc_index)
     eid = str(raw.get("id", ""))
-    return Effect(eid, loop_var, loop, when, tuple(assigns), move, mark, pay,
+    return Effect(eid, tuple(loops), when, tuple(assigns), move, mark, pay,
                   bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)))
 
 
@@ -188,21 +188,30 @@ def run_effects(st: State, effects: tuple[Effect, ...]) -> None:
 
 
 def run_effect(st: State, e: Effect) -> None:
-    ctx = st.ctx
-    if e.loop is None:
-        _run_once(st, e, ctx)
+    if not e.loops:
+        _run_once(st, e, st.ctx)
+    else:
+        _run_loops(st, e, 0)
+
+
+def _run_loops(st: State, e: Effect, depth: int) -> None:
+    if depth == len(e.loops):
+        _run_once(st, e, st.ctx)
         return
-    items = list(e.loop(ctx))
-    saved = ctx.bind.get(e.loop_var)  # type: ignore[arg-type]
+    ctx = st.ctx
+    name, items_expr = e.loops[depth]
+    items = list(items_expr(ctx))
+    missing = object()
+    saved = ctx.bind.get(name, missing)
     try:
         for item in items:
-            ctx.bind[e.loop_var] = item  # type: ignore[index]
-            _run_once(st, e, ctx)
+            ctx.bind[name] = item
+            _run_loops(st, e, depth + 1)
     finally:
-        if saved is None:
-            ctx.bind.pop(e.loop_var, None)  # type: ignore[arg-type]
+        if saved is missing:
+            ctx.bind.pop(name, None)
         else:
-            ctx.bind[e.loop_var] = saved  # type: ignore[index]
+            ctx.bind[name] = saved
 
 
 def _run_once(st: State, e: Effect, ctx: Ctx) -> None:

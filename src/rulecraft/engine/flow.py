@@ -50,6 +50,7 @@ def _begin_hand(st: State) -> None:
     st.seen_public = bytearray(n)
     st.dealt_owner = [NOBODY] * n
     st.marks = {}
+    st.cells = {}
     st.tricks = [0] * rs.seats.count
     st.hand_fired = {}
     st.payments = []
@@ -82,6 +83,9 @@ def advance(st: State) -> None:
             continue
         phase = rs.phases[st.pidx]
         if st.pdata is None:
+            if phase.when is not None and not phase.when(st.ctx):
+                st.pidx += 1  # not this hand
+                continue
             phase.begin(st)
         if st.signal == "void":
             continue
@@ -168,8 +172,15 @@ def parse_move(st: State, text: str) -> Move:
         close = difflib.get_close_matches(unknown[0], list(pieces.by_type_id), n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise IllegalMoveError(f"there is no piece called '{unknown[0]}'{hint}")
+    legal = legal_moves(st)
+    find = getattr(legal, "find", None)  # a lazily enumerated move set looks a move up directly
+    if find is not None:
+        found = find(verb, value, words)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        legal = []
     key = move_key(verb, value, words)
-    for m in legal_moves(st):
+    for m in legal:
         if move_key(m.verb, m.value, [pieces.type_id(p) for p in m.pieces]) == key:
             return m
     phase = st.rs.phases[st.pidx]

@@ -6,12 +6,13 @@ Text forms (pieces are written by their type id, as in the rule file):
     down A [B ...]      pieces face down (a discard in a trick round)
     bid N               a numeric bid
     call NAME           a named call in an auction (``call play``, ``call redeal``)
-    pass                pass in an auction, or let a claim stand
+    pass                pass in an auction, or decline to claim on your turn in a claims round
     give A              put a piece from hand into a side zone (an exchange)
     name VALUE          name a value (``name red`` for trump)
     stop                stop play (when the rules allow it)
     claim V: A [B ...]  pieces face down claimed to be V
-    challenge           challenge the last claim
+    challenge           challenge the last claim (out of turn, in the response window)
+    accept              let the last claim stand (the other answer in the response window)
 
 ``str(Move)`` gives the canonical form and ``parse_move(text, ...)`` reads it back.
 """
@@ -24,7 +25,7 @@ from rulecraft.errors import IllegalMoveError
 
 VERBS_WITH_PIECES = frozenset({"play", "down", "give", "claim"})
 VERBS_WITH_VALUE = frozenset({"bid", "call", "name", "claim"})
-BARE_VERBS = frozenset({"pass", "stop", "challenge"})
+BARE_VERBS = frozenset({"pass", "stop", "challenge", "accept"})
 ALL_VERBS = VERBS_WITH_PIECES | VERBS_WITH_VALUE | BARE_VERBS
 
 

@@ -27,6 +27,7 @@ class State:
     __slots__ = (
         "_legal_cache",
         "active",
+        "cells",
         "chance_feed",
         "ctx",
         "dealt_owner",
@@ -69,6 +70,8 @@ class State:
         self.seen_public = bytearray(n_pieces)
         self.dealt_owner: list[int] = [NOBODY] * n_pieces
         self.marks: dict[str, set[int]] = {}
+        # For zones laid out as a grid (a wall): zone instance -> piece in each cell, -1 once taken.
+        self.cells: dict[int, list[int]] = {}
         self.vars: list[Any] = []
         self.tricks: list[int] = [0] * rs.seats.count
         self.active: list[int] = list(range(rs.seats.count))
@@ -131,6 +134,7 @@ class State:
         c.seen_public = bytearray(self.seen_public)
         c.dealt_owner = list(self.dealt_owner)
         c.marks = {k: set(v) for k, v in self.marks.items()}
+        c.cells = {k: list(v) for k, v in self.cells.items()}
         c.vars = [list(v) if isinstance(v, list) else v for v in self.vars]
         c.tricks = list(self.tricks)
         c.active = list(self.active)

@@ -7,12 +7,14 @@ else shows as a count. Views and redacted logs both come from ``visible``.
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rulecraft.engine.state import State
 
 SECRET_VERBS = frozenset({"down", "give", "claim"})
+LEGAL_LISTED = 200  # at most this many legal moves are listed in a view
 
 
 def visible(st: State, piece: int, viewer: int | None) -> bool:
@@ -60,10 +62,18 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "zones": zones,
         "payments": list(st.payments),
     }
+    if not st.over and st.pidx < len(rs.phases):
+        public = rs.phases[st.pidx].public_view(st)
+        if public is not None:
+            out["public"] = public
     if st.over:
         out["result"] = st.result
     elif seat is not None and st.to_act == seat:
-        out["legal"] = [m.text for m in st.legal_moves()]
+        # A combinatorial move set (any subset of a hand) is listed only in part, with its size.
+        legal = st.legal_moves()
+        out["legal"] = [m.text for m in itertools.islice(legal, LEGAL_LISTED)]
+        if len(legal) > LEGAL_LISTED:
+            out["legal_count"] = len(legal)
     return out
 
 

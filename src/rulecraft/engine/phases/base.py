@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rulecraft.errors import SourcePos
 
 if TYPE_CHECKING:
-    from rulecraft.dsl import Scope
+    from rulecraft.dsl import CompiledExpr, Scope
     from rulecraft.engine.moves import Move
     from rulecraft.engine.state import State
     from rulecraft.rules.model import Builder, Ruleset
@@ -21,6 +21,8 @@ class Phase:
     def __init__(self, pid: str, pos: SourcePos) -> None:
         self.id = pid
         self.pos = pos
+        # Whether the phase runs this hand (``when:`` in the rule file; e.g. only in the first hand).
+        self.when: CompiledExpr | None = None
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -39,6 +41,13 @@ class Phase:
 
     def apply(self, st: State, move: Move) -> None:
         raise NotImplementedError
+
+    def public_view(self, st: State) -> dict[str, Any] | None:
+        """What every seat may see of the phase beyond the zones (claims made, challenges revealed...).
+
+        Shown in every seat's view under ``public``; it must hold nothing a seat may not know.
+        """
+        return None
 
     def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
         """Why a move the player asked for is not legal now, in the rule's terms."""

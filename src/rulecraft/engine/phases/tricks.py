@@ -138,6 +138,15 @@ def trick_scope(parent: Scope) -> Scope:
                doc="the group value a run shares (its suit)")
     s.add_name("entry", T.STRING, getter=lambda c: c.combo.entry if c.combo else None,
                doc="the table entry a play matched")
+    s.add_name("entry_class", T.ANY, getter=lambda c: c.combo.entry_cls if c.combo else None,
+               doc="the class the play's table entry gives it (for a class expression that adjusts it)")
+    s.add_name("entry_strength", T.NUMBER, getter=lambda c: c.combo.entry_strength if c.combo else None,
+               doc="the strength the play's table entry gives it")
+    s.add_name("lead_entry", T.STRING, getter=lambda c: _td(c).plays[0].entry if _td(c).plays else None,
+               doc="the table entry the lead matched (none before the lead, or for other kinds)")
+    s.add_name("best_entry", T.STRING,
+               getter=lambda c: _td(c).plays[_td(c).best].entry if _td(c).best >= 0 else None,
+               doc="the table entry of the best play so far (after the round: the winning play)")
     return s
 
 

@@ -1,0 +1,218 @@
+"""Chance and walls: rolling dice, building a wall of pieces, and picking hands up from it by a pattern.
+
+- ``dice``: roll N dice of S sides into a variable (a chance event, logged; fixed by scenarios).
+- ``wall``: lay a zone's pieces, in order, into a grid zone (``grid: {columns, tiers}``): the first
+  ``tiers`` pieces make column 1 from the top tier down, the next column 2, and so on.
+- ``pickup``: hand the wall out by a *pattern*: a list of takes, one per seat in turn, each naming
+  columns and tiers. Columns are numbered from the end chosen by ``end`` (1: the near end, 2: the
+  far one), so "two columns at a time from the end" is ``[{columns: [1, 2]}, {columns: [3, 4]}, ...]``.
+  Every pattern is rule data: a new way of picking up is one more entry, no Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.dsl import CompiledExpr, Scope, T
+from rulecraft.engine.phases.base import Phase
+from rulecraft.rules.located import pos_of
+
+if TYPE_CHECKING:
+    from rulecraft.engine.state import State
+    from rulecraft.rules.model import Builder, Ruleset
+
+ORDERS = ("play", "clockwise", "counter-clockwise")
+
+
+class Dice(Phase):
+    """Roll ``dice`` dice of ``sides`` sides and store the list of values in a variable."""
+
+    kind = "dice"
+
+    def __init__(self, pid: str, pos: Any, dice: int, sides: int, var: int) -> None:
+        super().__init__(pid, pos)
+        self.dice = dice
+        self.sides = sides
+        self.var = var
+
+    @classmethod
+    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+        pid = str(raw.get("id", "dice"))
+        var = -1
+        if b.ref(str(raw.get("set")), rs.var_index, "variable"):
+            var = rs.var_index[str(raw["set"])]
+        dice, sides = int(raw.get("dice", 2)), int(raw.get("sides", 6))
+        if dice < 1 or sides < 2:
+            b.error(raw, f"roll at least one die of at least two sides (not {dice} of {sides})")
+        return cls(pid, pos_of(raw), dice, sides, var)
+
+    def step(self, st: State) -> bool:
+        st.vars[self.var] = st.chance_roll(self.dice, self.sides)
+        return False
+
+
+class Wall(Phase):
+    """Lay every piece of ``from`` (in its current order) into the grid zone ``to``."""
+
+    kind = "wall"
+
+    def __init__(self, pid: str, pos: Any, src: str, dst: str) -> None:
+        super().__init__(pid, pos)
+        self.src = src
+        self.dst = dst
+
+    @classmethod
+    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+        src, dst = str(raw.get("from", rs.start_zone)), str(raw.get("to", "wall"))
+        for z in (src, dst):
+            b.ref(z, rs.zone_by_name, "zone")
+        zone = rs.zone_by_name.get(dst)
+        if zone is not None and (zone.grid is None or zone.per != "none"):
+            b.error(raw.get("to", raw), f"a wall is a shared zone with a grid ({{columns, tiers}}); '{dst}' is not")
+        return cls(str(raw.get("id", "wall")), pos_of(raw), src, dst)
+
+    def step(self, st: State) -> bool:
+        zone = st.rs.zone_by_name[self.dst]
+        assert zone.grid is not None
+        columns, tiers = zone.grid
+        src = st.zone_instance(self.src)
+        dst = st.zone_instance(self.dst)
+        pile = list(st.zones[src])
+        if len(pile) > columns * tiers:
+            raise ValueError(f"{len(pile)} pieces do not fit a wall of {columns} x {tiers}")
+        cells = pile + [-1] * (columns * tiers - len(pile))
+        for p in pile:
+            st.put(p, dst, face_down=True)
+        st.cells[dst] = cells
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    columns: tuple[int, ...]  # 1-based, counted from the chosen end
+    tiers: tuple[int, ...]  # 1-based from the top
+    by_tier: bool  # walk tier by tier (a row) rather than column by column
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    id: str
+    takes: tuple[Take, ...]
+    order: str
+    first: CompiledExpr | None  # the first taker, if not the seat counted by the dice
+    description: str
+
+
+class Pickup(Phase):
+    """Give each seat in turn the cells of one take of the chosen pattern, from the chosen end."""
+
+    kind = "pickup"
+
+    def __init__(self, pid: str, pos: Any) -> None:
+        super().__init__(pid, pos)
+        self.wall = "wall"
+        self.to = "hand"
+        self.first: CompiledExpr | None = None
+        self.end: CompiledExpr | None = None
+        self.method: CompiledExpr | None = None
+        self.patterns: dict[str, Pattern] = {}
+
+    @classmethod
+    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+        p = cls(str(raw.get("id", "pickup")), pos_of(raw))
+        what = f"pickup '{p.id}'"
+        p.wall, p.to = str(raw.get("wall", "wall")), str(raw.get("to", "hand"))
+        for z in (p.wall, p.to):
+            b.ref(z, rs.zone_by_name, "zone")
+        wall = rs.zone_by_name.get(p.wall)
+        grid = wall.grid if wall is not None and wall.grid is not None else (0, 0)
+        if wall is not None and wall.grid is None:
+            b.error(raw.get("wall", raw), f"zone '{p.wall}' has no grid to pick up from")
+        p.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"{what} first")
+        p.end = b.expr(raw.get("end", "1"), scope, T.NUMBER, f"{what} end")
+        counted = Scope(parent=scope, name=f"{what} pattern")
+        counted.add_name("counted", T.SEAT, getter=lambda c: c.bind["counted"],
+                         doc="the seat the dice counted to (the usual first taker)")
+        for item in raw.get("patterns", ()):
+            pat = _pattern(b, item, grid, counted, what)
+            if pat.id in p.patterns:
+                b.error(item.get("id", item), f"duplicate pickup pattern '{pat.id}'")
+            p.patterns[pat.id] = pat
+        if not p.patterns:
+            b.error(raw, "a pickup needs at least one pattern")
+        p.method = b.expr(raw.get("method", repr(next(iter(p.patterns), ""))), scope, T.STRING, f"{what} method")
+        return p
+
+    def step(self, st: State) -> bool:
+        assert self.first is not None and self.end is not None and self.method is not None
+        ctx = st.ctx
+        name = str(self.method(ctx))
+        pattern = self.patterns.get(name)
+        if pattern is None:
+            raise ValueError(f"no pickup pattern '{name}' (known: {', '.join(self.patterns)})")
+        counted = int(self.first(ctx))
+        ctx.bind["counted"] = counted
+        first = int(pattern.first(ctx)) if pattern.first is not None else counted
+        ctx.bind.pop("counted", None)
+        far_end = int(self.end(ctx)) == 2
+        wall = st.rs.zone_by_name[self.wall]
+        assert wall.grid is not None
+        columns, tiers = wall.grid
+        wi = st.zone_instance(self.wall)
+        cells = st.cells.get(wi)
+        if cells is None:
+            raise ValueError(f"the wall '{self.wall}' was not built this hand")
+        seat = first
+        for take in pattern.takes:
+            hand = st.zone_instance(self.to, seat)
+            for col, tier in _cells(take, tiers, columns):
+                physical = columns - col if far_end else col - 1
+                index = physical * tiers + (tier - 1)
+                piece = cells[index]
+                if piece < 0:
+                    raise ValueError(f"pickup pattern '{name}' takes column {col}, tier {tier} twice")
+                cells[index] = -1
+                st.put(piece, hand)
+                st.dealt_owner[piece] = seat
+            seat = _next(st, seat, pattern.order)
+        return False
+
+
+def _cells(take: Take, tiers: int, columns: int) -> list[tuple[int, int]]:
+    cols = take.columns or tuple(range(1, columns + 1))
+    rows = take.tiers or tuple(range(1, tiers + 1))
+    if take.by_tier:
+        return [(c, t) for t in rows for c in cols]
+    return [(c, t) for c in cols for t in rows]
+
+
+def _next(st: State, seat: int, order: str) -> int:
+    if order == "clockwise":
+        return (seat + 1) % st.rs.seats.count
+    if order == "counter-clockwise":
+        return (seat - 1) % st.rs.seats.count
+    return st.seat_after(seat, 1)
+
+
+def _pattern(b: Builder, raw: dict[str, Any], grid: tuple[int, int], scope: Scope, what: str) -> Pattern:
+    columns, tiers = grid
+    pid = str(raw.get("id", "pattern"))
+    takes = []
+    for t in raw.get("takes", ()):
+        cols = tuple(int(c) for c in t.get("columns", ()))
+        rows = tuple(int(r) for r in t.get("tiers", ()))
+        for c in cols:
+            if not 1 <= c <= columns:
+                b.error(t, f"pattern '{pid}': column {c} is outside the wall's 1..{columns}")
+        for r in rows:
+            if not 1 <= r <= tiers:
+                b.error(t, f"pattern '{pid}': tier {r} is outside the wall's 1..{tiers}")
+        takes.append(Take(cols, rows, by_tier=bool(rows) and not cols))
+    if not takes:
+        b.error(raw, f"pattern '{pid}' has no takes")
+    order = str(raw.get("order", "play"))
+    if order not in ORDERS:
+        b.error(raw.get("order"), f"a pickup order is one of {', '.join(ORDERS)}, not '{order}'")
+    first = b.expr(raw["first"], scope, T.NUMBER, f"{what} pattern '{pid}' first") if "first" in raw else None
+    return Pattern(pid, tuple(takes), order, first, str(raw.get("description", "")))
