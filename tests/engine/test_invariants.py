@@ -11,39 +11,26 @@ from __future__ import annotations
 import pytest
 from support import ruleset
 
+from rulecraft.engine.game import Game
+from rulecraft.engine.invariants import state_problems
 from rulecraft.engine.log import log_lines, replay_lines
 from rulecraft.engine.simulate import play_game
 from rulecraft.engine.state import State
 
-# Rook with random agents rarely reaches 300 (the bidder usually fails), so keep the matches short.
+# Rook with random agents rarely reaches 300 (the bidder usually fails), so matches are kept short.
 GAMES = [("rook", {}, seed) for seed in range(6)] + [
     ("rook", {"bird_rank": "lowest", "ones": "kept"}, 100),
     ("rook", {"nest_to": "bidder", "first_lead": "left-of-bidder", "bird_forced": "only-trump"}, 101),
+    ("luk-fu", {}, 7),
+    ("luk-fu", {"players": "4", "old_cards": "public-plus-original-run", "five_tricks": "unbeatable"}, 8),
+    ("tien-gow", {}, 9),
+    ("tien-gow", {"bunmu_son": "wen-loses-to-long-seven", "pickup": "tiers-from-bottom"}, 10),
 ]
 
 
 def check_state(st: State) -> None:
-    rs = st.rs
-    count = rs.pieces.count
-    placed = [p for z in st.zones for p in z]
-    assert sorted(placed) == list(range(count)), "a piece is lost or in two places"
-    for zi, zone in enumerate(st.zones):
-        for p in zone:
-            assert st.loc[p] == zi
-    if not st.is_over:
-        assert st.to_act is not None
-        assert st.legal_moves(), "a seat is to act with no legal move"
-    hidden_zones = {z.name for z in rs.zones if z.visibility == "nobody"}
-    for seat in range(rs.seats.count):
-        view = st.view(seat)
-        others = {pid for label, z in view["zones"].items() if label.startswith("hand[")
-                  and label != f"hand[{seat}]" for pid in z.get("pieces", ())}
-        assert not others, f"seat {seat} sees another seat's hand: {others}"
-        for label, z in view["zones"].items():
-            if label.split("[")[0] in hidden_zones:
-                mine = {rs.pieces.type_id(p) for p in range(count) if st.downed_by[p] == seat}
-                shown = set(z.get("pieces", ()))
-                assert shown <= mine, f"seat {seat} sees {shown - mine} in hidden zone {label}"
+    problems = state_problems(st)
+    assert not problems, problems
 
 
 @pytest.mark.parametrize(("ref", "options", "seed"), GAMES)
@@ -63,3 +50,32 @@ def test_same_seed_same_game_byte_for_byte() -> None:
     c, _ = play_game(rs, 8, ["random"] * 4, max_hands=5)
     assert log_lines(a, ["random"] * 4) == log_lines(b, ["random"] * 4)
     assert log_lines(a, ["random"] * 4) != log_lines(c, ["random"] * 4)
+
+
+def test_invariants_catch_a_broken_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checker is not vacuous: a duplicated piece, a leaked hand and a dead end are each caught."""
+    rs = ruleset("rook")
+    live = Game(rs, 4).new_state()
+    assert not state_problems(live)
+
+    broken = live.clone()
+    piece = broken.zones[broken.loc[0]].pop()
+    broken.zones[0].extend([piece, piece])
+    assert any("2 places" in p for p in state_problems(broken, check_views=False))
+
+    stuck = live.clone()
+    stuck.to_act = None
+    assert "no seat is to act" in " ".join(state_problems(stuck, check_views=False))
+
+    import rulecraft.engine.views as views
+
+    honest = views.view
+
+    def leaky(st: State, seat: int | None) -> dict:  # type: ignore[type-arg]
+        out = honest(st, seat)
+        other = (int(seat or 0) + 1) % 4
+        out["zones"][f"hand[{other}]"]["pieces"] = [rs.pieces.type_id(p) for p in st.hand(other)]
+        return out
+
+    monkeypatch.setattr(views, "view", leaky)
+    assert any("may not see" in p for p in state_problems(live))

@@ -103,3 +103,20 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path: Path) -> None:
         write_atomic(path, lines())
     assert path.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+
+
+def test_partial_replay_keeps_later_chance_the_same() -> None:
+    """A game resumed from its log (chance outcomes given only up to a point) deals on as the original."""
+    from rulecraft.engine.game import Game
+
+    rs = ruleset("rook")
+    original, _ = play_game(rs, 12, ["random"] * 4, max_hands=3)
+    first_shuffle = [e for e in original.history if e["type"] == "chance"][:1]
+    resumed = Game(rs, 12, 3).new_state(chance=first_shuffle)
+    later = [e for e in original.history if e["type"] == "chance"][1]
+    # play the resumed game with the original's moves; its second deal must be the original's
+    for e in original.history:
+        if e["type"] == "move":
+            resumed.apply(e["move"])
+    assert [e for e in resumed.history if e["type"] == "chance"][1] == later
+    assert resumed.view(None) == original.view(None)

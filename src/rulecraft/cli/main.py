@@ -14,6 +14,9 @@ COMMAND_MODULES = [
     "rulecraft.cli.rules_cmds",  # validate, list, explain, diff, schema
     "rulecraft.cli.eval_cmd",  # eval
     "rulecraft.cli.game_cmds",  # simulate, test
+    "rulecraft.cli.compare_cmd",  # compare
+    "rulecraft.cli.play_cmds",  # play
+    "rulecraft.cli.replay_cmds",  # replay
 ]
 
 

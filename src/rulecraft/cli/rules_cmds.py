@@ -29,17 +29,23 @@ def register(group: click.Group) -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @FORMAT
 @click.option("--no-build", is_flag=True, help="Only check structure (YAML, schema, composition); skip building.")
+@click.option("--simulate", "games", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Also play N seeded random games per configuration, reporting any that cannot be played.")
 @click.pass_context
-def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: bool) -> None:
+def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: bool, games: int) -> None:
     """Check rule files, overlays and scenarios (files, or directories searched for *.yaml).
 
-    Every ruleset is also checked under each option choice and each preset. Exit 0 when all are
-    valid, 1 when any problem is found, 2 for a usage error.
+    Every ruleset is also checked under each option choice and each preset. With --simulate N, each
+    of those configurations also plays N random games, and any game that does not end, reaches a
+    state with no legal move, or breaks an engine invariant is reported with its seed. Exit 0 when
+    all are valid, 1 when any problem is found, 2 for a usage error.
     """
     from rulecraft.rules.validate import collect_files, validate_file
 
+    if games and no_build:
+        raise click.UsageError("--simulate needs the rulesets built: drop --no-build")
     files = collect_files(paths)
-    reports = [validate_file(f, build=not no_build) for f in files]
+    reports = [validate_file(f, build=not no_build, simulate=games) for f in files]
     diags: list[Diagnostic] = [d for r in reports for d in r.diagnostics]
     bad = [r for r in reports if not r.ok]
     if fmt == "json":

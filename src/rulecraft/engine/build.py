@@ -93,7 +93,7 @@ def build_from_data(
     phases = []
     seen_ids: dict[str, SourcePos] = {}
     for raw in hand.get("phases", []) or []:
-        kind = str(raw.get("kind", ""))
+        kind = raw.get("kind", "")
         if not b.ref(kind, PHASE_KINDS, "phase kind"):
             continue
         pid = str(raw.get("id", kind))
@@ -286,14 +286,14 @@ def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Sc
                 b.ref(c[attr], pieces.columns, "piece attribute")
         fixed: list[int] = []
         for pid in c.get("pieces", ()) if kind == "fixed" else ():
-            if b.ref(str(pid), pieces.by_type_id, "piece"):
+            if b.ref(pid, pieces.by_type_id, "piece"):
                 fixed.append(pieces.by_type_id[str(pid)])
         entries = []
         for i, e in enumerate(c.get("entries", ()) if kind == "table" else ()):
             pattern = []
             for item in e.get("pieces", ()):
                 alts = item if isinstance(item, list) else [item]
-                ok = [pieces.by_type_id[str(a)] for a in alts if b.ref(str(a), pieces.by_type_id, "piece")]
+                ok = [pieces.by_type_id[str(a)] for a in alts if b.ref(a, pieces.by_type_id, "piece")]
                 pattern.append(tuple(ok))
             entries.append(TableEntry(str(e.get("id", f"{cid}-{i + 1}")), tuple(pattern), e.get("class", cid),
                                       float(e.get("strength", 0))))

@@ -161,7 +161,7 @@ def compile_effect(b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope, w
     pay = None
     if "pay" in raw:
         spec = raw["pay"]
-        account = str(spec.get("account", "chips"))
+        account = spec.get("account", "chips")
         acc_index = -1
         if b.ref(account, rs.var_index, "variable"):
             acc_index = rs.var_index[account]

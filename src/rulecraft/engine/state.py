@@ -255,6 +255,9 @@ class State:
         """A random order of ``pieces`` (from the log or scenario when one is being replayed)."""
         event = self._next_chance("shuffle")
         if event is not None:
+            # Draw as the original game did, so chance after the given outcomes stays the same: a
+            # replayed or resumed game deals its later hands exactly as the game it continues.
+            self.rng.shuffle(list(pieces))
             pool = list(pieces)
             ids = [self.piece_from_id(str(x), pool) for x in event["order"]]
             if pool:
@@ -270,6 +273,8 @@ class State:
     def chance_roll(self, dice: int, sides: int) -> list[int]:
         event = self._next_chance("dice")
         if event is not None:
+            for _ in range(dice):
+                self.rng.randint(1, sides)  # keep the generator in step (see chance_shuffle)
             values = [int(v) for v in event["dice"]]
         else:
             values = [self.rng.randint(1, sides) for _ in range(dice)]

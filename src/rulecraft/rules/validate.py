@@ -10,7 +10,8 @@ A file is one of three things, told apart by its top-level keys:
 
 Rulesets and overlays are then composed and built once per option choice (the defaults plus that
 one choice) and once per preset, so a broken patch is caught even when it is not the default.
-Problems are collected, never raised: a validator reports everything it can find.
+Problems are collected, never raised: a validator reports everything it can find. With
+``simulate``, every configuration also plays that many seeded random games (engine/invariants.py).
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def classify(data: Any) -> str:
     return "ruleset"
 
 
-def validate_file(path: str | Path, build: bool = True) -> FileReport:
+def validate_file(path: str | Path, build: bool = True, simulate: int = 0) -> FileReport:
     """Every problem of one file (and of what it composes with), as Diagnostics."""
     name = display_path(path)
     report = FileReport(name, "unknown")
@@ -90,32 +91,32 @@ def validate_file(path: str | Path, build: bool = True) -> FileReport:
 
         if not sink.run(lambda: check_overlay(doc.data, doc.file, doc.text), name):
             return report
-    _validate_ruleset(path, doc, sink, build)
+    _validate_ruleset(path, doc, sink, build, simulate)
     return report
 
 
-def _validate_ruleset(path: str | Path, doc: YamlDocument, sink: _Sink, build: bool) -> None:
+def _validate_ruleset(path: str | Path, doc: YamlDocument, sink: _Sink, build: bool, simulate: int) -> None:
     from rulecraft.rules.compose import compose
 
     base = sink.run(lambda: compose(str(path)), doc.file)
     if not base:
         return
-    sink.run(lambda: _check_one(path, {}, None, build), doc.file)
+    sink.run(lambda: _check_one(path, {}, None, build, simulate), doc.file)
     sink.report.variants_checked = 1
     for opt in base.options:
         for choice in opt.choices:
             if choice.id == opt.default:
                 continue
             label = f"with option {opt.id}={choice.id}: "
-            sink.run(lambda o=opt.id, c=choice.id: _check_one(path, {o: c}, None, build), doc.file, label)
+            sink.run(lambda o=opt.id, c=choice.id: _check_one(path, {o: c}, None, build, simulate), doc.file, label)
             sink.report.variants_checked += 1
     for preset in base.presets:
         label = f"with preset {preset.id}: "
-        sink.run(lambda p=preset.id: _check_one(path, {}, p, build), doc.file, label)
+        sink.run(lambda p=preset.id: _check_one(path, {}, p, build, simulate), doc.file, label)
         sink.report.variants_checked += 1
 
 
-def _check_one(path: str | Path, options: dict[str, str], preset: str | None, build: bool) -> bool:
+def _check_one(path: str | Path, options: dict[str, str], preset: str | None, build: bool, simulate: int = 0) -> bool:
     from rulecraft.rules.compose import compose
     from rulecraft.rules.schema_check import check_composed
 
@@ -126,10 +127,21 @@ def _check_one(path: str | Path, options: dict[str, str], preset: str | None, bu
         from rulecraft.rules.relocate import relocate
 
         try:
-            build_ruleset(composed)
+            rs = build_ruleset(composed)
         except RuleFileError as exc:
             raise RuleFileError(relocate(exc.diagnostics, composed.data, composed.source_text)) from None
+        if simulate:
+            _check_play(rs, simulate, display_path(path))
     return True
+
+
+def _check_play(rs: Any, games: int, file: str) -> None:
+    """Play the configuration; every game that breaks is reported with its seed, at the file's top."""
+    from rulecraft.engine.invariants import check_behaviour
+
+    problems = check_behaviour(rs, games)
+    if problems:
+        raise RuleFileError([Diagnostic(SourcePos(file, 1, 1), f"cannot be played: {p}") for p in problems])
 
 
 class _Sink:

@@ -86,7 +86,7 @@ class Auction(Phase):
             for e in raw.get("extra_calls", ())
         )
         for key, attr in (("winner", "winner_var"), ("amount", "amount_var"), ("passes", "passes_var")):
-            if key in raw and b.ref(str(raw[key]), rs.var_index, "variable"):
+            if key in raw and b.ref(raw[key], rs.var_index, "variable"):
                 setattr(a, attr, rs.var_index[str(raw[key])])
         a.all_pass = compile_effects(b, rs, raw.get("all_pass", [{"void_hand": True}]), scope, f"auction '{a.id}'")
         a.on_end = compile_effects(b, rs, raw.get("on_end", ()), scope, f"auction '{a.id}'")
@@ -211,8 +211,8 @@ class Exchange(Phase):
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
         x = cls(str(raw.get("id", "exchange")), pos_of(raw))
         x.seat = b.expr(raw["seat"], scope, T.NUMBER, f"exchange '{x.id}' seat")
-        x.take = str(raw.get("take", ""))
-        x.to = str(raw.get("to", x.take))
+        x.take = raw.get("take", "")
+        x.to = raw.get("to", x.take)
         for z in (x.take, x.to):
             if z:
                 b.ref(z, rs.zone_by_name, "zone")
@@ -279,7 +279,7 @@ class Choose(Phase):
         c = cls(str(raw.get("id", "choose")), pos_of(raw))
         c.seat = b.expr(raw["seat"], scope, T.NUMBER, f"choice '{c.id}' seat")
         c.options = b.expr(raw["from"], scope, T.LIST, f"choice '{c.id}' values")
-        if b.ref(str(raw.get("set")), rs.var_index, "variable"):
+        if b.ref(raw.get("set"), rs.var_index, "variable"):
             c.var = rs.var_index[str(raw["set"])]
         return c
 

@@ -302,8 +302,8 @@ class Claims(Phase):
         claim = raw.get("claim") or {}
         c._build_claim(b, rs, claim, cscope, what)
         c.passing = bool(raw.get("passing", True))
-        c.pile = str(raw.get("pile", "pile"))
-        c.removed = str(raw.get("removed", "removed"))
+        c.pile = raw.get("pile", "pile")
+        c.removed = raw.get("removed", "removed")
         for key, zname in (("pile", c.pile), ("removed", c.removed)):
             if b.ref(zname, rs.zone_by_name, "zone") and rs.zone_by_name[zname].per != "none":
                 b.error(raw.get(key, raw), f"the {key} of a claims phase is one shared zone; '{zname}' is per {key}")
@@ -320,7 +320,7 @@ class Claims(Phase):
         c.next_lie = b.expr(nxt.get("on_lie", "challenger"), cscope, T.SEAT, f"{what} next_turn on_lie")
         c.next_truth = b.expr(nxt.get("on_truth", "player"), cscope, T.SEAT, f"{what} next_turn on_truth")
         c.next_flush = b.expr(nxt.get("after_flush", "last_player"), cscope, T.SEAT, f"{what} next_turn after_flush")
-        if "places" in raw and b.ref(str(raw["places"]), rs.var_index, "variable"):
+        if "places" in raw and b.ref(raw["places"], rs.var_index, "variable"):
             c.places = rs.var_index[str(raw["places"])]
             if rs.variables[c.places].per != "seat":
                 b.error(raw["places"], f"places needs a per-seat variable; '{raw['places']}' is not one")
@@ -330,7 +330,7 @@ class Claims(Phase):
 
     def _build_claim(self, b: Builder, rs: Ruleset, claim: dict[str, Any], cscope: Scope, what: str) -> None:
         pieces = rs.pieces
-        self.attribute = str(claim.get("attribute", ""))
+        self.attribute = claim.get("attribute", "")
         if not b.ref(self.attribute, pieces.columns, "piece attribute"):
             return
         column = pieces.columns[self.attribute]

@@ -26,7 +26,7 @@ class Shuffle(Phase):
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
-        zone = str(raw.get("zone", rs.start_zone))
+        zone = raw.get("zone", rs.start_zone)
         b.ref(zone, rs.zone_by_name, "zone")
         return cls(str(raw.get("id", "shuffle")), pos_of(raw), zone)
 
@@ -60,8 +60,8 @@ class Deal(Phase):
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
         d = cls(str(raw.get("id", "deal")), pos_of(raw))
-        d.src = str(raw.get("from", rs.start_zone))
-        d.dst = str(raw.get("to", "hand"))
+        d.src = raw.get("from", rs.start_zone)
+        d.dst = raw.get("to", "hand")
         for z in (d.src, d.dst):
             b.ref(z, rs.zone_by_name, "zone")
         if d.dst in rs.zone_by_name and rs.zone_by_name[d.dst].per != "seat":
@@ -74,7 +74,7 @@ class Deal(Phase):
         d.active_only = str(raw.get("seats", "all")) == "active"
         side = raw.get("side")
         if side:
-            b.ref(str(side.get("zone")), rs.zone_by_name, "zone")
+            b.ref(side.get("zone"), rs.zone_by_name, "zone")
             d.side = (str(side["zone"]), int(side.get("every", 1)), int(side.get("count", 1)), int(side["total"]))
         d.record_dealt = bool(raw.get("record_dealt", True))
         return d

@@ -189,7 +189,7 @@ class Tricks(Phase):
         names = raw.get("combinations", list(rs.combinations))
         combos = []
         for n in names:
-            if b.ref(str(n), rs.combinations, "combination"):
+            if b.ref(n, rs.combinations, "combination"):
                 combos.append(rs.combinations[str(n)])
         if not combos:
             b.error(raw, "a trick phase needs at least one combination (e.g. a 'single')")
@@ -209,9 +209,9 @@ class Tricks(Phase):
         if "value" in raw:
             t.value = b.expr(raw["value"], tscope, T.NUMBER, f"{what} value")
         capture = raw.get("capture", {})
-        t.capture_to = str(capture.get("to", "won"))
-        t.own_to = str(capture["own_to"]) if "own_to" in capture else None
-        t.trick_zone = str(raw.get("zone", "trick"))
+        t.capture_to = capture.get("to", "won")
+        t.own_to = capture.get("own_to")
+        t.trick_zone = raw.get("zone", "trick")
         for z in (t.capture_to, t.own_to, t.trick_zone):
             if z is not None:
                 b.ref(z, rs.zone_by_name, "zone")

@@ -40,7 +40,7 @@ class Dice(Phase):
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
         pid = str(raw.get("id", "dice"))
         var = -1
-        if b.ref(str(raw.get("set")), rs.var_index, "variable"):
+        if b.ref(raw.get("set"), rs.var_index, "variable"):
             var = rs.var_index[str(raw["set"])]
         dice, sides = int(raw.get("dice", 2)), int(raw.get("sides", 6))
         if dice < 1 or sides < 2:
@@ -64,7 +64,7 @@ class Wall(Phase):
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
-        src, dst = str(raw.get("from", rs.start_zone)), str(raw.get("to", "wall"))
+        src, dst = raw.get("from", rs.start_zone), raw.get("to", "wall")
         for z in (src, dst):
             b.ref(z, rs.zone_by_name, "zone")
         zone = rs.zone_by_name.get(dst)
@@ -122,7 +122,7 @@ class Pickup(Phase):
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
         p = cls(str(raw.get("id", "pickup")), pos_of(raw))
         what = f"pickup '{p.id}'"
-        p.wall, p.to = str(raw.get("wall", "wall")), str(raw.get("to", "hand"))
+        p.wall, p.to = raw.get("wall", "wall"), raw.get("to", "hand")
         for z in (p.wall, p.to):
             b.ref(z, rs.zone_by_name, "zone")
         wall = rs.zone_by_name.get(p.wall)

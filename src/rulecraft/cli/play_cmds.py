@@ -1,0 +1,246 @@
+"""``rulecraft play``: a game at the terminal, humans against bots (or each other, hot-seat), for any ruleset.
+
+The loop shows each human the table from their own seat's view, reads moves by their text form,
+lets bots answer at once and prints what they did as the human's seat may see it (the redacted
+log). The game is saved to a log as it goes, so ``quit``, Ctrl-D and Ctrl-C all leave a game that
+``--resume`` continues.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import click
+
+from rulecraft.cli.console import Console
+from rulecraft.cli.move_input import completions, legal_listing, resolve_move
+from rulecraft.cli.options import parse_option_assignments
+from rulecraft.cli.play_session import HUMAN, Session, seat_agents
+from rulecraft.cli.table import RECENT, Seats, event_text, hand_lines, piece_type, render_table, variable_lines
+from rulecraft.engine.views import redact_event, view
+from rulecraft.errors import IllegalMoveError, UsageError
+
+DEFAULT_LOG = "rulecraft-game.jsonl"
+OBSERVER = -1  # redact as a seat that is nobody's: what every player may see
+COMMANDS = ["?", "moves", "help", "undo", "quit", "table", "names", "log"]
+HELP = [
+    "Type a move by its text form: 'play red-14', 'bid 85', 'pass', 'call play', 'name red',",
+    "'claim 7: h7 s7', 'challenge', 'accept'. A unique start of a legal move is enough ('play r').",
+    "  ? or moves   list the legal moves          table   show the table again",
+    "  names        your pieces with their names   log     the last 30 events you may see",
+    "  undo         take back your last move (and the bots' replies)",
+    "  quit         save the game and stop (Ctrl-D and Ctrl-C save too; continue with --resume)",
+]
+
+
+class PlayLoop:
+    """Runs a session to its end or until a player stops; returns the exit code."""
+
+    def __init__(self, session: Session, console: Console, from_start: bool = True) -> None:
+        self.s = session
+        self.con = console
+        humans = session.humans
+        # Whose eyes the running commentary is for: the one human; with several, only what all may see.
+        self.viewer: int | None = humans[0] if len(humans) == 1 else (OBSERVER if humans else None)
+        self.hot_seat = len(humans) > 1
+        self.shown_seat: int | None = None
+        # A new game shows its opening (the bots' first moves); a resumed one starts from where it stopped.
+        self.printed = 0 if from_start else len(session.st.history)
+        labels = [("you" if len(humans) == 1 else HUMAN) if a == HUMAN else a for a in session.agents]
+        self.seats = Seats(tuple(labels))
+        console.set_completion(lambda typed: completions(self.s.st, typed, COMMANDS))
+
+    # ------------------------------------------------------------------ output
+    def _emit_new_events(self) -> None:
+        history = self.s.st.history
+        for event in history[self.printed:]:
+            shown = redact_event(event, self.viewer)
+            line = event_text(shown, self.seats) if shown is not None else None
+            if line is not None:
+                self.con.echo(line)
+            if event.get("type") == "hand_end":
+                self._hand_summary()
+        self.printed = len(history)
+
+    def _hand_summary(self) -> None:
+        st = self.s.st
+        if st.hand_results:
+            tricks = st.hand_results[-1].get("tricks", [])
+            self.con.echo("  tricks this hand: " + "  ".join(f"seat {s}: {n}" for s, n in enumerate(tricks)))
+        values = {v.name: st.vars[i] for i, v in enumerate(st.rs.variables)}
+        for line in variable_lines(st.rs, values, self.seats, scope="match"):
+            self.con.echo(line)
+
+    def recent(self, seat: int, n: int = RECENT) -> list[str]:
+        out: list[str] = []
+        for event in reversed(self.s.st.history):
+            shown = redact_event(event, seat)
+            line = event_text(shown, self.seats) if shown is not None else None
+            if line is not None:
+                out.append(line)
+                if len(out) >= n:
+                    break
+        return out[::-1]
+
+    def show_table(self, seat: int) -> None:
+        self.con.echo()
+        self.con.lines(render_table(self.s.rs, self.s.st.view(seat), self.seats, self.recent(seat)))
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> int:
+        self._emit_new_events()
+        try:
+            while not self.s.st.is_over:
+                st = self.s.st
+                seat = st.to_act
+                if seat is None:  # pragma: no cover - the engine always has a seat to act in a running game
+                    raise RuntimeError("no seat to act in an unfinished game")
+                if not self.s.is_human(seat):
+                    st.apply(self.s.bot_move())
+                    self._emit_new_events()
+                    continue
+                if self._human_turn(seat) == "quit":
+                    return self._stop("", 0)
+        except EOFError:
+            return self._stop("\n", 0)
+        except KeyboardInterrupt:
+            return self._stop("\ninterrupted: ", 130)
+        self._finish()
+        return 0
+
+    def _stop(self, lead: str, code: int) -> int:
+        self.s.save()
+        path = self.s.log_path
+        self.con.echo(f"{lead}game saved to {path}; continue with: rulecraft play --resume {path}")
+        return code
+
+    def _finish(self) -> None:
+        st = self.s.st
+        self.s.save()
+        self._emit_new_events()
+        seat = self.viewer if self.viewer is not None and self.viewer >= 0 else None
+        self.con.echo()
+        self.con.lines(render_table(st.rs, view(st, seat), self.seats,
+                                    self.recent(seat if seat is not None else OBSERVER)))
+        self.con.echo(f"game over; log saved to {self.s.log_path}")
+
+    def _pass_terminal(self, seat: int) -> None:
+        """Hot-seat: hide the last player's hand before the next player sits down."""
+        self.con.clear()
+        self.con.echo(f"Pass the terminal to {self.seats.name(seat)}.")
+        self.con.ask(f"seat {seat}: press Enter when you are ready ")
+        self.con.clear()
+
+    def _human_turn(self, seat: int) -> str:
+        """One decision of a human seat: 'moved', 'undone' or 'quit'."""
+        if self.hot_seat and seat != self.shown_seat:
+            self._pass_terminal(seat)
+        self.shown_seat = seat
+        self.s.save()  # a crash or a closed terminal loses nothing
+        self.show_table(seat)
+        while True:
+            text = self.con.ask(f"[seat {seat}]> ").strip()
+            word = text.lower()
+            if not word:
+                continue
+            if word in ("?", "moves"):
+                self.con.lines(legal_listing(self.s.st))
+            elif word in ("help", "h"):
+                self.con.lines(HELP)
+            elif word in ("quit", "q", "exit"):
+                return "quit"
+            elif word in ("table", "t"):
+                self.show_table(seat)
+            elif word == "names":
+                self._names(seat)
+            elif word == "log":
+                self.con.lines(self.recent(seat, 30))
+            elif word == "undo":
+                if self._undo():
+                    return "undone"
+            else:
+                try:
+                    move = resolve_move(self.s.st, text)
+                except IllegalMoveError as exc:
+                    self.con.echo(f"refused: {exc}")
+                    continue
+                if move.text != " ".join(text.split()):
+                    self.con.echo(f"(taken as: {move.text})")
+                self.s.st.apply(move)
+                self._emit_new_events()
+                return "moved"
+
+    def _undo(self) -> bool:
+        try:
+            n = self.s.undo()
+        except UsageError as exc:
+            self.con.echo(f"refused: {exc}")
+            return False
+        if n == 0:
+            self.con.echo("nothing to undo: you have not moved yet")
+            return False
+        self.printed = len(self.s.st.history)
+        self.con.echo(f"undone: your last move and {n - 1} after it")
+        return True
+
+    def _names(self, seat: int) -> None:
+        rs = self.s.rs
+        held = self.s.st.view(seat)["zones"].get(f"hand[{seat}]", {}).get("pieces", [])
+        for tid in dict.fromkeys(held):
+            t = piece_type(rs, tid)
+            glyph = f"  {t.glyph}" if t.glyph else ""
+            self.con.echo(f"  {tid:<16} {t.name}{glyph}")
+        if not held:
+            self.con.lines(hand_lines(rs, []))
+
+
+@click.command()
+@click.argument("ruleset", required=False)
+@click.option("-o", "--option", "options", multiple=True, metavar="NAME=CHOICE",
+              help="Choose an option of the ruleset (repeatable).")
+@click.option("--preset", default=None, help="Select a named preset of options.")
+@click.option("--seats", "seats_spec", default=None, metavar="A,B,...",
+              help="Who plays each seat: 'human' or an agent (random, bluffer, ...). "
+                   "Default: a human in seat 0, random bots elsewhere.")
+@click.option("--seed", type=int, default=None, help="Seed of the game (default: a random one, printed).")
+@click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None,
+              help="Stop the match after this many hands.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False), default=None,
+              help=f"Where to save the game (default: {DEFAULT_LOG}, or the resumed file).")
+@click.option("--resume", "resume_file", type=click.Path(dir_okay=False), default=None,
+              help="Continue a game saved in this log (its ruleset, options, seed and seats).")
+def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seats_spec: str | None,
+         seed: int | None, max_hands: int | None, log_file: str | None, resume_file: str | None) -> int:
+    """Play RULESET at the terminal: you against bots, or several people taking turns at one keyboard."""
+    from rulecraft.engine.log import read_log
+    from rulecraft.rules.model import load_ruleset
+
+    console = Console()
+    if resume_file is not None and (seed is not None or max_hands is not None):
+        raise UsageError("a resumed game keeps its own seed and hand limit: leave out --seed and --hands")
+    if resume_file is not None:
+        header, _ = read_log(resume_file)
+        logged = header["ruleset"]
+        if ruleset is None:
+            rs = load_ruleset(str(logged.get("name")), {str(k): str(v) for k, v in logged.get("options", {}).items()})
+        else:
+            rs = load_ruleset(ruleset, parse_option_assignments(options), preset)
+        agents = seat_agents(rs, seats_spec, int(header["seed"])) if seats_spec else None
+        session = Session.resume(Path(resume_file), rs, agents, Path(log_file or resume_file))
+        moves = sum(1 for e in session.st.history if e.get("type") == "move")
+        console.echo(f"{rs.title}: resumed {resume_file} after {moves} moves (seed {session.seed})")
+    else:
+        if ruleset is None:
+            raise UsageError("name a ruleset to play (a bundled name from 'rulecraft list', or a file), "
+                             "or --resume a saved game")
+        rs = load_ruleset(ruleset, parse_option_assignments(options), preset)
+        seed = seed if seed is not None else secrets.randbelow(1_000_000)
+        agents = seat_agents(rs, seats_spec, seed)
+        session = Session.new(rs, seed, agents, Path(log_file or DEFAULT_LOG), max_hands)
+        console.echo(f"{rs.title}: seed {seed}, seats {','.join(agents)}. Type 'help' for commands.")
+    return PlayLoop(session, console, from_start=resume_file is None).run()
+
+
+def register(group: click.Group) -> None:
+    group.add_command(play)

@@ -1,0 +1,119 @@
+"""``rulecraft replay``: step through a saved game, forwards and backwards, from one seat's view or all.
+
+The states come from replaying the log (``engine.log.replay_events`` keeping the state before each
+move), so what is shown is what the engine reaches, not what the log claims; a corrupt log or one of
+another ruleset stops with ``file:line:col: error`` before anything is shown.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from rulecraft.cli.console import Console
+from rulecraft.cli.table import Seats, event_text, render_table
+from rulecraft.engine.views import redact_event, view
+from rulecraft.errors import UsageError
+
+if TYPE_CHECKING:
+    from rulecraft.engine.state import State
+    from rulecraft.rules.model import Ruleset
+
+KEYS = "n/Enter next, p previous, g N go to after move N, q quit"
+
+
+class Replay:
+    """Steps 0..M of a game of M moves: step i is the table before move i, step M the end."""
+
+    def __init__(self, rs: Ruleset, states: list[State], moves: list[dict[str, Any]], seat: int | None,
+                 seats: Seats) -> None:
+        self.rs = rs
+        self.states = states
+        self.moves = moves
+        self.seat = seat
+        self.seats = seats
+
+    @property
+    def last(self) -> int:
+        return len(self.states) - 1
+
+    def move_line(self, i: int) -> str:
+        """The i-th move (1-based in the text), redacted for the replay's seat."""
+        event = redact_event(self.moves[i], self.seat)
+        text = event_text(event, self.seats) if event is not None else "?"
+        return f"move {i + 1}/{len(self.moves)}: {text}"
+
+    def table(self, step: int) -> list[str]:
+        st = self.states[step]
+        shown = [redact_event(e, self.seat) for e in st.history[-40:]]
+        recent = [t for t in (event_text(e, self.seats) for e in shown if e is not None) if t is not None]
+        return render_table(self.rs, view(st, self.seat), self.seats, recent)
+
+
+def _load(file: str, ruleset: str | None) -> tuple[Ruleset, dict[str, Any], list[tuple[int, dict[str, Any]]]]:
+    from rulecraft.engine.log import read_log
+    from rulecraft.rules.model import load_ruleset
+
+    header, events = read_log(file)
+    logged = header["ruleset"]
+    options = {str(k): str(v) for k, v in (logged.get("options") or {}).items()}
+    rs = load_ruleset(ruleset or str(logged.get("name")), options)
+    return rs, header, events
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--seat", type=int, default=None, help="Show only what this seat could see (default: everything).")
+@click.option("--ruleset", default=None, help="The ruleset to replay under (default: the one the log names).")
+def replay(file: str, seat: int | None, ruleset: str | None) -> int:
+    """Step through a saved game (FILE, a log from play or simulate --log-dir)."""
+    from rulecraft.engine.log import replay_events
+
+    rs, header, events = _load(file, ruleset)
+    if seat is not None and not 0 <= seat < rs.seats.count:
+        raise UsageError(f"--seat must be between 0 and {rs.seats.count - 1} for {rs.name}")
+    final, before = replay_events(header, events, rs, file, keep_states=True)
+    moves = [e for _, e in events if e.get("type") == "move"][:len(before)]
+    agents = [str(a) for a in header.get("agents", [])]
+    labels = tuple(("you" if s == seat else a) if s < len(agents) else "" for s, a in enumerate(agents))
+    rp = Replay(rs, [*before, final], moves, seat, Seats(labels or tuple("" for _ in range(rs.seats.count))))
+    console = Console()
+    if not console.interactive:
+        for i in range(len(moves)):
+            console.echo(rp.move_line(i))
+        console.lines(rp.table(rp.last))
+        return 0
+    return _interactive(rp, console)
+
+
+def _interactive(rp: Replay, console: Console) -> int:
+    step = 0
+    console.set_completion(None)
+    while True:
+        console.echo()
+        console.lines(rp.table(step))
+        console.echo(rp.move_line(step) if step < rp.last else f"end of the game ({rp.last} moves)")
+        try:
+            cmd = console.ask(f"[{step}/{rp.last}] {KEYS}> ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            console.echo()
+            return 0
+        if cmd in ("", "n", "next"):
+            step = min(step + 1, rp.last)
+        elif cmd in ("p", "prev", "previous"):
+            step = max(step - 1, 0)
+        elif cmd.startswith("g"):
+            arg = cmd[1:].strip()
+            if not arg.isdigit():
+                console.echo("go to which move? e.g. 'g 12'")
+                continue
+            step = max(0, min(int(arg), rp.last))
+        elif cmd in ("q", "quit"):
+            return 0
+        else:
+            console.echo(f"keys: {KEYS}")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(replay)

@@ -1,0 +1,115 @@
+"""What must hold in every reachable state, and a behaviour check that plays games looking for breaks.
+
+``state_problems`` restates the rules of the engine independently of the code that implements
+them (zones, legal moves, visibility), so tests and ``rulecraft validate --simulate`` can catch a
+rule file that compiles but cannot be played: a seat to act with no legal move, a game that never
+ends, a piece lost or duplicated, a seat shown what it may not see.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rulecraft.errors import RulecraftError
+
+if TYPE_CHECKING:
+    from rulecraft.engine.state import State
+    from rulecraft.rules.model import Ruleset
+
+MOVE_BOUND = 200_000  # a game still going after this many moves is taken not to end
+
+
+def state_problems(st: State, check_views: bool = True) -> list[str]:
+    """Every invariant broken in this state (empty when all is well)."""
+    rs = st.rs
+    out: list[str] = []
+    placed = Counter(p for z in st.zones for p in z)
+    for p in range(rs.pieces.count):
+        if placed[p] != 1:
+            out.append(f"piece {rs.pieces.type_id(p)} is in {placed[p]} places")
+    for zi, zone in enumerate(st.zones):
+        for p in zone:
+            if st.loc[p] != zi:
+                out.append(f"piece {rs.pieces.type_id(p)} is listed in a zone its location does not name")
+    if not st.is_over:
+        if st.to_act is None:
+            out.append("the game is not over but no seat is to act")
+        elif not len(st.legal_moves()):
+            out.append(f"seat {st.to_act} is to act but has no legal move")
+    if check_views:
+        for seat in range(rs.seats.count):
+            out.extend(_view_problems(st, seat))
+    return out
+
+
+def _may_see(st: State, piece: int, seat: int) -> bool:
+    """The visibility rule, stated from the zone declarations (not from views.visible)."""
+    zi = st.loc[piece]
+    zone = next(z for z in st.rs.zones if z.base <= zi < z.base + z.instances)
+    if st.face_down[piece]:
+        return st.downed_by[piece] == seat
+    if zone.visibility == "all":
+        return True
+    if zone.visibility == "owner":
+        owner = zi - zone.base
+        return owner == (seat if zone.per == "seat" else st.rs.seats.team_of[seat])
+    return False
+
+
+def _view_problems(st: State, seat: int) -> list[str]:
+    rs = st.rs
+    view = st.view(seat)
+    out = []
+    for zone in rs.zones:
+        for k in range(zone.instances):
+            label = zone.name if zone.per == "none" else f"{zone.name}[{k}]"
+            shown = Counter(view["zones"].get(label, {}).get("pieces", ()))
+            allowed = Counter(rs.pieces.type_id(p) for p in st.zones[zone.base + k] if _may_see(st, p, seat))
+            extra = shown - allowed
+            if extra:
+                out.append(f"seat {seat} is shown {', '.join(sorted(extra))} in {label}, which it may not see")
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class BehaviourProblem:
+    seed: int
+    moves: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"game with seed {self.seed}, after {self.moves} moves: {self.message}"
+
+
+def check_behaviour(rs: Ruleset, games: int, seed: int = 1, max_moves: int = MOVE_BOUND) -> list[BehaviourProblem]:
+    """Play ``games`` seeded random games, checking every state; the first problem of each game is reported."""
+    from rulecraft.agents.simple import RandomAgent
+    from rulecraft.engine.game import Game
+    from rulecraft.engine.simulate import game_seed
+
+    problems = []
+    for i in range(games):
+        s = game_seed(seed, i)
+        moves = 0
+        try:
+            st = Game(rs, s).new_state()
+            agents = [RandomAgent(s, seat) for seat in range(rs.seats.count)]
+            while True:
+                found = state_problems(st, check_views=moves % 16 == 0)  # views cost most; sample them
+                if found:
+                    problems.append(BehaviourProblem(s, moves, found[0]))
+                    break
+                if st.is_over:
+                    break
+                if moves >= max_moves:
+                    problems.append(BehaviourProblem(s, moves, f"the game did not end within {max_moves} moves"))
+                    break
+                seat = st.to_act
+                assert seat is not None
+                st.apply(agents[seat].choose(st, seat))
+                moves += 1
+        except RulecraftError as exc:  # e.g. an expression failing at run time: it names its rule
+            problems.append(BehaviourProblem(s, moves, str(exc)))
+    return problems
