@@ -37,6 +37,7 @@ class CompiledExpr(Protocol):
     text: str
     type: T
     pos: SourcePos
+    reads: frozenset[str]  # the game names it reads: lets the engine evaluate it once where it can
 
     def __call__(self, ctx: Any) -> Any: ...
 
@@ -71,6 +72,7 @@ class _Compiler:
         self._ids: dict[int, str] = {}
         self._macro_stack: list[str] = []
         self._loop_counter = 0
+        self.reads: set[str] = set()  # the scope's names this expression reads (through functions too)
 
     # ----------------------------------------------------------------- helpers
     def bind(self, prefix: str, obj: Any) -> str:
@@ -123,6 +125,7 @@ class _Compiler:
             if _is_plain(v):
                 return f"({v!r})", b.type
             return self.bind("c", v), b.type
+        self.reads.add(n.id)
         return f"{self.bind('g', b.getter)}(ctx)", b.type
 
     def _Call(self, unit: _Unit, n: A.Call) -> tuple[str, T]:
@@ -147,6 +150,10 @@ class _Compiler:
             folded = self._fold(unit, n, b, [c for c, _ in args])
             if folded is not None:
                 return folded, rt
+        if b.table is not None and len(args) == 1 and _is_simple(args[0][0]):
+            arg = args[0][0]
+            table = self.bind("t", b.table)
+            return f"({table}[{arg}] if {arg} is not None else None)", rt
         codes = ", ".join(c for c, _ in args)
         fn = self.bind("b" if not b.takes_ctx else "f", b.impl)
         call = f"{fn}(ctx, {codes})" if b.takes_ctx and codes else (f"{fn}(ctx)" if b.takes_ctx else f"{fn}({codes})")
@@ -404,7 +411,8 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     comp.namespace["__builtins__"] = {}
     comp.namespace["_guarded"] = _GUARDED
     comp.namespace["_fail"] = fail
-    source = (f"def _expr(ctx):\n    try:\n        return {code}\n"
+    body, reads = _hoist_reads(code)
+    source = (f"def _expr(ctx):\n    try:\n{reads}        return {body}\n"
               "    except _guarded as exc:\n        raise _fail(exc) from exc\n")
     # exec of source generated from our own checked tree (never user text), with no builtins.
     exec(compile(source, f"<rule expression {where or src!r}>", "exec"), comp.namespace)
@@ -413,7 +421,29 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     fn.type = rtype
     fn.pos = pos
     fn.python = code
+    fn.reads = frozenset(comp.reads)
     return fn  # type: ignore[no-any-return]
+
+
+_READ = re.compile(r"\b(_g\d+)\(ctx\)")
+
+
+def _hoist_reads(code: str) -> tuple[str, str]:
+    """Read each game value used more than once a single time, into a local, before the expression.
+
+    Reads are side-effect free and cannot fail where their scope is valid, so reading them up front
+    changes nothing but the cost: rule functions inlined several times (``suit_of(led)``) would
+    otherwise read the same value again and again.
+    """
+    counts: dict[str, int] = {}
+    for m in _READ.finditer(code):
+        counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+    repeated = [name for name, n in counts.items() if n > 1]
+    if not repeated:
+        return code, ""
+    body = _READ.sub(lambda m: f"v{m.group(1)}" if m.group(1) in repeated else m.group(0), code)
+    reads = "".join(f"        v{name} = {name}(ctx)\n" for name in repeated)
+    return body, reads
 
 
 def _pos(src: Any) -> SourcePos:

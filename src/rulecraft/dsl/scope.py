@@ -42,6 +42,9 @@ class FunctionBinding:
     # A pure function's result depends only on its arguments (not on the game): called with
     # literal arguments it is evaluated once, at load time (``piece('rook-bird')`` becomes a number).
     pure: bool = False
+    # A function that only looks its one argument up in a table (a piece attribute): compiled to an
+    # index into the table instead of a call. A ``None`` argument gives ``None``.
+    table: list[Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +76,10 @@ class Scope:
         self._names[name] = NameBinding(name, type_, None, value, doc)
 
     def add_function(self, name: str, params: list[T] | tuple[T, ...], returns: T, impl: Callable[..., Any],
-                     doc: str = "", param_names: tuple[str, ...] = (), pure: bool = False) -> None:
-        self._functions[name] = FunctionBinding(name, tuple(params), returns, impl, doc, True, param_names, pure)
+                     doc: str = "", param_names: tuple[str, ...] = (), pure: bool = False,
+                     table: list[Any] | None = None) -> None:
+        self._functions[name] = FunctionBinding(name, tuple(params), returns, impl, doc, True, param_names, pure,
+                                                table)
 
     def add_user_function(self, name: str, params: list[str], body: Any, pos: SourcePos = UNKNOWN_POS,
                           doc: str = "") -> None:

@@ -21,7 +21,7 @@ from rulecraft.engine.context import (
 from rulecraft.engine.effects import compile_effects
 from rulecraft.engine.moves import MoveBook
 from rulecraft.engine.phases import PHASE_KINDS
-from rulecraft.engine.phases.tricks import trick_scope
+from rulecraft.engine.phases.tricks import Tricks, trick_scope
 from rulecraft.engine.pieces import PieceTable, build_piece_table
 from rulecraft.errors import SourcePos
 from rulecraft.rules.located import pos_of
@@ -109,6 +109,12 @@ def build_from_data(
             phase.when = b.expr(raw["when"], game, T.BOOL, f"phase '{pid}' when")
         phases.append(phase)
     rs.phases = tuple(phases)
+    # Recording which restriction barred a winning play costs a rating per refused play; do it only
+    # when some rule asks (barred('...')).
+    asks_barred = _mentions(data, "barred(")
+    for phase in phases:
+        if isinstance(phase, Tricks):
+            phase.track_barred = asks_barred
     if not phases:
         b.error(data.get("hand", data), "a hand needs at least one phase")
     rs.on_void = compile_effects(b, rs, hand.get("on_void", ()), game, "hand on_void")
@@ -133,6 +139,16 @@ def build_from_data(
             b.ref(a, pieces.columns, "piece attribute")
     b.raise_if_errors()
     return rs
+
+
+def _mentions(value: Any, text: str) -> bool:
+    if isinstance(value, str):
+        return text in value
+    if isinstance(value, dict):
+        return any(_mentions(k, text) or _mentions(v, text) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_mentions(v, text) for v in value)
+    return False
 
 
 def _describe(exc: Exception) -> str:
@@ -245,6 +261,7 @@ def _build_zones(b: Builder, rs: Ruleset, raw: list[dict[str, Any]]) -> None:
         zones.append(spec)
         rs.zone_by_name[zid] = spec
     rs.zones = tuple(zones)
+    rs.zone_of_instance = tuple(z for z in zones for _ in range(z.instances))
 
 
 def _build_variables(b: Builder, rs: Ruleset, raw: dict[str, Any]) -> None:

@@ -94,8 +94,12 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
 
     if spec.kind == "single":
         if size in (None, 1):
-            for p in hand:
-                add((p,))
+            type_of = pieces.type_of
+            for p in hand:  # the hot path of every trick game: one play per distinct piece type
+                t = type_of[p]
+                if (t,) not in seen:
+                    seen.add((t,))
+                    out.append(Play(spec.id, (p,), True))
     elif spec.kind == "same":
         col = pieces.columns.get(spec.by or "", [])
         groups: dict[Any, list[int]] = defaultdict(list)

@@ -83,7 +83,7 @@ def piece_attribute_functions(scope: Scope, pieces: PieceTable, reserved: set[st
             return None if p is None else _col[p]
 
         scope.add_function(fname, params=[T.PIECE], returns=rtype, impl=impl, doc=f"the piece's '{aname}' attribute",
-                           pure=True)
+                           pure=True, table=column)
 
 
 def add_piece_constants(scope: Scope, pieces: PieceTable) -> None:

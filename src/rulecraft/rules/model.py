@@ -107,6 +107,7 @@ class Ruleset:
     trick_scope: Scope | None = None
     data: dict[str, Any] = field(default_factory=dict)
     moves: MoveBook = field(default=None)  # type: ignore[assignment]  # set by the builder
+    zone_of_instance: tuple[ZoneSpec, ...] = ()  # zone instance index -> its zone
 
     @property
     def identity(self) -> dict[str, Any]:

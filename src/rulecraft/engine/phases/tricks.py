@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from rulecraft.rules.model import Builder, Ruleset
 
 FACE_UP = ("any", "beating")
+# The names that describe the candidate play: an expression reading none of them is the same for
+# every candidate of a decision.
+CANDIDATE_NAMES = frozenset({"piece", "play", "size", "combo", "top", "bottom", "group", "entry", "entry_class",
+                             "entry_strength", "last_round"})
 FACE_DOWN = ("never", "when_cannot_beat", "always")
 
 
@@ -47,6 +51,7 @@ class Restriction:
     allow: CompiledExpr
     if_able: bool
     message: str
+    when_per_play: bool = True  # False when `when` does not read the candidate: evaluated once
 
 
 @dataclass(slots=True)
@@ -178,6 +183,7 @@ class Tricks(Phase):
         self.stop_when: CompiledExpr | None = None
         self.on_round: tuple[Effect, ...] = ()
         self.on_lead: tuple[Effect, ...] = ()
+        self.track_barred = True  # the builder turns it off when no rule asks barred()
         self.must_beat_message = "you must beat the best play when you can"
 
     @classmethod
@@ -327,7 +333,8 @@ class Tricks(Phase):
         allowed, removed = _apply_restrictions(st, self.follow_rules, pool)
         # A restriction "barred" the round when it refused a play that would have beaten the best.
         barred = frozenset(r.id for r, p in ((removed[p.pieces], p) for p in pool if p.pieces in removed)
-                           if self.face_up == "beating" or self._beats(d, *self._rate(st, p)))
+                           if self.face_up == "beating" or self._beats(d, *self._rate(st, p))
+                           ) if self.track_barred and removed else frozenset()
         if self.face_down == "always":
             down = face_down_plays(hand, st.rs.pieces, k)
         elif self.face_down == "when_cannot_beat":
@@ -475,12 +482,14 @@ def _restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple[Rest
     for i, r in enumerate(items or ()):
         rid = str(r.get("id", f"restriction-{i + 1}"))
         w = f"{what} restriction '{rid}'"
+        when = b.expr(r["when"], scope, T.BOOL, w) if "when" in r else None
         out.append(Restriction(
             rid,
-            b.expr(r["when"], scope, T.BOOL, w) if "when" in r else None,
+            when,
             b.expr(r["allow"], scope, T.BOOL, w),
             bool(r.get("if_able", False)),
             str(r.get("message", f"refused by the rule '{rid}'")),
+            when is None or bool(getattr(when, "reads", CANDIDATE_NAMES) & CANDIDATE_NAMES),
         ))
     return tuple(out)
 
@@ -492,11 +501,16 @@ def _apply_restrictions(
     ctx = st.ctx
     removed: dict[tuple[int, ...], Restriction] = {}
     for r in rules:
-        applies: list[Play] = []
-        for p in cands:
-            ctx.combo = p
-            if r.when is None or r.when(ctx):
-                applies.append(p)
+        if r.when is None:
+            applies = cands
+        elif not r.when_per_play:  # the condition is about the position, not the play: ask once
+            applies = cands if r.when(ctx) else []
+        else:
+            applies = []
+            for p in cands:
+                ctx.combo = p
+                if r.when(ctx):
+                    applies.append(p)
         if not applies:
             continue
         failing = []
