@@ -17,7 +17,9 @@ from typing import Any
 import click
 
 from rulecraft.dsl import Scope, T, compile_expr
+from rulecraft.dsl.types import type_of_value
 from rulecraft.errors import RulecraftError, SourcePos, UsageError
+from rulecraft.rules.compose import plain
 
 EXPR_FILE = "<expression>"
 
@@ -38,12 +40,12 @@ def parse_value(text: str) -> tuple[Any, T]:
     from rulecraft.rules.yamlload import load_yaml_text
 
     try:
-        value = _plain(load_yaml_text(text, "--set"))
+        value = plain(load_yaml_text(text, "--set"))
     except RulecraftError as exc:
         raise UsageError(f"cannot read the value '{text}': {_first_line(exc)}") from None
     if isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, dict) for v in value)):
         raise UsageError(f"a --set value is a number, true/false, a string or a list, not a mapping: '{text}'")
-    return value, _type_of(value)
+    return value, type_of_value(value)
 
 
 def parse_assignments(items: Iterable[str]) -> dict[str, tuple[Any, T]]:
@@ -90,7 +92,7 @@ def format_value(value: Any) -> str:
     if value is None:
         return "none"
     if isinstance(value, (int, float, str)):
-        return str(value) if isinstance(value, str) else repr(_plain(value))
+        return str(value) if isinstance(value, str) else repr(plain(value))
     if isinstance(value, Iterable):
         return json.dumps(_jsonable(value))
     return str(value)
@@ -153,38 +155,13 @@ def _located(text: str) -> Any:
     return located
 
 
-def _type_of(value: Any) -> T:
-    if isinstance(value, bool):
-        return T.BOOL
-    if isinstance(value, (int, float)):
-        return T.NUMBER
-    if isinstance(value, str):
-        return T.STRING
-    if isinstance(value, list):
-        return T.LIST
-    return T.NONE if value is None else T.ANY
 
 
-def _plain(value: Any) -> Any:
-    """Located YAML values (LStr, LInt …) as plain Python values."""
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _jsonable(value: Any) -> Any:
     if isinstance(value, (bool, int, float, str)) or value is None:
-        return _plain(value)
+        return plain(value)
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, Iterable):

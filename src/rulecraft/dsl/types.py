@@ -52,6 +52,19 @@ def join(a: T, b: T) -> T:
     return T.ANY
 
 
+def type_of_value(value: object) -> T:
+    """The type of a literal value: a constant, a ``--set`` value, a variable's initial value."""
+    if isinstance(value, bool):
+        return T.BOOL
+    if isinstance(value, (int, float)):
+        return T.NUMBER
+    if isinstance(value, str):
+        return T.STRING
+    if isinstance(value, list):
+        return T.LIST
+    return T.NONE if value is None else T.ANY
+
+
 def describe(t: T) -> str:
     """``a number``, ``a list``... for messages."""
     return {

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulecraft.dsl import Scope, T
+from rulecraft.dsl.types import type_of_value
 from rulecraft.engine.combos import KINDS, ComboSpec, TableEntry
 from rulecraft.engine.context import (
     Ctx,
@@ -55,7 +56,7 @@ def build_from_data(
     root = Scope(name="constants")
     constants = dict(data.get("constants", {}) or {})
     for cname, value in constants.items():
-        root.add_constant(str(cname), _literal_type(value), value=value, doc="a constant of the ruleset")
+        root.add_constant(str(cname), type_of_value(value), value=value, doc="a constant of the ruleset")
 
     pieces = build_piece_table(data.get("pieces", []), _deriver(b, root), pos_of, b.diags)
     add_piece_constants(root, pieces)
@@ -157,16 +158,6 @@ def _describe(exc: Exception) -> str:
     return str(exc)
 
 
-def _literal_type(value: Any) -> T:
-    if isinstance(value, bool):
-        return T.BOOL
-    if isinstance(value, (int, float)):
-        return T.NUMBER
-    if isinstance(value, str):
-        return T.STRING
-    if isinstance(value, list):
-        return T.LIST
-    return T.ANY
 
 
 def _deriver(b: Builder, root: Scope) -> Any:
@@ -279,7 +270,7 @@ def _build_variables(b: Builder, rs: Ruleset, raw: dict[str, Any]) -> None:
         tname = str(spec.get("type", "")) or None
         if tname is not None and tname not in TYPE_NAMES:
             b.error(spec.get("type"), f"unknown type '{tname}'; types are {', '.join(TYPE_NAMES)}")
-        etype = T.LIST if per != "none" else (TYPE_NAMES.get(tname or "", _literal_type(initial))
+        etype = T.LIST if per != "none" else (TYPE_NAMES.get(tname or "", type_of_value(initial))
                                                if initial is not None or tname else T.ANY)
         out.append(VarSpec(str(vname), scope, per, initial, etype, str(spec.get("description", "")),
                            pos_of(spec)))
