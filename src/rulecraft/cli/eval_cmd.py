@@ -114,7 +114,7 @@ def eval_command(expression: str, assignments: tuple[str, ...], ruleset: str | N
     \b
     Examples:
       rulecraft eval "max(0, tricks - 5) * (2 if tricks >= 10 else 1)" --set tricks=11
-      rulecraft eval "suit(piece('rook-bird'))" --ruleset rook
+      rulecraft eval "suit(piece('joker'))" --ruleset my-game
     """
     from rulecraft.cli.options import parse_option_assignments
 

@@ -2,7 +2,7 @@
 
 ``diff`` compares two rulesets, or one ruleset under two sets of options. Each side takes its own
 options: ``--a-option/-a NAME=CHOICE`` and ``--a-preset`` for A, ``--b-option/-b`` and ``--b-preset``
-for B (``rulecraft diff rook rook -b bird_rank=lowest``).
+for B (``rulecraft diff my-game my-game -b scoring=house``).
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def diff(a: str, b: str, a_options: tuple[str, ...], b_options: tuple[str, ...],
 
     A and B are rulesets (names or paths), each with its own options: -a/--a-option and --a-preset
     for A, -b/--b-option and --b-preset for B. Compare one ruleset under two options with
-    'rulecraft diff rook rook -b bird_rank=lowest'.
+    'rulecraft diff my-game my-game -b scoring=house'.
     """
     ca = _load(a, parse_option_assignments(a_options), a_preset)
     cb = _load(b, parse_option_assignments(b_options), b_preset)

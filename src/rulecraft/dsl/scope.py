@@ -2,7 +2,7 @@
 
 A scope maps names to *bindings*. Names (``tricks``, ``trump``) and functions (``piece('x')``,
 ``team_of(s)``) live in separate namespaces, so a trick round's ``piece`` (the piece being played)
-and the ruleset-wide ``piece('rook-bird')`` do not collide. Scopes nest: the engine builds a root
+and the ruleset-wide ``piece('joker')`` do not collide. Scopes nest: the engine builds a root
 of constants and piece attributes, a game scope on top (seats, variables, zones, knowledge) and one
 scope per phase kind (the lead, the candidate play...). The builtins (min, max, count...) are
 visible everywhere.
@@ -40,7 +40,7 @@ class FunctionBinding:
     takes_ctx: bool = True
     param_names: tuple[str, ...] = ()
     # A pure function's result depends only on its arguments (not on the game): called with
-    # literal arguments it is evaluated once, at load time (``piece('rook-bird')`` becomes a number).
+    # literal arguments it is evaluated once, at load time (``piece('joker')`` becomes a number).
     pure: bool = False
     # A function that only looks its one argument up in a table (a piece attribute): compiled to an
     # index into the table instead of a call. A ``None`` argument gives ``None``.

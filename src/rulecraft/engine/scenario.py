@@ -3,9 +3,9 @@
 A scenario file (see ``schemas/scenario.schema.json``)::
 
     name: bird-may-be-played-any-time
-    rule: "The Rook Bird may be played even when able to follow suit"
+    rule: "The joker may be played even when able to follow suit"
     source: "seed 002_616114f318d39c88.txt"
-    ruleset: rook
+    ruleset: my-game
     options: {bird_rank: lowest}
     deal: {"hand[0]": [red-14, ...], nest: [...]}   # zone contents after the first deal
     dice: [[3, 4]]                                   # dice outcomes, in order

@@ -7,7 +7,7 @@ value which file, line and layer it came from (``explain`` shows this; errors po
 The semantics (also in ``docs/rule-files.md``):
 
 **extends.** A file with ``extends: TARGET`` is an *overlay* of TARGET, which is a path relative
-to the overlay's own file or a bundled name (``rook``, ``tien-gow/bunmu-son``). TARGET may itself
+to the overlay's own file or a bundled name (``my-game``, ``my-game/house``). TARGET may itself
 extend another file; chains have any length. A cycle or a target that does not exist is an error
 naming the chain (``a.yaml extends b.yaml extends a.yaml``). The base (the file without
 ``extends``) is read first and each overlay is laid over it in turn, ending with the file named.
@@ -40,7 +40,7 @@ the effective data without ``options`` and ``presets`` (their effect is already 
 ``chosen`` records which were taken). It contains no paths, so it is the same on every machine.
 
 **Provenance.** For every leaf value of the effective data: the file:line:col that wrote it and the
-layer (``base variants/rook/base.yaml``, ``overlay house.yaml``, ``option bird_rank=lowest``),
+layer (``base variants/my-game/base.yaml``, ``overlay house.yaml``, ``option bird_rank=lowest``),
 queryable by rule path (``hand.phases[play].first``).
 """
 
@@ -209,7 +209,7 @@ def load_chain(ref: str | Path) -> list[YamlDocument]:
         if not isinstance(ext, str) or not ext.strip():
             raise _file_error(doc, ext if ext is not None else doc.data,
                               "'extends' names one rule file: a path relative to this file, or a bundled name "
-                              "such as 'rook'", key="extends")
+                              "such as 'my-game'", key="extends")
         target = path_target(ext, current.parent) or bundled_path(ext)
         if target is None:
             chain = " extends ".join([d.file for d in docs] + [str(ext)])

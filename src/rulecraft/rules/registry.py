@@ -1,8 +1,8 @@
 """Where rule files and schemas live, and what a RULESET argument names.
 
 A RULESET argument is either a path (a file; a directory means its ``base.yaml``) or the name of
-a bundled ruleset: ``rook`` is ``variants/rook/base.yaml`` and ``tien-gow/bunmu-son`` is
-``variants/tien-gow/bunmu-son.yaml``. An existing path always wins over a bundled name.
+a bundled ruleset: ``my-game`` is ``variants/my-game/base.yaml`` and ``my-game/house`` is
+``variants/my-game/house.yaml``. An existing path always wins over a bundled name.
 
 Bundled files are found in the installed package (``rulecraft/_bundled/{variants,schemas}``, which
 the wheel force-includes) and, when running from a source checkout (an editable install), in the
