@@ -34,25 +34,22 @@ def _load(ruleset: str, options: tuple[str, ...], preset: str | None):  # type: 
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--log-dir", type=click.Path(file_okay=False), default=None, help="Write every game's log here.")
 @click.option("--no-timings", is_flag=True, help="Leave timings out, so output is byte-for-byte reproducible.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local worker processes; the numbers do not depend on it.")
+@click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
+              help="Run the games on a dask.distributed scheduler (e.g. tcp://10.0.0.5:8786).")
 def simulate(ruleset: str, options: tuple[str, ...], preset: str | None, games: int, seed: int, agents: str,
-             fmt: str, log_dir: str | None, no_timings: bool) -> None:
+             fmt: str, log_dir: str | None, no_timings: bool, workers: int, dask_address: str | None) -> None:
     """Play N seeded games of RULESET and summarise them."""
-    from rulecraft.engine.log import write_log
+    from rulecraft.cli.progress import progress_bar
+    from rulecraft.engine.distribute import RunSpec, simulate_run
     from rulecraft.engine.simulate import resolve_agents
-    from rulecraft.engine.simulate import simulate as run
 
     rs = _load(ruleset, options, preset)
     names = resolve_agents(rs, [a.strip() for a in agents.split(",") if a.strip()])
-
-    def on_game(i: int, st) -> None:  # type: ignore[no-untyped-def]
-        if log_dir:
-            write_log(Path(log_dir) / f"game-{i:06d}.jsonl", st, names)
-
-    if sys.stderr.isatty():
-        with click.progressbar(length=games, label=f"{rs.name}", file=sys.stderr) as bar:
-            summary = run(rs, games, seed, names, progress=bar.update, on_game=on_game)
-    else:
-        summary = run(rs, games, seed, names, on_game=on_game)
+    spec = RunSpec.make(ruleset, parse_option_assignments(options), preset, names, seed)
+    with progress_bar(games, rs.name) as update:
+        summary = simulate_run(spec, games, workers=workers, dask=dask_address, log_dir=log_dir, progress=update)
     out = summary.as_json(timings=not no_timings)
     if fmt == "json":
         click.echo(json.dumps(out, indent=2, sort_keys=True))

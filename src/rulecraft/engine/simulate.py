@@ -1,4 +1,10 @@
-"""Playing many seeded games and summarising them; the same arguments always give the same numbers."""
+"""Playing many seeded games and summarising them; the same arguments always give the same numbers.
+
+A run is split into *chunks* of consecutive game indices. Game i's seed is ``game_seed(seed, i)``
+whatever chunk it falls in, each game yields a plain per-game record, and records are merged in
+index order, so one process, local worker processes (``engine.distribute``) and a cluster give the
+same statistics to the last digit.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from typing import Any
 
 from rulecraft.agents.base import make_agent
 from rulecraft.engine.game import Game
+from rulecraft.engine.standings import leader, match_scores
 from rulecraft.engine.state import State
 from rulecraft.errors import UsageError
 from rulecraft.rules.model import Ruleset
@@ -22,12 +29,15 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def resolve_agents(rs: Ruleset, agents: Sequence[str] | None) -> list[str]:
+    """One agent spec per seat; each is checked (an unknown name or bad argument is a UsageError)."""
     n = rs.seats.count
     names = list(agents or ["random"])
     if len(names) == 1:
         names = names * n
     if len(names) != n:
         raise UsageError(f"{rs.name} has {n} seats: give one agent, or {n} separated by commas (got {len(names)})")
+    for seat, spec in enumerate(names):
+        make_agent(spec, 0, seat)
     return names
 
 
@@ -52,6 +62,55 @@ def play_game(rs: Ruleset, seed: int, agent_names: Sequence[str],
     return st, moves
 
 
+class _Tracker:
+    """Follows a game from outside: who acted first, and which team led after each hand."""
+
+    def __init__(self) -> None:
+        self.first: int | None = None
+        self.hand = 0
+        self.leaders: list[int | None] = []
+
+    def __call__(self, st: State) -> None:
+        if self.first is None and st.to_act is not None:
+            self.first = st.to_act
+        if st.hand_no != self.hand or st.over:
+            if self.hand:  # a hand has just ended: the standings now are those after it
+                self.leaders.append(leader(match_scores(st), st.rs.seats.team_of))
+            self.hand = st.hand_no
+
+
+def game_record(st: State, moves: int, index: int = 0, first: int | None = None,
+                leaders: Sequence[int | None] = ()) -> dict[str, Any]:
+    """The plain, JSON-ready facts of one finished game that every statistic is computed from."""
+    assert st.result is not None
+    scores = list(st.result["scores"])
+    winners = list(st.result["winners"])
+    team_of = st.rs.seats.team_of
+    rivals = [v for s, v in enumerate(scores) if winners and team_of[s] != team_of[winners[0]]]
+    margin = (max(scores) - max(rivals)) if rivals else 0
+    top = leader(scores, team_of)
+    led_from = None
+    if top is not None and leaders:
+        k = len(leaders)
+        while k > 0 and leaders[k - 1] == top:
+            k -= 1
+        led_from = k + 1  # the first hand after which the eventual winner stayed ahead
+    return {"index": index, "seed": st.seed, "scores": scores, "winners": winners, "moves": moves,
+            "hands": st.result["hands"], "truncated": bool(st.result["truncated"]),
+            "fired": dict(sorted(st.fired.items())), "first": first, "margin": margin,
+            "led_from": led_from}
+
+
+def play_record(rs: Ruleset, seed: int, index: int, agent_names: Sequence[str], max_hands: int | None = None,
+                on_game: Callable[[int, State], None] | None = None) -> dict[str, Any]:
+    """Play game ``index`` of a run with this seed, and return its record."""
+    tracker = _Tracker()
+    st, moves = play_game(rs, game_seed(seed, index), agent_names, on_state=tracker, max_hands=max_hands)
+    if on_game is not None:
+        on_game(index, st)
+    return game_record(st, moves, index, tracker.first, tracker.leaders)
+
+
 @dataclass
 class Summary:
     ruleset: dict[str, Any]
@@ -66,25 +125,30 @@ class Summary:
     fired: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     per_game: list[dict[str, Any]] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, st: State, moves: int) -> None:
-        assert st.result is not None
-        n = len(st.result["scores"])
+        self.add_record(game_record(st, moves, len(self.records)))
+
+    def add_record(self, rec: dict[str, Any]) -> None:
+        """Count one game; records must come in index order for sums to be reproducible to the last bit."""
+        n = len(rec["scores"])
         if not self.wins:
             self.wins = [0.0] * n
             self.score_sum = [0.0] * n
-        winners = st.result["winners"]
+        winners = rec["winners"]
         for w in winners:
             self.wins[w] += 1 / len(winners)
-        for s, v in enumerate(st.result["scores"]):
+        for s, v in enumerate(rec["scores"]):
             self.score_sum[s] += v
-        self.moves += moves
-        self.hands += st.result["hands"]
-        self.truncated += bool(st.result["truncated"])
-        for k, v in st.fired.items():
+        self.moves += rec["moves"]
+        self.hands += rec["hands"]
+        self.truncated += bool(rec["truncated"])
+        for k, v in rec["fired"].items():
             self.fired[k] = self.fired.get(k, 0) + v
-        self.per_game.append({"scores": list(st.result["scores"]), "winners": list(winners), "moves": moves,
-                              "hands": st.result["hands"]})
+        self.per_game.append({"scores": list(rec["scores"]), "winners": list(winners), "moves": rec["moves"],
+                              "hands": rec["hands"]})
+        self.records.append(rec)
 
     def as_json(self, timings: bool = True) -> dict[str, Any]:
         g = max(self.games, 1)
@@ -107,18 +171,25 @@ class Summary:
         return out
 
 
+def summarize(rs_identity: dict[str, Any], n: int, seed: int, agents: Sequence[str],
+              records: Sequence[dict[str, Any]], seconds: float = 0.0) -> Summary:
+    """Merge per-game records (from any number of chunks) into one Summary, in game index order."""
+    summary = Summary(rs_identity, n, seed, list(agents))
+    for rec in sorted(records, key=lambda r: r["index"]):
+        summary.add_record(rec)
+    summary.seconds = seconds
+    return summary
+
+
 def simulate(rs: Ruleset, n: int, seed: int, agents: Sequence[str] | None = None,
              progress: Callable[[int], None] | None = None,
              on_game: Callable[[int, State], None] | None = None) -> Summary:
+    """Play ``n`` games in this process (see ``engine.distribute.run_games`` for workers and clusters)."""
     names = resolve_agents(rs, agents)
-    summary = Summary(rs.identity, n, seed, names)
     start = time.perf_counter()
+    records = []
     for i in range(n):
-        st, moves = play_game(rs, game_seed(seed, i), names)
-        summary.add(st, moves)
-        if on_game is not None:
-            on_game(i, st)
+        records.append(play_record(rs, seed, i, names, on_game=on_game))
         if progress is not None:
             progress(1)
-    summary.seconds = time.perf_counter() - start
-    return summary
+    return summarize(rs.identity, n, seed, names, records, time.perf_counter() - start)

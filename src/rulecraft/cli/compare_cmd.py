@@ -1,0 +1,141 @@
+"""``rulecraft compare A B``: what a house rule changes, measured over the same seeded games.
+
+A and B are rulesets, or one ruleset under two sets of options; as in ``rulecraft diff``, each side
+takes its own options (``-a/--a-option``, ``--a-preset`` for A; ``-b/--b-option``, ``--b-preset``
+for B). Both sides play games 0..N-1 of the same run seed with the same agents.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import click
+
+from rulecraft.cli.options import parse_option_assignments
+
+
+def register(group: click.Group) -> None:
+    group.add_command(compare)
+
+
+@click.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("-n", "games", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Games per side.")
+@click.option("-a", "--a-option", "a_options", multiple=True, metavar="NAME=CHOICE", help="An option for A.")
+@click.option("-b", "--b-option", "b_options", multiple=True, metavar="NAME=CHOICE", help="An option for B.")
+@click.option("--a-preset", default=None, help="A preset for A.")
+@click.option("--b-preset", default=None, help="A preset for B.")
+@click.option("--agents", default="random", show_default=True,
+              help="One agent for every seat, or one per seat separated by commas (both sides).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the run (both sides).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
+              help="Draw the distributions side by side (needs matplotlib: pip install 'rulecraft[plot]').")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--no-timings", is_flag=True, help="Leave timings out, so output is byte-for-byte reproducible.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local worker processes; the numbers do not depend on it.")
+@click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
+              help="Run the games on a dask.distributed scheduler.")
+def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: tuple[str, ...],
+            a_preset: str | None, b_preset: str | None, agents: str, seed: int, plot_path: str | None, fmt: str,
+            no_timings: bool, workers: int, dask_address: str | None) -> None:
+    """Compare rulesets A and B over the same N seeded games: win rates, scores, length, rules fired, balance."""
+    from rulecraft.cli.progress import progress_bar
+    from rulecraft.engine.comparison import compare_stats, side_stats
+    from rulecraft.engine.distribute import RunSpec, run_games
+    from rulecraft.engine.simulate import resolve_agents
+    from rulecraft.rules.model import load_ruleset
+
+    if plot_path:
+        from rulecraft.cli.plot import require_matplotlib
+
+        require_matplotlib()  # fail before playing, not after
+    agent_list = [x.strip() for x in agents.split(",") if x.strip()]
+    sides = []
+    for ref, opts, preset in ((a, a_options, a_preset), (b, b_options, b_preset)):
+        chosen = parse_option_assignments(opts)
+        rs = load_ruleset(ref, chosen, preset)
+        names = resolve_agents(rs, agent_list)
+        sides.append((rs, RunSpec.make(ref, chosen, preset, names, seed)))
+    report: dict[str, Any] = {"games": games, "seed": seed}
+    records = []
+    with progress_bar(2 * games, "compare") as update:
+        for label, (rs, spec) in zip("ab", sides, strict=True):
+            start = time.perf_counter()
+            recs = run_games(spec, games, workers=workers, dask=dask_address, progress=update)
+            records.append(recs)
+            side: dict[str, Any] = {"ruleset": rs.identity, "title": rs.title, "agents": list(spec.agents),
+                                    **side_stats(recs, rs.seats.count)}
+            if not no_timings:
+                side["seconds"] = round(time.perf_counter() - start, 3)
+            report[label] = side
+    report["b_minus_a"] = compare_stats(report["a"], report["b"])
+    if plot_path:
+        from rulecraft.cli.plot import plot_comparison
+
+        plot_comparison(plot_path, report, records)
+    if fmt == "json":
+        click.echo(json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False))
+        return
+    click.echo(render_text(report))
+    if plot_path:
+        click.echo(f"plot written to {plot_path}")
+
+
+def _label(side: dict[str, Any]) -> str:
+    rs = side["ruleset"]
+    opts = ", ".join(f"{k}={v}" for k, v in rs["options"].items()) or "-"
+    return f"{rs['name']} ({opts})"
+
+
+def _dist(d: dict[str, Any]) -> str:
+    if not d.get("n"):
+        return "-"
+    return (f"mean {d['mean']:g} sd {d['stdev']:g}  [q05 {d['q05']:g}, q25 {d['q25']:g}, median {d['q50']:g}, "
+            f"q75 {d['q75']:g}, q95 {d['q95']:g}]")
+
+
+def render_text(report: dict[str, Any]) -> str:
+    """The human report: A and B side by side, then what changed."""
+    a, b, d = report["a"], report["b"], report["b_minus_a"]
+    lines = [f"A: {_label(a)}", f"B: {_label(b)}",
+             f"{report['games']} games each, seed {report['seed']}, agents {','.join(a['agents'])}"]
+    for title, side in (("A", a), ("B", b)):
+        lines.append("")
+        lines.append(f"{title}: {side['title']}")
+        for w, sc in zip(side["win_rate"], side["scores"], strict=True):
+            lo, hi = w["ci95"]
+            lines.append(f"  seat {w['seat']}: wins {100 * w['rate']:5.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f})"
+                         f"  score {_dist(sc)}")
+        lines.append(f"  moves {_dist(side['length']['moves'])}")
+        lines.append(f"  hands {_dist(side['length']['hands'])}   truncated {side['truncated']}")
+        fp = side["balance"]["first_player"]
+        lines.append(f"  first player wins {100 * fp['win_rate']:.1f}% (95% CI {100 * fp['ci95'][0]:.1f}-"
+                     f"{100 * fp['ci95'][1]:.1f}) vs mean {100 * fp['mean_win_rate']:.1f}%: "
+                     f"advantage {100 * fp['advantage']:+.1f} points")
+        lines.append(f"  winning margin {_dist(side['balance']['margin'])}")
+        lead = side["balance"]["lead_for_good"]
+        if lead.get("n"):
+            lines.append(f"  share of the match the winner led for good: mean {lead['mean']:g}, "
+                         f"median {lead['q50']:g} (undecided {side['balance']['undecided']})")
+        if side["rules_fired"]:
+            lines.append("  rules fired:")
+            for k, v in side["rules_fired"].items():
+                lines.append(f"    {k:<28} {v['count']:>7}  ({v['per_game']:g}/game, in "
+                             f"{100 * v['share_of_games']:.1f}% of games)")
+        if "seconds" in side:
+            lines.append(f"  {side['seconds']:g} s")
+    lines.append("")
+    lines.append("B - A:")
+    lines.append("  win rate by seat: " + ", ".join(f"{100 * x:+.1f}" for x in d["win_rate"]) + " points")
+    lines.append("  mean score by seat: " + ", ".join(f"{x:+g}" for x in d["mean_score"]))
+    lines.append(f"  mean moves {d['mean_moves']:+g}, mean hands {d['mean_hands']:+g}, "
+                 f"first-player advantage {100 * d['first_player_advantage']:+.1f} points")
+    changed = {k: v for k, v in d["rules_fired_per_game"].items() if v}
+    if changed:
+        lines.append("  rules fired per game: " + ", ".join(f"{k} {v:+g}" for k, v in changed.items()))
+    return "\n".join(lines)

@@ -1,0 +1,93 @@
+"""What a rule change does, measured: statistics of one side's game records, and of two sides side by side.
+
+Both sides are played over the same game seeds, so a difference is the rules' (and chance's), not a
+different luck of the deal. Everything here reads only the plain per-game records of
+``engine.simulate.game_record``, so it does not matter where the games were played.
+
+Balance measures:
+
+* *first-player advantage*: the win rate of the seat that made the game's first decision, minus
+  the mean win rate of all seats (0 when acting first is worth nothing);
+* *decisiveness*: the final margin between the winner and the best rival team, and how early the
+  eventual winner took the lead for good (``lead_for_good``: the share of the match's hands it led
+  throughout, 1 when it led from the first hand on; single-hand games are always 1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from rulecraft.engine.stats import describe, wilson
+
+
+def side_stats(records: Sequence[dict[str, Any]], seats: int) -> dict[str, Any]:
+    """Every statistic ``compare`` reports for one side."""
+    n = len(records)
+    wins = [0.0] * seats
+    for r in records:
+        for w in r["winners"]:
+            wins[w] += 1 / len(r["winners"])
+    win_rates = []
+    for s in range(seats):
+        lo, hi = wilson(wins[s], n)
+        win_rates.append({"seat": s, "wins": round(wins[s], 6), "rate": round(wins[s] / n, 6) if n else 0.0,
+                          "ci95": [round(lo, 6), round(hi, 6)]})
+    fired: dict[str, int] = {}
+    games_with: dict[str, int] = {}
+    for r in records:
+        for k, v in r["fired"].items():
+            fired[k] = fired.get(k, 0) + v
+            games_with[k] = games_with.get(k, 0) + (1 if v else 0)
+    rules = {k: {"count": fired[k], "per_game": round(fired[k] / n, 4), "games": games_with[k],
+                 "share_of_games": round(games_with[k] / n, 4)} for k in sorted(fired)}
+    return {
+        "games": n,
+        "win_rate": win_rates,
+        "scores": [describe([float(r["scores"][s]) for r in records]) for s in range(seats)],
+        "length": {"moves": describe([float(r["moves"]) for r in records]),
+                   "hands": describe([float(r["hands"]) for r in records])},
+        "truncated": sum(1 for r in records if r["truncated"]),
+        "rules_fired": rules,
+        "balance": _balance(records, seats, wins),
+    }
+
+
+def _balance(records: Sequence[dict[str, Any]], seats: int, wins: list[float]) -> dict[str, Any]:
+    n = len(records)
+    firsts = [r for r in records if r.get("first") is not None]
+    first_wins = sum(1 / len(r["winners"]) for r in firsts if r["first"] in r["winners"])
+    mean_rate = (math.fsum(wins) / seats / n) if n else 0.0
+    first_rate = first_wins / len(firsts) if firsts else 0.0
+    lo, hi = wilson(first_wins, len(firsts))
+    shares = [1 - (r["led_from"] - 1) / r["hands"] for r in records if r.get("led_from") and r["hands"]]
+    return {
+        "first_player": {"games": len(firsts), "win_rate": round(first_rate, 6), "ci95": [round(lo, 6), round(hi, 6)],
+                         "mean_win_rate": round(mean_rate, 6), "advantage": round(first_rate - mean_rate, 6)},
+        "margin": describe([float(r["margin"]) for r in records]),
+        "lead_for_good": describe(shares),
+        "undecided": sum(1 for r in records if not r.get("led_from")),
+    }
+
+
+def compare_stats(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """B minus A for the headline numbers (win rates, mean scores, length, rule firings per game)."""
+    seats = min(len(a["win_rate"]), len(b["win_rate"]))
+    rules = sorted(set(a["rules_fired"]) | set(b["rules_fired"]))
+
+    def per_game(side: dict[str, Any], k: str) -> float:
+        return float(side["rules_fired"].get(k, {}).get("per_game", 0.0))
+
+    def mean(d: dict[str, Any]) -> float:
+        return float(d.get("mean", 0.0))
+
+    return {
+        "win_rate": [round(b["win_rate"][s]["rate"] - a["win_rate"][s]["rate"], 6) for s in range(seats)],
+        "mean_score": [round(mean(b["scores"][s]) - mean(a["scores"][s]), 4) for s in range(seats)],
+        "mean_moves": round(mean(b["length"]["moves"]) - mean(a["length"]["moves"]), 4),
+        "mean_hands": round(mean(b["length"]["hands"]) - mean(a["length"]["hands"]), 4),
+        "rules_fired_per_game": {k: round(per_game(b, k) - per_game(a, k), 4) for k in rules},
+        "first_player_advantage": round(b["balance"]["first_player"]["advantage"]
+                                        - a["balance"]["first_player"]["advantage"], 6),
+    }

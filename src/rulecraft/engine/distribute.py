@@ -1,0 +1,157 @@
+"""Running a simulation's games in chunks: in this process, in local worker processes, or on a dask cluster.
+
+Work crosses process boundaries as a ``RunSpec`` (the ruleset's name or path, its options and preset,
+the agents, the seed): plain values that pickle, never a ``Ruleset``. Each worker process loads the
+ruleset once and keeps it; each chunk returns the plain records of its games plus the content hash of
+the ruleset it loaded, so a worker that read a different file is caught instead of silently mixing
+rules. Records are merged in game index order (``simulate.summarize``), so how a run was split never
+changes its numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rulecraft.engine.simulate import Summary, play_record, summarize
+from rulecraft.errors import RulecraftError, UsageError
+from rulecraft.rules.model import Ruleset, load_ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class RunSpec:
+    """Everything a worker needs to play games of a run, as plain picklable values."""
+
+    ruleset: str
+    options: tuple[tuple[str, str], ...]
+    preset: str | None
+    agents: tuple[str, ...]
+    seed: int
+    max_hands: int | None = None
+
+    @classmethod
+    def make(cls, ruleset: str, options: dict[str, str] | None, preset: str | None, agents: list[str], seed: int,
+             max_hands: int | None = None) -> RunSpec:
+        return cls(ruleset, tuple(sorted((options or {}).items())), preset, tuple(agents), seed, max_hands)
+
+    def load(self) -> Ruleset:
+        return load_ruleset(self.ruleset, dict(self.options), self.preset)
+
+
+_LOADED: dict[tuple[str, tuple[tuple[str, str], ...], str | None], Ruleset] = {}
+
+
+def _ruleset(spec: RunSpec) -> Ruleset:
+    """The spec's ruleset, loaded once per process."""
+    key = (spec.ruleset, spec.options, spec.preset)
+    rs = _LOADED.get(key)
+    if rs is None:
+        rs = _LOADED[key] = spec.load()
+    return rs
+
+
+def run_chunk(spec: RunSpec, start: int, stop: int, log_dir: str | None = None) -> tuple[str, list[dict[str, Any]]]:
+    """Play games ``start`` to ``stop - 1`` of the run; returns (ruleset content hash, their records)."""
+    rs = _ruleset(spec)
+    on_game = None
+    if log_dir is not None:
+        from rulecraft.engine.log import write_log
+
+        def on_game(i: int, st: Any) -> None:
+            write_log(Path(log_dir) / f"game-{i:06d}.jsonl", st, list(spec.agents))
+
+    records = [play_record(rs, spec.seed, i, spec.agents, spec.max_hands, on_game) for i in range(start, stop)]
+    return rs.content_hash, records
+
+
+def chunk_bounds(n: int, size: int) -> list[tuple[int, int]]:
+    return [(a, min(a + size, n)) for a in range(0, n, size)]
+
+
+def default_chunk_size(n: int, workers: int) -> int:
+    """Small enough to balance the load and move a progress bar, big enough to keep overhead low."""
+    return max(1, min(25, math.ceil(n / (4 * max(workers, 1)))))
+
+
+def run_games(spec: RunSpec, n: int, *, workers: int = 1, dask: str | Any | None = None,
+              chunk_size: int | None = None, log_dir: str | None = None,
+              progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """The records of games 0..n-1, in index order, computed where asked.
+
+    ``workers`` > 1 uses that many local processes; ``dask`` is a scheduler address (or a
+    ``distributed.Client``) to run the same chunks on a cluster.
+    """
+    expected = _ruleset(spec).content_hash
+    bounds = chunk_bounds(n, chunk_size or default_chunk_size(n, workers if dask is None else 8))
+    if dask is not None:
+        results = _run_dask(spec, bounds, dask, log_dir, progress)
+    elif workers > 1:
+        results = _run_processes(spec, bounds, workers, log_dir, progress)
+    else:
+        results = []
+        for a, b in bounds:
+            results.append(run_chunk(spec, a, b, log_dir))
+            if progress is not None:
+                progress(b - a)
+    records: list[dict[str, Any]] = []
+    for content_hash, recs in results:
+        if content_hash != expected:
+            raise RulecraftError(f"a worker loaded a different '{spec.ruleset}' (hash {content_hash[:12]}, "
+                                 f"expected {expected[:12]}): give workers the same rule files")
+        records.extend(recs)
+    records.sort(key=lambda r: r["index"])
+    return records
+
+
+def _run_processes(spec: RunSpec, bounds: list[tuple[int, int]], workers: int, log_dir: str | None,
+                   progress: Callable[[int], None] | None) -> list[tuple[str, list[dict[str, Any]]]]:
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(run_chunk, spec, a, b, log_dir): b - a for a, b in bounds}
+        results = []
+        for fut in as_completed(futures):
+            results.append(fut.result())
+            if progress is not None:
+                progress(futures[fut])
+    return results
+
+
+def _run_dask(spec: RunSpec, bounds: list[tuple[int, int]], dask: str | Any, log_dir: str | None,
+              progress: Callable[[int], None] | None) -> list[tuple[str, list[dict[str, Any]]]]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise UsageError("--dask needs dask.distributed: pip install 'rulecraft[dask]'") from None
+    own = isinstance(dask, str)
+    try:
+        client = Client(dask, timeout=10) if own else dask
+    except OSError as exc:
+        raise UsageError(f"cannot reach the dask scheduler at {dask}: {exc}") from None
+    try:
+        futures = [client.submit(run_chunk, spec, a, b, log_dir, pure=False) for a, b in bounds]
+        sizes = {f.key: b - a for f, (a, b) in zip(futures, bounds, strict=True)}
+        results = []
+        for fut in as_completed(futures):
+            results.append(fut.result())
+            if progress is not None:
+                progress(sizes[fut.key])
+        return results
+    finally:
+        if own:
+            client.close()
+
+
+def simulate_run(spec: RunSpec, n: int, *, workers: int = 1, dask: str | Any | None = None,
+                 log_dir: str | None = None, progress: Callable[[int], None] | None = None,
+                 chunk_size: int | None = None) -> Summary:
+    """``simulate`` for a RunSpec, wherever its games run; the Summary is the same whichever way."""
+    rs = _ruleset(spec)
+    start = time.perf_counter()
+    records = run_games(spec, n, workers=workers, dask=dask, chunk_size=chunk_size, log_dir=log_dir,
+                        progress=progress)
+    return summarize(rs.identity, n, spec.seed, list(spec.agents), records, time.perf_counter() - start)

@@ -1,0 +1,102 @@
+"""``rulecraft compare`` and ``simulate --workers/--dask`` as a user runs them (exit codes included)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+OLD_CARDS = ["luk-fu", "luk-fu", "-a", "old_cards=known-to-leader", "-b", "old_cards=public-plus-original-run"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rulecraft.cli.main", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def report() -> dict:  # type: ignore[type-arg]
+    r = run("compare", *OLD_CARDS, "-n", "24", "--seed", "3", "--format", "json", "--no-timings")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""  # no progress bar when stderr is not a terminal
+    return json.loads(r.stdout)  # type: ignore[no-any-return]
+
+
+def test_compare_json_has_both_sides_and_the_difference(report: dict) -> None:  # type: ignore[type-arg]
+    assert set(report) == {"games", "seed", "a", "b", "b_minus_a"}
+    assert report["a"]["ruleset"]["options"]["old_cards"] == "known-to-leader"
+    assert report["b"]["ruleset"]["options"]["old_cards"] == "public-plus-original-run"
+    for side in (report["a"], report["b"]):
+        assert {"win_rate", "scores", "length", "rules_fired", "balance", "truncated", "games"} <= set(side)
+        assert "seconds" not in side
+        assert side["games"] == 24
+        assert sum(w["wins"] for w in side["win_rate"]) == pytest.approx(24)
+        for w in side["win_rate"]:
+            lo, hi = w["ci95"]
+            assert 0 <= lo <= w["rate"] <= hi <= 1
+        fp = side["balance"]["first_player"]
+        assert 0 <= fp["ci95"][0] <= fp["win_rate"] <= fp["ci95"][1] <= 1
+        assert fp["advantage"] == pytest.approx(fp["win_rate"] - fp["mean_win_rate"], abs=2e-6)
+        assert {"mean", "stdev", "q05", "q50", "q95"} <= set(side["scores"][0])
+        assert side["length"]["hands"]["mean"] == 12  # a Luk Fu match is 12 deals by default
+        assert side["rules_fired"]["old-card-led"]["count"] > 0
+        assert 0 <= side["balance"]["lead_for_good"]["mean"] <= 1
+    # The stricter public reading makes fewer cards old, so the rule fires less often.
+    a, b = report["a"]["rules_fired"]["old-card-led"], report["b"]["rules_fired"]["old-card-led"]
+    assert b["count"] < a["count"]
+    assert report["b_minus_a"]["rules_fired_per_game"]["old-card-led"] == pytest.approx(
+        b["per_game"] - a["per_game"], abs=1e-3)
+
+
+def test_compare_text_and_plot(tmp_path: Path) -> None:
+    plot = tmp_path / "out" / "cmp.png"
+    args = ["compare", *OLD_CARDS, "-n", "6", "--no-timings"]
+    pytest.importorskip("matplotlib", reason="matplotlib is not installed (extra 'plot')")
+    r = run(*args, "--plot", str(plot))
+    assert r.returncode == 0, r.stderr
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not [p for p in plot.parent.iterdir() if p.name.startswith(".")]  # no temporary file left
+    out = r.stdout
+    assert "A: luk-fu (" in out and "old_cards=public-plus-original-run" in out
+    assert "seat 0: wins" in out and "95% CI" in out
+    assert "first player wins" in out and "old-card-led" in out and "B - A:" in out
+
+
+def test_compare_is_the_same_with_workers(report: dict) -> None:  # type: ignore[type-arg]
+    r = run("compare", *OLD_CARDS, "-n", "24", "--seed", "3", "--format", "json", "--no-timings",
+            "--workers", "2")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == report
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["compare", "luk-fu", "luk-fu", "--agents", "nobody"], "known agents: bluffer, first, mc, random"),
+    (["compare", "luk-fu", "luk-fu", "-b", "old_card=x"], "unknown option 'old_card'"),
+    (["compare", "luk-fu", "luk-fu", "-a", "old_cards=x"], "choices: known-to-leader, public-plus-original-run"),
+    (["compare", "luk-fu", "nosuch"], "bundled rulesets: doubt, luk-fu, rook"),
+    (["compare", "luk-fu", "luk-fu", "--agents", "mc:abc"], "bad mc argument"),
+    (["simulate", "luk-fu", "--agents", "nobody"], "known agents:"),
+])
+def test_bad_input_is_a_usage_error(args: list[str], message: str) -> None:
+    r = run(*args, "-n", "2")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_simulate_is_the_same_in_one_process_with_workers_and_on_a_cluster() -> None:
+    base = ["simulate", "tien-gow", "-n", "6", "--seed", "4", "--format", "json", "--no-timings"]
+    one = run(*base)
+    two = run(*base, "--workers", "2")
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+    assert one.stdout == two.stdout
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed (extra 'dask')")
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=None,
+                                  host="127.0.0.1", protocol="tcp") as cluster:
+        on_cluster = run(*base, "--dask", cluster.scheduler_address)
+    assert on_cluster.returncode == 0, on_cluster.stderr
+    assert on_cluster.stdout == one.stdout
