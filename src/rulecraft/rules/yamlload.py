@@ -153,11 +153,24 @@ class YamlDocument:
 
 
 def display_path(path: str | os.PathLike[str]) -> str:
-    """The name a file is shown under: relative to the current directory when inside it."""
+    """The name a file is shown under.
+
+    A bundled rule file is shown as ``variants/<game>/<file>`` wherever it is installed (the same
+    name as in a source checkout), so positions and provenance read the same for every user; any
+    other file relative to the current directory when inside it.
+    """
+    from rulecraft.rules.registry import bundled_variants_dir
+
     p = Path(path)
     try:
-        rel = p.resolve().relative_to(Path.cwd().resolve())
-    except (ValueError, OSError):
+        resolved = p.resolve()
+    except OSError:
+        return str(path)
+    with contextlib.suppress(ValueError, OSError):
+        return "variants/" + resolved.relative_to(bundled_variants_dir().resolve()).as_posix()
+    try:
+        rel = resolved.relative_to(Path.cwd().resolve())
+    except ValueError:
         return str(path)
     return rel.as_posix()
 
