@@ -179,8 +179,8 @@ class _Compiler:
         if not b.takes_ctx and b.name in VARIADIC:
             lo, hi = VARIADIC[b.name]
             if len(types) < lo or (hi is not None and len(types) > hi):
-                want = f"{lo} or {hi}" if hi is not None else f"at least {lo}"
-                raise self.fail(unit, n, f"{b.name}() takes {want} argument(s), got {len(types)}")
+                count = f"{lo} or {hi}" if hi is not None else f"at least {lo}"
+                raise self.fail(unit, n, f"{b.name}() takes {count} argument(s), got {len(types)}")
             if b.name in ("min", "max") and len(types) == 1 and not accepts(T.LIST, types[0]):
                 raise self.fail(unit, n, f"{b.name}() of one value needs a list; for numbers give two or more")
             return

@@ -91,7 +91,7 @@ class _ToAst(Transformer[Token, A.Node]):
     def call_gen(self, meta: Any, c: list[Any]) -> A.Node:
         return A.Call(meta.start_pos, meta.end_pos, str(c[0]), (c[1],), c[2])
 
-    def list(self, meta: Any, c: list[Any]) -> A.Node:
+    def list_lit(self, meta: Any, c: list[Any]) -> A.Node:
         return A.ListExpr(meta.start_pos, meta.end_pos, c[0] or (), None)
 
     def list_comp(self, meta: Any, c: list[Any]) -> A.Node:
@@ -199,7 +199,7 @@ def _syntax_error(text: str, exc: UnexpectedInput) -> ExprSyntaxError:
             return ExprSyntaxError(offset, "unexpected '=': to compare, write '=='")
         return ExprSyntaxError(offset, f"unexpected '{shown}'{_expected(exc)}")
     if isinstance(exc, UnexpectedCharacters):
-        offset = int(exc.pos_in_stream)
+        offset = int(exc.pos_in_stream or 0)
         ch = text[offset] if offset < len(text) else ""
         if ch == "=":
             return ExprSyntaxError(offset, "unexpected '=': to compare, write '=='")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rulecraft.dsl import Scope, T
 
 if TYPE_CHECKING:
+    from rulecraft.engine.combos import Play
     from rulecraft.engine.pieces import PieceTable
     from rulecraft.engine.state import State
     from rulecraft.rules.model import Ruleset
@@ -30,7 +31,7 @@ class Ctx:
         self.seat: int | None = None
         self.piece: int | None = None
         self.cand: tuple[int, ...] = ()
-        self.combo: str | None = None
+        self.combo: Play | None = None  # the candidate play (or, after a round, the lead)
         self.bind: dict[str, Any] = {}
         self.extra: dict[str, Any] = {}
 
@@ -222,7 +223,7 @@ def base_scope(rs: Ruleset, parent: Scope) -> Scope:
 
     # Variables: each declared variable is a name.
     for index, var in enumerate(rs.variables):
-        s.add_name(var.name, var.expr_type, getter=(lambda c, _i=index: st_of(c).vars[_i]),
+        s.add_name(var.name, var.expr_type, getter=_variable_getter(index),
                    doc=var.description or f"{var.scope} variable")
     return s
 
@@ -231,5 +232,19 @@ def bound_scope(parent: Scope, names: list[str], what: str) -> Scope:
     """A child scope where each of ``names`` reads ``ctx.bind[name]`` (loop and argument bindings)."""
     s = Scope(parent=parent, name=what)
     for n in names:
-        s.add_name(n, T.ANY, getter=(lambda c, _n=n: c.bind[_n]), doc="bound by the rule")
+        s.add_name(n, T.ANY, getter=_binding_getter(n), doc="bound by the rule")
     return s
+
+
+def _variable_getter(index: int) -> Callable[[Ctx], Any]:
+    def read(c: Ctx) -> Any:
+        return c.st.vars[index]  # type: ignore[union-attr]
+
+    return read
+
+
+def _binding_getter(name: str) -> Callable[[Ctx], Any]:
+    def read(c: Ctx) -> Any:
+        return c.bind[name]
+
+    return read

@@ -132,6 +132,7 @@ def _run_dask(spec: RunSpec, bounds: list[tuple[int, int]], dask: str | Any, log
         client = Client(dask, timeout=10) if own else dask
     except OSError as exc:
         raise UsageError(f"cannot reach the dask scheduler at {dask}: {exc}") from None
+    assert not isinstance(client, str)
     try:
         futures = [client.submit(run_chunk, spec, a, b, log_dir, pure=False) for a, b in bounds]
         sizes = {f.key: b - a for f, (a, b) in zip(futures, bounds, strict=True)}

@@ -230,7 +230,7 @@ def _run_once(st: State, e: Effect, ctx: Ctx) -> None:
         dst = st.zone_instance(m.dst.zone, m.dst.owner(ctx) if m.dst.owner else None)
         pieces = list(st.zones[src]) if m.pieces is None else [p for p in m.pieces(ctx) if st.loc[p] == src]
         for p in pieces:
-            st.put(p, dst, face_down=(st.face_down[p] if m.face == "keep" else m.face == "down"), by=None)
+            st.put(p, dst, face_down=(bool(st.face_down[p]) if m.face == "keep" else m.face == "down"), by=None)
     if e.mark is not None:
         name, pieces_expr = e.mark
         st.marks.setdefault(name, set()).update(pieces_expr(ctx))

@@ -108,7 +108,7 @@ def start_arranged(rs: Ruleset, data: dict[str, Any]) -> State:
     deal = data.get("deal")
     if deck is None and deal is None:
         return Game(rs, seed).new_state(chance=_interleave(rs, None, dice))
-    order = [str(x) for x in deck] if deck is not None else _order_for_deal(rs, seed, deal, dice)
+    order = [str(x) for x in deck] if deck is not None else _order_for_deal(rs, seed, deal or {}, dice)
     return Game(rs, seed).new_state(chance=_interleave(rs, order, dice))
 
 
@@ -217,8 +217,8 @@ def _check(st: State, expect: dict[str, Any], label: str, where: SourcePos) -> N
             last = st.hand_results[-1]
             for k, v in want.items():
                 if k == "payments":
-                    got = [{"from": p["from"], "to": p["to"], "amount": p["amount"]} for p in last["payments"]]
-                    cmp("last hand payments", sorted(got, key=str), sorted(v, key=str))
+                    paid = [{"from": p["from"], "to": p["to"], "amount": p["amount"]} for p in last["payments"]]
+                    cmp("last hand payments", sorted(paid, key=str), sorted(v, key=str))
                 elif k == "fired":
                     for rid, count in v.items():
                         cmp(f"times '{rid}' fired", last["fired"].get(rid, 0), count)

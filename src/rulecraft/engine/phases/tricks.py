@@ -450,8 +450,8 @@ class Tricks(Phase):
             if verb == "down":
                 return "you must lead face up"
             _allowed, removed = self._lead_options(st, seat)
-            for k, r in removed.items():
-                if tuple(sorted(pieces.type_of[x] for x in k)) == key:
+            for refused, r in removed.items():
+                if tuple(sorted(pieces.type_of[x] for x in refused)) == key:
                     return r.message
             return (f"{' '.join(piece_ids)} is not a combination that may be led here "
                     f"({', '.join(c.id for c in self.combos)})")
