@@ -5,18 +5,22 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from rulecraft.cli.options import parse_option_assignments
 from rulecraft.errors import RuleFileError, UsageError
 
+if TYPE_CHECKING:
+    from rulecraft.rules.model import Ruleset
+
 option_flag = click.option("-o", "--option", "options", multiple=True, metavar="NAME=CHOICE",
                            help="Choose an option of the ruleset (repeatable).")
 preset_flag = click.option("--preset", default=None, help="Select a named preset of options.")
 
 
-def _load(ruleset: str, options: tuple[str, ...], preset: str | None):  # type: ignore[no-untyped-def]
+def _load(ruleset: str, options: tuple[str, ...], preset: str | None) -> Ruleset:
     from rulecraft.rules.model import load_ruleset
 
     return load_ruleset(ruleset, parse_option_assignments(options), preset)

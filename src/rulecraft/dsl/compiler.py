@@ -422,7 +422,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     fn.pos = pos
     fn.python = code
     fn.reads = frozenset(comp.reads)
-    return fn  # type: ignore[no-any-return]
+    return fn
 
 
 _READ = re.compile(r"\b(_g\d+)\(ctx\)")

@@ -46,7 +46,7 @@ class ZoneView:
         self._loc = loc
         self._zi = zi
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self):
         return iter(self._pieces)
 
     def __len__(self) -> int:

@@ -101,7 +101,7 @@ def _substr(text: Any, sub: str, start: int) -> Any:
     from rulecraft.rules.located import LStr
 
     if isinstance(text, LStr) and hasattr(text, "pos_at"):
-        return LStr(sub, text.pos_at(start))  # type: ignore[attr-defined]
+        return LStr(sub, text.pos_at(start))
     return sub
 
 

@@ -177,7 +177,7 @@ def parse_move(st: State, text: str) -> Move:
     if find is not None:
         found = find(verb, value, words)
         if found is not None:
-            return found  # type: ignore[no-any-return]
+            return found
         legal = []
     key = move_key(verb, value, words)
     for m in legal:

@@ -672,14 +672,14 @@ def _without(data: Any, key: str) -> Any:
 def _key_pos(mapping: Any, key: Any) -> SourcePos:
     kp = getattr(mapping, "key_pos", None)
     if kp and key in kp:
-        return kp[key]  # type: ignore[no-any-return]
+        return kp[key]
     return pos_of(mapping)
 
 
 def _item_pos(seq: Any, index: int) -> SourcePos:
     ip = getattr(seq, "item_pos", None)
     if ip and index < len(ip):
-        return ip[index]  # type: ignore[no-any-return]
+        return ip[index]
     return pos_of(seq[index], pos_of(seq))
 
 

@@ -45,7 +45,7 @@ def load_schema(kind: str) -> dict[str, Any]:
     """The schema of ``kind`` (ruleset, overlay or scenario) as a dict."""
     if kind not in SCHEMA_FILES:
         raise ValueError(f"unknown schema kind {kind!r}")
-    return json.loads((schemas_dir() / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return json.loads((schemas_dir() / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))
 
 
 def schema_text(kind: str) -> str:
@@ -178,11 +178,11 @@ def _value_pos(parent: Any, key: Any, value: Any) -> SourcePos:
     if isinstance(parent, dict):
         kp = getattr(parent, "key_pos", {})
         if key in kp:
-            return kp[key]  # type: ignore[no-any-return]
+            return kp[key]
     if isinstance(parent, list) and isinstance(key, int):
         ip = getattr(parent, "item_pos", [])
         if key < len(ip):
-            return ip[key]  # type: ignore[no-any-return]
+            return ip[key]
     return pos_of(parent, UNKNOWN_POS)
 
 

@@ -34,6 +34,7 @@ import bisect
 import contextlib
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -97,6 +98,13 @@ class _LoaderError(Exception):
 
 
 class _StrictComposer(Composer):
+    # Provided by the Parser and Resolver the loader mixes in beside this class (PyYAML's design).
+    check_event: Callable[..., bool]
+    get_event: Callable[[], Any]
+    peek_event: Callable[[], Any]
+    descend_resolver: Callable[[Node | None, Any], None]
+    ascend_resolver: Callable[[], None]
+
     def __init__(self) -> None:
         super().__init__()
         self._open: set[str] = set()
@@ -120,6 +128,7 @@ class _StrictComposer(Composer):
         self.descend_resolver(parent, index)
         if anchor is not None:
             self._open.add(anchor)
+        node: Node
         if self.check_event(ScalarEvent):
             node = self.compose_scalar_node(anchor)
         elif self.check_event(SequenceStartEvent):
@@ -130,10 +139,10 @@ class _StrictComposer(Composer):
         if anchor is not None:
             self._open.discard(anchor)
         self.ascend_resolver()
-        return node  # type: ignore[no-any-return]
+        return node
 
 
-class _Loader(Reader, Scanner, Parser, _StrictComposer, _CoreResolver):  # type: ignore[misc]
+class _Loader(Reader, Scanner, Parser, _StrictComposer, _CoreResolver):
     def __init__(self, stream: str) -> None:
         Reader.__init__(self, stream)
         Scanner.__init__(self)
@@ -418,8 +427,8 @@ class _Builder:
             self.error(pos, "merge keys ('<<') are not supported; use 'extends:' and overlays to share rules")
             return None
         if isinstance(knode, _AliasNode):
-            return LStr(str(value), pos, value.style)
-        return value
+            return LStr(str(value), pos, getattr(value, "style", ""))
+        return value if isinstance(value, LStr) else LStr(value, pos)
 
     def check_tag(self, node: Node, kind: str) -> None:
         if node.tag != _TAG + kind:

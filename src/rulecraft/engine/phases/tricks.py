@@ -90,7 +90,7 @@ class Options:
 
 
 def _td(c: Any) -> TrickData:
-    return c.st.pdata  # type: ignore[no-any-return]
+    return c.st.pdata
 
 
 def trick_scope(parent: Scope) -> Scope:
