@@ -108,29 +108,25 @@ class Scope:
 
     def names(self) -> Iterator[NameBinding]:
         """Every visible name, innermost first (shadowed ones left out)."""
-        seen: set[str] = set()
-        s: Scope | None = self
-        while s is not None:
-            for n, b in s._names.items():
-                if n not in seen:
-                    seen.add(n)
-                    yield b
-            s = s.parent
+        yield from self._visible(lambda s: s._names)
 
     def functions(self) -> Iterator[FunctionBinding | MacroBinding]:
+        """Every visible function, innermost first, then the builtins not shadowed."""
         from rulecraft.dsl.builtins import BUILTINS
 
         seen: set[str] = set()
+        yield from self._visible(lambda s: s._functions, seen)
+        yield from (b for n, b in BUILTINS.items() if n not in seen)
+
+    def _visible(self, table: Callable[[Scope], dict[str, Any]], seen: set[str] | None = None) -> Iterator[Any]:
+        seen = set() if seen is None else seen
         s: Scope | None = self
         while s is not None:
-            for n, b in s._functions.items():
+            for n, b in table(s).items():
                 if n not in seen:
                     seen.add(n)
                     yield b
             s = s.parent
-        for n, b in BUILTINS.items():
-            if n not in seen:
-                yield b
 
     def root(self) -> Scope:
         s = self
