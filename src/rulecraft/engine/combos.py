@@ -175,9 +175,11 @@ def _pick_types(hand: Sequence[int], pieces: PieceTable, pattern: list[tuple[int
 
 def face_down_plays(hand: Sequence[int], pieces: PieceTable, size: int) -> list[Play]:
     """Every distinct set of ``size`` pieces, face down (identical copies counted once)."""
+    ordered = sorted(hand)
+    if len({pieces.type_of[p] for p in ordered}) == len(ordered):  # no identical copies: nothing to merge
+        return [Play(None, ps, False) for ps in itertools.combinations(ordered, size)]
     out: list[Play] = []
     seen: set[tuple[int, ...]] = set()
-    ordered = sorted(hand)
     for ps in itertools.combinations(ordered, size):
         k = _type_key(pieces, ps)
         if k not in seen:
