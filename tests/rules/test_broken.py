@@ -63,3 +63,29 @@ def test_alias_budget_is_small() -> None:
 def test_errors_show_the_source_line_and_a_caret() -> None:
     (d,) = validate_file(BROKEN / "wrong_type.yaml").diagnostics
     assert d.context == ("   3 |   count: four", "     |          ^")
+
+
+@pytest.mark.parametrize(("text", "where", "message"), [
+    ('        - add: {"scroe[0]": 1}', (12, 18), "unknown variable 'scroe' (did you mean 'score'?)"),
+    ('        - move: {from: dekc, to: "hand[0]"}', (12, 24), "unknown zone 'dekc' (did you mean 'deck'?)"),
+])
+def test_loading_names_effect_targets_where_they_are_written(tmp_path: Path, text: str, where: tuple[int, int],
+                                                             message: str) -> None:
+    """Not only `validate`: a game started on a broken file points at the name too (no <unknown>:0:0)."""
+    from rulecraft.errors import RuleFileError
+    from rulecraft.rules.model import load_ruleset
+
+    rules = tmp_path / "game.yaml"
+    rules.write_text(
+        "name: tiny\nseats: {count: 2}\npieces: [{id: a}, {id: b}]\n"
+        "zones: [{id: deck}, {id: hand, per: seat, visibility: owner}]\n"
+        "variables: {score: {scope: match, per: seat, initial: 0}}\n"
+        "match: {end_when: 'true'}\n"
+        "hand:\n  phases:\n    - id: score\n      kind: effects\n      effects:\n" + text + "\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(RuleFileError) as err:
+        load_ruleset(str(rules))
+    (d,) = err.value.diagnostics
+    assert (d.pos.line, d.pos.col) == where, d.format()
+    assert d.message == message

@@ -86,7 +86,7 @@ def parse_zone_ref(b: Builder, rs: Ruleset, text: Any, scope: Scope, what: str) 
     if not m:
         b.error(text, f"'{text}' is not a zone: write a zone name, or name[owner] such as won[trick_winner]")
         return ZoneRef("?", None)
-    name, index = m.group(1), m.group(2)
+    name, index = _substr(text, m.group(1), m.start(1)), m.group(2)
     if not b.ref(name, rs.zone_by_name, "zone"):
         return ZoneRef(name, None)
     zone = rs.zone_by_name[name]
@@ -135,7 +135,7 @@ def compile_effect(b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope, w
             if not m:
                 b.error(target, f"'{target}' is not a variable: write NAME or NAME[index]")
                 continue
-            vname, index = m.group(1), m.group(2)
+            vname, index = _substr(target, m.group(1), m.start(1)), m.group(2)
             if not b.ref(vname, rs.var_index, "variable"):
                 continue
             var = rs.variables[rs.var_index[vname]]
