@@ -135,7 +135,7 @@ def build_from_data(
         sort_by=tuple(str(x) for x in disp.get("sort_by", ())),
         piece_label=str(disp.get("label", "id")),
     )
-    for a in (rs.display.group_by, *rs.display.sort_by):
+    for a in (disp.get("group_by"), *disp.get("sort_by", ())):  # the located names, for the error's position
         if a and a not in pieces.columns:
             b.ref(a, pieces.columns, "piece attribute")
     b.raise_if_errors()
