@@ -209,3 +209,22 @@ def test_registry_names() -> None:
     with pytest.raises(UsageError) as info:
         resolve_ruleset("rok")
     assert "did you mean 'rook'" in str(info.value)
+
+
+@pytest.mark.parametrize(("items", "line", "message"), [
+    ("options:\n"
+     "  - {id: x, description: d, source: s, default: a, choices: [{id: a, description: d}]}\n"
+     "  - {id: x, description: d, source: s, default: a, choices: [{id: a, description: d}]}\n",
+     4, "duplicate option id 'x' (first at line 3)"),
+    ("presets:\n"
+     "  - {id: p, description: d, source: s, options: {}}\n"
+     "  - {id: p, description: d, source: s, options: {}}\n",
+     4, "duplicate preset id 'p' (first at line 3)"),
+])
+def test_repeated_option_and_preset_ids_are_reported_with_the_first(tmp_path: Path, items: str, line: int,
+                                                                     message: str) -> None:
+    f = tmp_path / "g.yaml"
+    f.write_text("name: g\n" + items, encoding="utf-8")
+    with pytest.raises(RuleFileError) as err:
+        compose(str(f))
+    assert [(d.pos.line, d.message) for d in err.value.diagnostics] == [(line, message)]

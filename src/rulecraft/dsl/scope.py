@@ -87,21 +87,13 @@ class Scope:
 
     # ----------------------------------------------------------------- looking up
     def lookup_name(self, name: str) -> NameBinding | None:
-        s: Scope | None = self
-        while s is not None:
-            found = s._names.get(name)
-            if found is not None:
-                return found
-            s = s.parent
-        return None
+        found: NameBinding | None = self._find(lambda s: s._names, name)
+        return found
 
     def lookup_function(self, name: str) -> FunctionBinding | MacroBinding | None:
-        s: Scope | None = self
-        while s is not None:
-            found = s._functions.get(name)
-            if found is not None:
-                return found
-            s = s.parent
+        found: FunctionBinding | MacroBinding | None = self._find(lambda s: s._functions, name)
+        if found is not None:
+            return found
         from rulecraft.dsl.builtins import BUILTINS
 
         return BUILTINS.get(name)
@@ -117,6 +109,16 @@ class Scope:
         seen: set[str] = set()
         yield from self._visible(lambda s: s._functions, seen)
         yield from (b for n, b in BUILTINS.items() if n not in seen)
+
+    def _find(self, table: Callable[[Scope], dict[str, Any]], name: str) -> Any:
+        """The innermost binding of ``name`` in ``table`` along the scope chain, or None."""
+        s: Scope | None = self
+        while s is not None:
+            found = table(s).get(name)
+            if found is not None:
+                return found
+            s = s.parent
+        return None
 
     def _visible(self, table: Callable[[Scope], dict[str, Any]], seen: set[str] | None = None) -> Iterator[Any]:
         seen = set() if seen is None else seen

@@ -50,6 +50,7 @@ import difflib
 import hashlib
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -295,18 +296,7 @@ def read_options(data: dict[str, Any], source_text: dict[str, str] | None = None
         raise RuleFileError([_diag(st, pos_of(raw, pos_of(data)), "'options' is a list of options, each with "
                                                                   "id, description, default and choices")])
     out: list[OptionInfo] = []
-    seen: dict[str, SourcePos] = {}
-    for i, item in enumerate(raw):
-        where = _item_pos(raw, i)
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-            diags.append(_diag(st, where, "an option needs an 'id' (a name such as bird_rank)"))
-            continue
-        oid = str(item["id"])
-        if oid in seen:
-            diags.append(_diag(st, pos_of(item["id"], where), f"duplicate option id '{oid}' (first at line "
-                                                              f"{seen[oid].line})"))
-            continue
-        seen[oid] = pos_of(item["id"], where)
+    for oid, item, where in _items_with_ids(st, raw, "option", " (a name such as bird_rank)", diags):
         choices_raw = item.get("choices")
         if not isinstance(choices_raw, list) or not choices_raw:
             diags.append(_diag(st, _key_pos(item, "choices"), f"option '{oid}' needs 'choices': a list of at least one "
@@ -354,17 +344,7 @@ def read_presets(data: dict[str, Any], options: list[OptionInfo],
     by_id = {o.id: o for o in options}
     diags: list[Diagnostic] = []
     out: list[PresetInfo] = []
-    seen: set[str] = set()
-    for i, item in enumerate(raw):
-        where = _item_pos(raw, i)
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-            diags.append(_diag(st, where, "a preset needs an 'id'"))
-            continue
-        pid = str(item["id"])
-        if pid in seen:
-            diags.append(_diag(st, pos_of(item["id"], where), f"duplicate preset id '{pid}'"))
-            continue
-        seen.add(pid)
+    for pid, item, where in _items_with_ids(st, raw, "preset", "", diags):
         sets = item.get("options") or {}
         if not isinstance(sets, dict):
             diags.append(_diag(st, _key_pos(item, "options"),
@@ -674,6 +654,25 @@ def _key_pos(mapping: Any, key: Any) -> SourcePos:
     if kp and key in kp:
         return kp[key]
     return pos_of(mapping)
+
+
+def _items_with_ids(st: dict[str, str], raw: list[Any], what: str, example: str,
+                    diags: list[Diagnostic]) -> Iterator[tuple[str, dict[str, Any], SourcePos]]:
+    """The items of an options/presets list with their ids; a missing or repeated id is reported, not yielded."""
+    seen: dict[str, SourcePos] = {}
+    for i, item in enumerate(raw):
+        where = _item_pos(raw, i)
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            article = "an" if what[0] in "aeiou" else "a"
+            diags.append(_diag(st, where, f"{article} {what} needs an 'id'{example}"))
+            continue
+        iid = str(item["id"])
+        at = pos_of(item["id"], where)
+        if iid in seen:
+            diags.append(_diag(st, at, f"duplicate {what} id '{iid}' (first at line {seen[iid].line})"))
+            continue
+        seen[iid] = at
+        yield iid, item, where
 
 
 def _item_pos(seq: Any, index: int) -> SourcePos:
