@@ -41,6 +41,10 @@ class CompiledExpr(Protocol):
 
     def __call__(self, ctx: Any) -> Any: ...
 
+    # Compiled on request (``compile_expr(..., select=True)``): the items for which the expression
+    # holds, each set in turn into the context's item slot; names not about the item are read once.
+    def select(self, ctx: Any, items: list[Any]) -> list[Any]: ...
+
 
 class _Error(Exception):
     def __init__(self, src: Any, offset: int, message: str) -> None:
@@ -73,6 +77,7 @@ class _Compiler:
         self._macro_stack: list[str] = []
         self._loop_counter = 0
         self.reads: set[str] = set()  # the scope's names this expression reads (through functions too)
+        self.getters: dict[str, NameBinding] = {}  # generated getter identifier -> the name it reads
 
     # ----------------------------------------------------------------- helpers
     def bind(self, prefix: str, obj: Any) -> str:
@@ -126,7 +131,9 @@ class _Compiler:
                 return f"({v!r})", b.type
             return self.bind("c", v), b.type
         self.reads.add(n.id)
-        return f"{self.bind('g', b.getter)}(ctx)", b.type
+        ident = self.bind("g", b.getter)
+        self.getters[ident] = b
+        return f"{ident}(ctx)", b.type
 
     def _Call(self, unit: _Unit, n: A.Call) -> tuple[str, T]:
         b = self.scope.lookup_function(n.func)
@@ -372,11 +379,12 @@ _GUARDED = (ArithmeticError, TypeError, ValueError, IndexError, KeyError, Recurs
 
 
 def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "expression",
-                 source_text: str | None = None) -> CompiledExpr:
+                 source_text: str | None = None, select: bool = False) -> CompiledExpr:
     """Compile ``text`` (a str, or a located LStr) in ``scope``; raises RuleFileError on any problem.
 
     ``expect`` is the type the place of use needs (a condition: T.BOOL). ``what`` names the rule
     for run-time errors; ``source_text`` is the whole file, to show the offending line with a caret.
+    ``select`` also compiles ``CompiledExpr.select`` (the scope must have an item slot).
     """
     src = text if isinstance(text, str) else str(text)
     comp = _Compiler(scope)
@@ -395,7 +403,10 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
         raise RuleFileError([_diagnostic(src, 0, "this expression is nested too deeply (or is too long)",
                                          source_text)]) from None
     try:
-        return _finish(comp, code, src, rtype, what)
+        fn = _finish(comp, code, src, rtype, what)
+        if select:
+            fn.select = _finish_select(comp, code, src, scope)  # type: ignore[method-assign]
+        return fn
     except RecursionError:
         raise RuleFileError([_diagnostic(src, 0, "this expression is nested too deeply (or is too long)",
                                          source_text)]) from None
@@ -411,6 +422,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     comp.namespace["__builtins__"] = {}
     comp.namespace["_guarded"] = _GUARDED
     comp.namespace["_fail"] = fail
+    comp.namespace["_where"] = where
     body, reads = _hoist_reads(code)
     source = (f"def _expr(ctx):\n    try:\n{reads}        return {body}\n"
               "    except _guarded as exc:\n        raise _fail(exc) from exc\n")
@@ -426,6 +438,35 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
 
 
 _READ = re.compile(r"\b(_g\d+)\(ctx\)")
+
+
+def _finish_select(comp: _Compiler, code: str, src: Any, scope: Scope) -> Any:
+    """``select(ctx, items)``: the items for which the expression holds, in order.
+
+    One loop instead of one call per item: names that are not about the item are read once, before
+    the loop (as ``_hoist_reads`` does for repeated reads, and for the same reason it is safe); each
+    name about the item is read once per item, from the item itself where the scope says how.
+    """
+    slot = scope.find_item_slot()
+    if slot is None or not slot.isidentifier():
+        raise ValueError(f"scope '{scope.name}' has no item slot to select over")
+    before, per_item = [], []
+    for ident in dict.fromkeys(m.group(1) for m in _READ.finditer(code)):
+        b = comp.getters[ident]
+        if b.per_item:
+            per_item.append(f"            i{ident} = {b.item_code or f'{ident}(ctx)'}\n")
+        else:
+            before.append(f"        v{ident} = {ident}(ctx)\n")
+    body = _READ.sub(lambda m: ("i" if comp.getters[m.group(1)].per_item else "v") + m.group(1), code)
+    source = (f"def _select(ctx, items):\n    try:\n{''.join(before)}        out = []\n"
+              f"        for _it in items:\n            ctx.{slot} = _it\n{''.join(per_item)}"
+              f"            if {body}:\n                out.append(_it)\n        return out\n"
+              "    except _guarded as exc:\n        raise _fail(exc) from exc\n")
+    where = comp.namespace["_where"]
+    exec(compile(source, f"<rule expression {where or src!r}, over items>", "exec"), comp.namespace)
+    fn = comp.namespace["_select"]
+    fn.python = source
+    return fn
 
 
 def _hoist_reads(code: str) -> tuple[str, str]:

@@ -28,6 +28,12 @@ class NameBinding:
     getter: Callable[[Any], Any] | None  # reads the value from the evaluation context
     value: Any = None  # for constants (getter is None)
     doc: str = ""
+    # A name that describes the item being judged (a trick round's candidate play): it changes from
+    # item to item when an expression is evaluated over many (``CompiledExpr.select``); every other
+    # name is read once for all of them. ``item_code`` reads it straight from the item ``_it`` (engine
+    # code, never rule text; no builtins are available to it) instead of through the getter.
+    per_item: bool = False
+    item_code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +73,14 @@ class Scope:
         self.name = name
         self._names: dict[str, NameBinding] = {}
         self._functions: dict[str, FunctionBinding | MacroBinding] = {}
+        # The evaluation context's slot that holds the item an expression judges, when expressions
+        # of this scope are evaluated over many items at once (see ``NameBinding.per_item``).
+        self.item_slot: str | None = None
 
     # ----------------------------------------------------------------- declaring
-    def add_name(self, name: str, type_: T, getter: Callable[[Any], Any], doc: str = "") -> None:
-        self._names[name] = NameBinding(name, type_, getter, None, doc)
+    def add_name(self, name: str, type_: T, getter: Callable[[Any], Any], doc: str = "", per_item: bool = False,
+                 item_code: str | None = None) -> None:
+        self._names[name] = NameBinding(name, type_, getter, None, doc, per_item or item_code is not None, item_code)
 
     def add_constant(self, name: str, type_: T, value: Any, doc: str = "") -> None:
         self._names[name] = NameBinding(name, type_, None, value, doc)
@@ -129,6 +139,14 @@ class Scope:
                     seen.add(n)
                     yield b
             s = s.parent
+
+    def find_item_slot(self) -> str | None:
+        s: Scope | None = self
+        while s is not None:
+            if s.item_slot is not None:
+                return s.item_slot
+            s = s.parent
+        return None
 
     def root(self) -> Scope:
         s = self

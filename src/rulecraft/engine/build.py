@@ -11,7 +11,7 @@ from typing import Any
 
 from rulecraft.dsl import Scope, T
 from rulecraft.dsl.types import type_of_value
-from rulecraft.engine.combos import KINDS, ComboSpec, TableEntry
+from rulecraft.engine.combos import KINDS, ComboSpec, Play, TableEntry
 from rulecraft.engine.context import (
     Ctx,
     add_piece_constants,
@@ -253,6 +253,7 @@ def _build_zones(b: Builder, rs: Ruleset, raw: list[dict[str, Any]]) -> None:
         rs.zone_by_name[zid] = spec
     rs.zones = tuple(zones)
     rs.zone_of_instance = tuple(z for z in zones for _ in range(z.instances))
+    rs.public_instance = tuple(z.visibility == "all" for z in rs.zone_of_instance)
 
 
 def _build_variables(b: Builder, rs: Ruleset, raw: dict[str, Any]) -> None:
@@ -317,6 +318,8 @@ def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Sc
             value=b.expr(c["value"], tscope, T.NUMBER, what) if "value" in c else None,
             ends_play=bool(c.get("ends_play", False)), description=str(c.get("description", "")),
             pos=pos_of(c),
+            singles=tuple(Play(cid, (p,), True, move=rs.moves.get("play", (p,))) for p in range(pieces.count))
+            if kind == "single" else (),
         )
     return out
 

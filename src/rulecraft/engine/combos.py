@@ -27,6 +27,7 @@ from rulecraft.dsl import CompiledExpr
 from rulecraft.errors import SourcePos
 
 if TYPE_CHECKING:
+    from rulecraft.engine.moves import Move
     from rulecraft.engine.pieces import PieceTable
 
 KINDS = ("single", "same", "run", "fixed", "table")
@@ -57,11 +58,18 @@ class ComboSpec:
     ends_play: bool
     description: str
     pos: SourcePos
+    # kind single: each piece's play, made once (indexed by piece), so a trick game's hot path
+    # (one play per piece in hand, at every decision) builds no objects.
+    singles: tuple[Play, ...] = ()
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Play:
-    """A candidate or actual play: which combination, which pieces, and its descriptive values."""
+    """A candidate or actual play: which combination, which pieces, and its descriptive values.
+
+    Compared by identity: a decision's candidates are distinct objects, and a single's play is one
+    shared object per piece (``ComboSpec.singles``), never changed once made.
+    """
 
     combo: str | None  # None: a face-down play
     pieces: tuple[int, ...]
@@ -72,6 +80,7 @@ class Play:
     entry: str | None = None
     entry_cls: Any = None
     entry_strength: float = 0.0
+    move: Move | None = None  # the move that makes this play, once known
 
 
 def _type_key(pieces: PieceTable, ps: Iterable[int]) -> tuple[int, ...]:
@@ -94,12 +103,15 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
 
     if spec.kind == "single":
         if size in (None, 1):
+            made = spec.singles
+            if len(pieces.types) == len(pieces.type_of):  # no identical copies: one play per piece
+                return [made[p] for p in hand]
             type_of = pieces.type_of
-            for p in hand:  # the hot path of every trick game: one play per distinct piece type
+            for p in hand:  # one play per distinct piece type
                 t = type_of[p]
                 if (t,) not in seen:
                     seen.add((t,))
-                    out.append(Play(spec.id, (p,), True))
+                    out.append(made[p])
     elif spec.kind == "same":
         col = pieces.columns.get(spec.by or "", [])
         groups: dict[Any, list[int]] = defaultdict(list)

@@ -19,7 +19,7 @@ Text forms (pieces are written by their type id, as in the rule file):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rulecraft.errors import IllegalMoveError
 
@@ -29,9 +29,12 @@ BARE_VERBS = frozenset({"pass", "stop", "challenge", "accept"})
 ALL_VERBS = VERBS_WITH_PIECES | VERBS_WITH_VALUE | BARE_VERBS
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One decision. ``pieces`` are piece ints; ``text`` caches the canonical text form."""
+class Move(NamedTuple):
+    """One decision. ``pieces`` are piece ints; ``text`` caches the canonical text form.
+
+    A named tuple rather than a dataclass: equality and hashing run in C, and both are on the hot
+    path (``move in legal``, dictionaries keyed by move) of every playout.
+    """
 
     verb: str
     pieces: tuple[int, ...] = ()

@@ -100,20 +100,15 @@ class State:
         return self.over
 
     def legal_moves(self) -> list[Move]:
-        from rulecraft.engine import flow
-
-        if self._legal_cache is None:
-            self._legal_cache = flow.legal_moves(self)
-        return self._legal_cache
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = flow.legal_moves(self)
+        return legal
 
     def apply(self, move: Move | str) -> None:
-        from rulecraft.engine import flow
-
         flow.apply(self, move)
 
     def parse_move(self, text: str) -> Move:
-        from rulecraft.engine import flow
-
         return flow.parse_move(self, text)
 
     def view(self, seat: int) -> dict[str, Any]:
@@ -214,7 +209,7 @@ class State:
         self.face_down[piece] = 1 if face_down else 0
         if face_down and by is not None:
             self.downed_by[piece] = by
-        if not face_down and self.zone_of_instance(zi).visibility == "all":
+        if not face_down and self.rs.public_instance[zi]:
             self.seen_public[piece] = 1
 
     def zone_of_instance(self, zi: int) -> Any:
@@ -298,3 +293,7 @@ class State:
 
     def record_chance(self, kind: str, outcome: dict[str, Any]) -> None:
         self.history.append({"type": "chance", "kind": kind, **outcome})
+
+
+# flow imports this module for State; importing it last (not at the top) lets either be imported first.
+from rulecraft.engine import flow  # noqa: E402

@@ -108,6 +108,7 @@ class Ruleset:
     data: dict[str, Any] = field(default_factory=dict)
     moves: MoveBook = field(default=None)  # type: ignore[assignment]  # set by the builder
     zone_of_instance: tuple[ZoneSpec, ...] = ()  # zone instance index -> its zone
+    public_instance: tuple[bool, ...] = ()  # zone instance index -> whether everyone sees it face up
 
     @property
     def identity(self) -> dict[str, Any]:
@@ -128,7 +129,8 @@ class Builder:
     def error(self, where: Any, message: str, rule_path: str = "") -> None:
         self.diags.append(Diagnostic(where if isinstance(where, SourcePos) else pos_of(where), message, rule_path))
 
-    def expr(self, text: Any, scope: Scope, expect: T | None, what: str, rule_path: str = "") -> CompiledExpr:
+    def expr(self, text: Any, scope: Scope, expect: T | None, what: str, rule_path: str = "",
+             select: bool = False) -> CompiledExpr:
         if isinstance(text, bool):
             text = "true" if text else "false"
         elif isinstance(text, (int, float)):
@@ -139,7 +141,7 @@ class Builder:
         src = self.source_text.get(pos.file)
         try:
             return compile_expr(str(text) if not hasattr(text, "pos") else text, scope, expect=expect, what=what,
-                                source_text=src)
+                                source_text=src, select=select)
         except RuleFileError as exc:
             self.diags.extend(exc.diagnostics)
             return compile_expr("none", Scope(name="placeholder"), expect=None, what=what)

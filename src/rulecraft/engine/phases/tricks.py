@@ -31,10 +31,6 @@ if TYPE_CHECKING:
     from rulecraft.rules.model import Builder, Ruleset
 
 FACE_UP = ("any", "beating")
-# The names that describe the candidate play: an expression reading none of them is the same for
-# every candidate of a decision.
-CANDIDATE_NAMES = frozenset({"piece", "play", "size", "combo", "top", "bottom", "group", "entry", "entry_class",
-                             "entry_strength", "last_round"})
 FACE_DOWN = ("never", "when_cannot_beat", "always")
 
 
@@ -79,14 +75,20 @@ class TrickData:
                          self.winner, self.value, self.ended, self.options)
 
 
-@dataclass(frozen=True, slots=True)
 class Options:
-    """The decision of one seat in a round: its legal moves and the play behind each."""
+    """The decision of one seat in a round: its legal moves and the play behind each.
 
-    moves: list[Move]
-    play_of: dict[Move, Play]
-    removed: dict[tuple[int, ...], Restriction]  # plays a restriction refused, by pieces
-    barred: frozenset[str]  # restrictions that refused a play that would have beaten the best
+    Never changed once made (clones share it); a plain class because one is made per decision.
+    """
+
+    __slots__ = ("barred", "moves", "play_of", "removed")
+
+    def __init__(self, moves: list[Move], play_of: dict[Move, Play], removed: dict[tuple[int, ...], Restriction],
+                 barred: frozenset[str]) -> None:
+        self.moves = moves
+        self.play_of = play_of
+        self.removed = removed  # plays a restriction refused, by pieces
+        self.barred = barred  # restrictions that refused a play that would have beaten the best
 
 
 def _td(c: Any) -> TrickData:
@@ -106,7 +108,7 @@ def trick_scope(parent: Scope) -> Scope:
     s.add_name("lead_combo", T.STRING, getter=lambda c: _td(c).plays[0].combo if _td(c).plays else None,
                doc="the combination led this round ('none' for a face-down lead)")
     s.add_name("round_number", T.NUMBER, getter=lambda c: _td(c).round_no, doc="1 for the hand's first round")
-    s.add_name("last_round", T.BOOL, getter=_last_round, doc="whether this round empties every hand")
+    s.add_name("last_round", T.BOOL, getter=_last_round, doc="whether this round empties every hand", per_item=True)
     s.add_name("best", T.SEAT, getter=lambda c: _td(c).seats[_td(c).best] if _td(c).best >= 0 else None,
                doc="the seat with the best face-up play so far")
     s.add_name("best_combo", T.STRING,
@@ -126,27 +128,29 @@ def trick_scope(parent: Scope) -> Scope:
                    doc="whether a seat played face up this round")
     s.add_function("barred", params=[T.STRING], returns=T.BOOL, impl=lambda c, rid: rid in _td(c).barred,
                    doc="whether the restriction with this id barred a play that would have beaten the best")
-    # The candidate play (or, in round-end effects, the lead).
+    # The candidate play (or, in round-end effects, the lead). Per item: see Restriction.
+    s.item_slot = "combo"
     s.add_name("combo", T.STRING, getter=lambda c: c.combo.combo if c.combo else None,
-               doc="the combination of the play being considered")
+               doc="the combination of the play being considered", item_code="_it.combo")
     s.add_name("size", T.NUMBER, getter=lambda c: len(c.combo.pieces) if c.combo else 0,
-               doc="how many pieces the play has")
+               doc="how many pieces the play has", per_item=True)
     s.add_name("piece", T.PIECE, getter=lambda c: c.combo.pieces[0] if c.combo else None,
-               doc="the play's (first) piece")
+               doc="the play's (first) piece", item_code="_it.pieces[0]")
     s.add_name("play", T.LIST, getter=lambda c: list(c.combo.pieces) if c.combo else [],
-               doc="the pieces of the play being considered")
+               doc="the pieces of the play being considered", per_item=True)
     s.add_name("top", T.ANY, getter=lambda c: c.combo.key if c.combo else None,
-               doc="a run's highest value, or the shared value of n-of-a-kind")
+               doc="a run's highest value, or the shared value of n-of-a-kind", item_code="_it.key")
     s.add_name("bottom", T.ANY, getter=lambda c: c.combo.low if c.combo and c.combo.low is not None
-               else (c.combo.key if c.combo else None), doc="a run's lowest value")
+               else (c.combo.key if c.combo else None), doc="a run's lowest value", per_item=True)
     s.add_name("group", T.ANY, getter=lambda c: c.combo.group if c.combo else None,
-               doc="the group value a run shares (its suit)")
+               doc="the group value a run shares (its suit)", item_code="_it.group")
     s.add_name("entry", T.STRING, getter=lambda c: c.combo.entry if c.combo else None,
-               doc="the table entry a play matched")
+               doc="the table entry a play matched", item_code="_it.entry")
     s.add_name("entry_class", T.ANY, getter=lambda c: c.combo.entry_cls if c.combo else None,
-               doc="the class the play's table entry gives it (for a class expression that adjusts it)")
+               doc="the class the play's table entry gives it (for a class expression that adjusts it)",
+               item_code="_it.entry_cls")
     s.add_name("entry_strength", T.NUMBER, getter=lambda c: c.combo.entry_strength if c.combo else None,
-               doc="the strength the play's table entry gives it")
+               doc="the strength the play's table entry gives it", item_code="_it.entry_strength")
     s.add_name("lead_entry", T.STRING, getter=lambda c: _td(c).plays[0].entry if _td(c).plays else None,
                doc="the table entry the lead matched (none before the lead, or for other kinds)")
     s.add_name("best_entry", T.STRING,
@@ -349,38 +353,32 @@ class Tricks(Phase):
 
     def _options(self, st: State) -> Options:
         d: TrickData = st.pdata
-        if d.options is not None:
-            return d.options
+        opts = d.options
+        if opts is not None:
+            return opts
         seat = st.to_act
         assert seat is not None
-        book = st.rs.moves
-        moves: list[Move] = []
-        play_of: dict[Move, Play] = {}
-
-        def offer(verb: str, plays: list[Play]) -> None:
-            for p in plays:
-                m = book.get(verb, p.pieces)
-                moves.append(m)
-                play_of[m] = p
-
+        stop: list[Move] = []
         if not d.plays:
             if self.stop_when is not None:
                 st.ctx.seat, st.ctx.combo = seat, None
                 if self.stop_when(st.ctx):
-                    moves.append(book.get("stop"))
-            lead, removed = self._lead_options(st, seat)
-            if lead:
-                offer("play", lead)
-            else:
-                offer("down", face_down_plays(st.hand(seat), st.rs.pieces, 1))
-            opts = Options(moves, play_of, removed, frozenset())
+                    stop.append(st.rs.moves.get("stop"))
+            up, removed = self._lead_options(st, seat)
+            down = [] if up else face_down_plays(st.hand(seat), st.rs.pieces, 1)
+            barred: frozenset[str] = frozenset()
         else:
             up, down, removed, barred = self._follow_options(st, seat)
-            offer("play", up)
-            offer("down", down)
-            opts = Options(moves, play_of, removed, barred)
-        d.options = opts
+        plays = up + down if down else up
+        moves = [p.move or self._move_of(st, p) for p in plays]
+        opts = d.options = Options(stop + moves if stop else moves, dict(zip(moves, plays, strict=True)), removed,
+                                   barred)
         return opts
+
+    @staticmethod
+    def _move_of(st: State, play: Play) -> Move:
+        play.move = st.rs.moves.get("play" if play.face_up else "down", play.pieces)
+        return play.move
 
     def legal(self, st: State) -> list[Move]:
         return self._options(st).moves
@@ -478,18 +476,19 @@ class Tricks(Phase):
 
 
 def _restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple[Restriction, ...]:
+    per_item = frozenset(n.name for n in scope.names() if n.per_item)
     out = []
     for i, r in enumerate(items or ()):
         rid = str(r.get("id", f"restriction-{i + 1}"))
         w = f"{what} restriction '{rid}'"
-        when = b.expr(r["when"], scope, T.BOOL, w) if "when" in r else None
+        when = b.expr(r["when"], scope, T.BOOL, w, select=True) if "when" in r else None
         out.append(Restriction(
             rid,
             when,
-            b.expr(r["allow"], scope, T.BOOL, w),
+            b.expr(r["allow"], scope, T.BOOL, w, select=True),
             bool(r.get("if_able", False)),
             str(r.get("message", f"refused by the rule '{rid}'")),
-            when is None or bool(getattr(when, "reads", CANDIDATE_NAMES) & CANDIDATE_NAMES),
+            when is None or bool(getattr(when, "reads", per_item) & per_item),
         ))
     return tuple(out)
 
@@ -506,22 +505,15 @@ def _apply_restrictions(
         elif not r.when_per_play:  # the condition is about the position, not the play: ask once
             applies = cands if r.when(ctx) else []
         else:
-            applies = []
-            for p in cands:
-                ctx.combo = p
-                if r.when(ctx):
-                    applies.append(p)
+            applies = r.when.select(ctx, cands)
         if not applies:
             continue
-        failing = []
-        for p in applies:
-            ctx.combo = p
-            if not r.allow(ctx):
-                failing.append(p)
-        if not failing or (r.if_able and len(failing) == len(applies)):
+        passing = r.allow.select(ctx, applies)
+        if len(passing) == len(applies) or (r.if_able and not passing):
             continue
-        drop = {id(p) for p in failing}
+        kept = set(passing)
+        failing = {p for p in applies if p not in kept}
         for p in failing:
             removed[p.pieces] = r
-        cands = [p for p in cands if id(p) not in drop]
+        cands = [p for p in cands if p not in failing]
     return cands, removed
