@@ -190,7 +190,7 @@ def parse_move(st: State, text: str) -> Move:
 def apply(st: State, move: Move | str) -> None:
     if isinstance(move, str):
         move = parse_move(st, move)
-    elif move not in legal_moves(st):
+    elif move not in st.legal_moves():
         # A move from another state (an agent's clone) is matched by its text form.
         move = parse_move(st, str(move))
     seat = st.to_act

@@ -212,6 +212,22 @@ class State:
         if not face_down and self.rs.public_instance[zi]:
             self.seen_public[piece] = 1
 
+    def put_from_top(self, src: int, targets: list[tuple[int, bool]]) -> None:
+        """Move the first pieces of zone instance ``src``, in order, each to its (zone instance, face down).
+
+        What ``put`` does piece by piece, in one pass: a deal moves a whole deck.
+        """
+        pile = self.zones[src]
+        moving = pile[: len(targets)]
+        del pile[: len(targets)]
+        zones, loc, face_down, public = self.zones, self.loc, self.face_down, self.rs.public_instance
+        for p, (zi, down) in zip(moving, targets, strict=True):
+            zones[zi].append(p)
+            loc[p] = zi
+            face_down[p] = down
+            if not down and public[zi]:
+                self.seen_public[p] = 1
+
     def zone_of_instance(self, zi: int) -> Any:
         return self.rs.zone_of_instance[zi]
 
@@ -259,7 +275,8 @@ class State:
             return ids
         order = list(pieces)
         self.rng.shuffle(order)
-        self.record_chance("shuffle", {"order": [self.rs.pieces.type_id(p) for p in order]})
+        ids = self.rs.pieces.columns["id"]
+        self.record_chance("shuffle", {"order": [ids[p] for p in order]})
         return order
 
     def chance_roll(self, dice: int, sides: int) -> list[int]:

@@ -99,22 +99,33 @@ class Deal(Phase):
                 want[s] = int(self.count(ctx))
             ctx.bind.pop("seat", None)
         got = dict.fromkeys(seats, 0)
-        side_zi = st.zone_instance(self.side[0]) if self.side else -1
+        dest = {s: st.hand_instance(s) if self.dst == "hand" else st.zone_instance(self.dst, s) for s in seats}
+        # Where each piece from the top of the pile goes, in dealing order; then one bulk move.
+        targets: list[tuple[int, bool]] = []
+        left = len(pile)
+        side_zi, side_every, side_count, side_total = (
+            (st.zone_instance(self.side[0]), *self.side[1:]) if self.side else (-1, 0, 0, 0))
+        side_have = len(st.zones[side_zi]) if self.side else 0
         rounds = 0
-        while pile and any(got[s] < want[s] for s in seats):
+        while left and any(got[s] < want[s] for s in seats):
             for s in seats:
-                n = min(self.packet, want[s] - got[s], len(pile))
-                for _ in range(n):
-                    st.put(pile[0], st.hand_instance(s) if self.dst == "hand" else st.zone_instance(self.dst, s))
-                got[s] += max(n, 0)
+                n = min(self.packet, want[s] - got[s], left)
+                if n > 0:
+                    targets.extend([(dest[s], False)] * n)
+                    got[s] += n
+                    left -= n
             rounds += 1
-            if self.side and rounds % self.side[1] == 0:
-                for _ in range(self.side[2]):
-                    if pile and len(st.zones[side_zi]) < self.side[3]:
-                        st.put(pile[0], side_zi, face_down=True)
-        if self.side:
-            while pile and len(st.zones[side_zi]) < self.side[3]:
-                st.put(pile[0], side_zi, face_down=True)
+            if self.side and rounds % side_every == 0:
+                for _ in range(side_count):
+                    if left and side_have < side_total:
+                        targets.append((side_zi, True))
+                        side_have += 1
+                        left -= 1
+        while self.side and left and side_have < side_total:
+            targets.append((side_zi, True))
+            side_have += 1
+            left -= 1
+        st.put_from_top(src, targets)
         if self.record_dealt:
             for s in range(st.rs.seats.count):
                 for p in st.zones[st.zone_instance(self.dst, s)]:
