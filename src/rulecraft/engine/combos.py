@@ -89,6 +89,10 @@ def _type_key(pieces: PieceTable, ps: Iterable[int]) -> tuple[int, ...]:
 
 def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None = None) -> list[Play]:
     """Every distinct play of this combination from ``hand`` (identical copies counted once)."""
+    if spec.kind == "single" and len(pieces.types) == len(pieces.type_of):
+        # The hot path of every trick game: no identical copies, so one made play per piece.
+        made = spec.singles
+        return [made[p] for p in hand] if size in (None, 1) else []
     out: list[Play] = []
     seen: set[tuple[int, ...]] = set()
 
@@ -104,8 +108,6 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
     if spec.kind == "single":
         if size in (None, 1):
             made = spec.singles
-            if len(pieces.types) == len(pieces.type_of):  # no identical copies: one play per piece
-                return [made[p] for p in hand]
             type_of = pieces.type_of
             for p in hand:  # one play per distinct piece type
                 t = type_of[p]

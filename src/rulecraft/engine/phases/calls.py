@@ -66,6 +66,7 @@ class Auction(Phase):
         self.on_end: tuple[Effect, ...] = ()
         self.pass_final = True
         self.passes_var = -1  # a per-seat variable marking the seats that passed
+        self._fixed_moves: dict[int, list[Move]] = {}  # by lowest bid allowed: the moves that need no condition
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -131,16 +132,22 @@ class Auction(Phase):
 
     def legal(self, st: State) -> list[Move]:
         d: AuctionData = st.pdata
-        book = st.rs.moves
-        moves = [book.get("pass")]
+        start = -1
         if self.bids:
-            lo, hi, step = self.bids
+            lo, _hi, step = self.bids
             start = lo if d.high is None else d.high + step
-            moves.extend(book.get("bid", (), str(v)) for v in range(start, hi + 1, step))
-        moves.extend(book.get("call", (), c) for c in self.calls)
+        moves = self._fixed_moves.get(start)
+        if moves is None:  # pass, the bids from `start` up and the named calls, made once
+            book = st.rs.moves
+            moves = [book.get("pass")]
+            if self.bids:
+                moves.extend(book.get("bid", (), str(v)) for v in range(start, self.bids[1] + 1, self.bids[2]))
+            moves.extend(book.get("call", (), c) for c in self.calls)
+            self._fixed_moves[start] = moves
+        if not self.extra:
+            return list(moves)
         st.ctx.seat = st.to_act
-        moves.extend(book.get("call", (), e.id) for e in self.extra if e.when(st.ctx))
-        return moves
+        return moves + [st.rs.moves.get("call", (), e.id) for e in self.extra if e.when(st.ctx)]
 
     def apply(self, st: State, move: Move) -> None:
         d: AuctionData = st.pdata
@@ -242,11 +249,12 @@ class Exchange(Phase):
         assert seat is not None
         seen: set[int] = set()
         out = []
+        type_of, book = st.rs.pieces.type_of, st.rs.moves
         for p in sorted(st.hand(seat)):
-            t = st.rs.pieces.type_of[p]
+            t = type_of[p]
             if t not in seen:
                 seen.add(t)
-                out.append(st.rs.moves.get("give", (p,)))
+                out.append(book.get("give", (p,)))
         return out
 
     def apply(self, st: State, move: Move) -> None:

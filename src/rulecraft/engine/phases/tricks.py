@@ -81,13 +81,11 @@ class Options:
     Never changed once made (clones share it); a plain class because one is made per decision.
     """
 
-    __slots__ = ("barred", "moves", "play_of", "removed")
+    __slots__ = ("barred", "moves", "plays")
 
-    def __init__(self, moves: list[Move], play_of: dict[Move, Play], removed: dict[tuple[int, ...], Restriction],
-                 barred: frozenset[str]) -> None:
+    def __init__(self, moves: list[Move], plays: list[Play | None], barred: frozenset[str]) -> None:
         self.moves = moves
-        self.play_of = play_of
-        self.removed = removed  # plays a restriction refused, by pieces
+        self.plays = plays  # the play behind each move (None for 'stop')
         self.barred = barred  # restrictions that refused a play that would have beaten the best
 
 
@@ -189,6 +187,7 @@ class Tricks(Phase):
         self.on_lead: tuple[Effect, ...] = ()
         self.track_barred = True  # the builder turns it off when no rule asks barred()
         self.must_beat_message = "you must beat the best play when you can"
+        self._trick_zi = -1  # the trick zone's instance, looked up at first use
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -270,12 +269,14 @@ class Tricks(Phase):
         rs = st.rs
         to = rs.zone_by_name[self.capture_to]
         own = rs.zone_by_name[self.own_to] if self.own_to else to
+        to_zi = to.instance(None if to.per == "none" else rs.seats.team_of[winner] if to.per == "team" else winner)
+        own_zi = to_zi if own is to else own.instance(
+            None if own.per == "none" else rs.seats.team_of[winner] if own.per == "team" else winner)
+        face_down = st.face_down
         for seat, play in zip(d.seats, d.plays, strict=True):
-            zone = own if seat == winner else to
-            owner = rs.seats.team_of[winner] if zone.per == "team" else winner
-            zi = zone.instance(owner if zone.per != "none" else None)
+            zi = own_zi if seat == winner else to_zi
             for p in play.pieces:
-                st.put(p, zi, face_down=bool(st.face_down[p]))
+                st.put(p, zi, bool(face_down[p]))
         st.history.append({"type": "round", "winner": winner, "value": d.value})
         run_effects(st, self.on_round)
         if st.signal:
@@ -358,21 +359,23 @@ class Tricks(Phase):
             return opts
         seat = st.to_act
         assert seat is not None
-        stop: list[Move] = []
+        stop: Move | None = None
         if not d.plays:
             if self.stop_when is not None:
                 st.ctx.seat, st.ctx.combo = seat, None
                 if self.stop_when(st.ctx):
-                    stop.append(st.rs.moves.get("stop"))
-            up, removed = self._lead_options(st, seat)
+                    stop = st.rs.moves.get("stop")
+            up, _removed = self._lead_options(st, seat)
             down = [] if up else face_down_plays(st.hand(seat), st.rs.pieces, 1)
             barred: frozenset[str] = frozenset()
         else:
-            up, down, removed, barred = self._follow_options(st, seat)
-        plays = up + down if down else up
-        moves = [p.move or self._move_of(st, p) for p in plays]
-        opts = d.options = Options(stop + moves if stop else moves, dict(zip(moves, plays, strict=True)), removed,
-                                   barred)
+            up, down, _removed, barred = self._follow_options(st, seat)
+        plays: list[Play | None] = up + down if down else up  # type: ignore[assignment]
+        moves = [p.move or self._move_of(st, p) for p in plays]  # type: ignore[union-attr]
+        if stop is not None:
+            moves.insert(0, stop)
+            plays = [None, *plays]
+        opts = d.options = Options(moves, plays, barred)
         return opts
 
     @staticmethod
@@ -392,28 +395,32 @@ class Tricks(Phase):
             d.ended = True
             return
         opts = self._options(st)
-        play = opts.play_of[move]
+        play = opts.plays[opts.moves.index(move)]
+        assert play is not None
         face_up = play.face_up
-        if not d.plays:
+        plays = d.plays
+        if not plays:
             d.last = len(st.hand(seat)) == len(play.pieces)
-        else:
+        elif opts.barred:
             d.barred |= opts.barred
         d.options = None
-        trick_zi = st.zone_instance(self.trick_zone)
+        trick_zi = self._trick_zi
+        if trick_zi < 0:
+            trick_zi = self._trick_zi = st.zone_instance(self.trick_zone)
         for p in play.pieces:
-            st.put(p, trick_zi, face_down=not face_up, by=seat if not face_up else None)
+            st.put(p, trick_zi, not face_up, None if face_up else seat)
         if face_up:
             st.ctx.seat = seat
             cls, strength = self._rate(st, play)
             if self._beats(d, cls, strength):
-                d.best = len(d.plays)
+                d.best = len(plays)
         else:
             cls, strength = None, None
         d.seats.append(seat)
-        d.plays.append(play)
+        plays.append(play)
         d.classes.append(cls)
         d.strengths.append(strength)
-        if len(d.plays) == 1:
+        if len(plays) == 1:
             lead_spec = self.combo_by_id.get(play.combo or "")
             if lead_spec is not None and lead_spec.ends_play:
                 d.order = [seat]  # shown to end play: nobody follows
