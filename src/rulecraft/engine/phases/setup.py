@@ -91,31 +91,31 @@ class Deal(Phase):
                 seats.append(s)
             s = st.seat_after(s, 1)
         if self.count is None:
-            want = {s: len(pile) for s in seats}
+            need = [len(pile)] * len(seats)
         else:
-            want = {}
+            need = []
             for s in seats:
                 ctx.bind["seat"] = s
-                want[s] = int(self.count(ctx))
+                need.append(int(self.count(ctx)))
             ctx.bind.pop("seat", None)
-        got = dict.fromkeys(seats, 0)
-        dest = {s: st.hand_instance(s) if self.dst == "hand" else st.zone_instance(self.dst, s) for s in seats}
+        to = [(st.hand_instance(s) if self.dst == "hand" else st.zone_instance(self.dst, s), False) for s in seats]
         # Where each piece from the top of the pile goes, in dealing order; then one bulk move.
         targets: list[tuple[int, bool]] = []
         left = len(pile)
+        packet = self.packet
         side_zi, side_every, side_count, side_total = (
             (st.zone_instance(self.side[0]), *self.side[1:]) if self.side else (-1, 0, 0, 0))
         side_have = len(st.zones[side_zi]) if self.side else 0
         rounds = 0
-        while left and any(got[s] < want[s] for s in seats):
-            for s in seats:
-                n = min(self.packet, want[s] - got[s], left)
+        while left > 0 and max(need) > 0:
+            for i, n in enumerate(need):
+                n = min(packet, n, left)
                 if n > 0:
-                    targets.extend([(dest[s], False)] * n)
-                    got[s] += n
+                    targets.extend([to[i]] * n)
+                    need[i] -= n
                     left -= n
             rounds += 1
-            if self.side and rounds % side_every == 0:
+            if side_every and rounds % side_every == 0:
                 for _ in range(side_count):
                     if left and side_have < side_total:
                         targets.append((side_zi, True))
@@ -127,9 +127,10 @@ class Deal(Phase):
             left -= 1
         st.put_from_top(src, targets)
         if self.record_dealt:
+            dealt_owner = st.dealt_owner
             for s in range(st.rs.seats.count):
                 for p in st.zones[st.zone_instance(self.dst, s)]:
-                    st.dealt_owner[p] = s
+                    dealt_owner[p] = s
         return False
 
 
