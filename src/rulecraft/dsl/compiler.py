@@ -23,6 +23,8 @@ from typing import Any, Protocol
 
 from rulecraft.dsl import ast as A
 from rulecraft.dsl.builtins import BUILTINS, VARIADIC
+from rulecraft.dsl.itemloop import READ as _READ
+from rulecraft.dsl.itemloop import select_source
 from rulecraft.dsl.parser import ExprSyntaxError, parse
 from rulecraft.dsl.scope import FunctionBinding, MacroBinding, NameBinding, Scope
 from rulecraft.dsl.types import T, accepts, describe, is_numeric, join
@@ -437,31 +439,14 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     return fn
 
 
-_READ = re.compile(r"\b(_g\d+)\(ctx\)")
 
 
 def _finish_select(comp: _Compiler, code: str, src: Any, scope: Scope) -> Any:
-    """``select(ctx, items)``: the items for which the expression holds, in order.
-
-    One loop instead of one call per item: names that are not about the item are read once, before
-    the loop (as ``_hoist_reads`` does for repeated reads, and for the same reason it is safe); each
-    name about the item is read once per item, from the item itself where the scope says how.
-    """
+    """``select(ctx, items)``: the items for which the expression holds, in order (see ``itemloop``)."""
     slot = scope.find_item_slot()
     if slot is None or not slot.isidentifier():
         raise ValueError(f"scope '{scope.name}' has no item slot to select over")
-    before, per_item = [], []
-    for ident in dict.fromkeys(m.group(1) for m in _READ.finditer(code)):
-        b = comp.getters[ident]
-        if b.per_item:
-            per_item.append(f"            i{ident} = {b.item_code or f'{ident}(ctx)'}\n")
-        else:
-            before.append(f"        v{ident} = {ident}(ctx)\n")
-    body = _READ.sub(lambda m: ("i" if comp.getters[m.group(1)].per_item else "v") + m.group(1), code)
-    source = (f"def _select(ctx, items):\n    try:\n{''.join(before)}        out = []\n"
-              f"        for _it in items:\n            ctx.{slot} = _it\n{''.join(per_item)}"
-              f"            if {body}:\n                out.append(_it)\n        return out\n"
-              "    except _guarded as exc:\n        raise _fail(exc) from exc\n")
+    source = select_source(code, comp.getters, slot)
     where = comp.namespace["_where"]
     exec(compile(source, f"<rule expression {where or src!r}, over items>", "exec"), comp.namespace)
     fn = comp.namespace["_select"]

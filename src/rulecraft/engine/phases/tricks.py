@@ -16,6 +16,7 @@ pieces optionally to a separate one).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -83,7 +84,7 @@ class Options:
 
     __slots__ = ("barred", "moves", "plays")
 
-    def __init__(self, moves: list[Move], plays: list[Play | None], barred: frozenset[str]) -> None:
+    def __init__(self, moves: list[Move], plays: Sequence[Play | None], barred: frozenset[str]) -> None:
         self.moves = moves
         self.plays = plays  # the play behind each move (None for 'stop')
         self.barred = barred  # restrictions that refused a play that would have beaten the best
@@ -370,12 +371,13 @@ class Tricks(Phase):
             barred: frozenset[str] = frozenset()
         else:
             up, down, _removed, barred = self._follow_options(st, seat)
-        plays: list[Play | None] = up + down if down else up  # type: ignore[assignment]
-        moves = [p.move or self._move_of(st, p) for p in plays]  # type: ignore[union-attr]
-        if stop is not None:
-            moves.insert(0, stop)
-            plays = [None, *plays]
-        opts = d.options = Options(moves, plays, barred)
+        found = up + down if down else up
+        moves = [p.move or self._move_of(st, p) for p in found]
+        if stop is None:
+            opts = Options(moves, found, barred)
+        else:
+            opts = Options([stop, *moves], [None, *found], barred)
+        d.options = opts
         return opts
 
     @staticmethod

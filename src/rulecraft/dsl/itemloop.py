@@ -1,0 +1,125 @@
+"""The source of ``CompiledExpr.select``: one expression judged over many items in one Python loop.
+
+A trick round asks the same restriction of every candidate play. Calling the compiled expression
+once per candidate would read every game value again each time; the loop generated here reads
+what does not depend on the item once, before the loop:
+
+* names that are not about the item (``trump``, ``led``) are read into locals first;
+* larger parts of the expression that use none of the item's names (``suit_of(led)``) are
+  computed once too, when the expression evaluates them for every item anyway (a part reached
+  only through ``and``/``or``/``if`` might never be evaluated, and may fail where it is not);
+* names about the item are read once per item, straight from the item where the scope says how.
+
+Functions never read the item (only names marked ``per_item`` do), so a call whose arguments do
+not depend on the item gives the same value for every item.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from rulecraft.dsl.scope import NameBinding
+
+READ = re.compile(r"\b(_g\d+)\(ctx\)")
+ITEM = "_it"
+
+
+def select_source(code: str, getters: dict[str, NameBinding], slot: str) -> str:
+    """Python source of ``def _select(ctx, items)`` for the compiled expression ``code``."""
+    before: list[str] = []
+    per_item: list[str] = []
+    for ident in dict.fromkeys(m.group(1) for m in READ.finditer(code)):
+        b = getters[ident]
+        if b.per_item:
+            per_item.append(f"i{ident} = {b.item_code or f'{ident}(ctx)'}")
+        else:
+            before.append(f"v{ident} = {ident}(ctx)")
+    body = READ.sub(lambda m: ("i" if getters[m.group(1)].per_item else "v") + m.group(1), code)
+    body, hoisted = _hoist_invariants(body)
+    before.extend(f"{name} = {expr}" for name, expr in hoisted)
+    # The item goes into the context only where something still reads it there (a getter call).
+    store = [f"ctx.{slot} = {ITEM}"] if any("(ctx" in line for line in [body, *per_item]) else []
+    lines = [
+        "def _select(ctx, items):",
+        "    if not items:",  # nothing judged: nothing read (a hoisted part may fail where never needed)
+        "        return []",
+        "    try:",
+        *(f"        {line}" for line in before),
+        "        out = []",
+        f"        for {ITEM} in items:",
+        *(f"            {line}" for line in [*store, *per_item]),
+        f"            if {body}:",
+        f"                out.append({ITEM})",
+        "        return out",
+        "    except _guarded as exc:",
+        "        raise _fail(exc) from exc",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _hoist_invariants(body: str) -> tuple[str, list[tuple[str, str]]]:
+    """Replace the largest item-independent parts evaluated for every item by locals computed once."""
+    tree = ast.parse(body, mode="eval")
+    hoisted: list[tuple[str, str]] = []
+
+    def visit(node: ast.expr) -> ast.expr:
+        if not _item_free(node):
+            for field, value in ast.iter_fields(node):
+                kept = _always_evaluated(node, field)
+                if isinstance(value, list):
+                    setattr(node, field, [visit(v) if isinstance(v, ast.expr) and i in kept else v
+                                          for i, v in enumerate(value)])
+                elif isinstance(value, ast.expr) and 0 in kept:
+                    setattr(node, field, visit(value))
+            return node
+        if isinstance(node, (ast.Name, ast.Constant)):
+            return node  # already as cheap as a local
+        name = f"h{len(hoisted)}"
+        hoisted.append((name, ast.unparse(node)))
+        return ast.Name(id=name, ctx=ast.Load())
+
+    new = visit(tree.body)
+    return ast.unparse(new), hoisted
+
+
+def _item_free(node: ast.AST) -> bool:
+    """Whether ``node`` reads nothing that changes from item to item, nor a name bound inside it."""
+    inner: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Lambda):
+            inner.update(a.arg for a in n.args.args)
+        elif isinstance(n, ast.comprehension):
+            inner.update(t.id for t in ast.walk(n.target) if isinstance(t, ast.Name))
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and (n.id == ITEM or n.id.startswith("i_g")):
+            return False
+        if isinstance(n, ast.Name) and n.id not in inner and _bound_outside(n.id):
+            return False
+    return True
+
+
+def _bound_outside(name: str) -> bool:
+    """Names of lambda parameters and loop variables made by the compiler (``a1_p``, ``v2_q``).
+
+    Met free inside a part, they belong to an enclosing lambda or generator: the part is evaluated
+    per use of that binding and cannot move before the loop.
+    """
+    return bool(re.match(r"^[av]\d+_", name))
+
+
+def _always_evaluated(node: ast.AST, field: str) -> set[int]:
+    """Positions of ``node.field`` evaluated whenever ``node`` is (index 0 for a single child)."""
+    everything = set(range(len(getattr(node, field)))) if isinstance(getattr(node, field), list) else {0}
+    if isinstance(node, ast.BoolOp):
+        return {0} if field == "values" else set()
+    if isinstance(node, ast.IfExp):
+        return {0} if field == "test" else set()
+    if isinstance(node, ast.Compare):
+        return {0} if field == "comparators" else everything  # a chain stops at the first false link
+    if isinstance(node, (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)):
+        return set()  # evaluated later, per use (a generator's first iterable is, but stays simple)
+    if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript, ast.Attribute, ast.Tuple, ast.List,
+                         ast.Starred)):
+        return everything
+    return set()
