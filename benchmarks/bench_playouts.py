@@ -89,14 +89,16 @@ def _rate(result: tuple[int, float]) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=3.0, help="engine time per ruleset (as much again for the baseline)")
+    ap.add_argument("--seconds", type=float, default=3.0,
+                    help="engine time per ruleset (as much again for the baseline)")
     ap.add_argument("--slices", type=int, default=6, help="alternating engine/baseline slices per ruleset")
     ap.add_argument("--ruleset", action="append", help="ruleset to measure (default: every bundled base)")
     ap.add_argument("--max-hands", type=int, default=20, help="hands per match (keeps matches comparable)")
     args = ap.parse_args()
     refs = args.ruleset or [name for name in list_bundled() if "/" not in name]
     baseline = BaselinePlayouts(args.max_hands)
-    print(f"{'ruleset':<20} {'engine moves/s':>15} {'baseline moves/s':>17} {'ratio':>7}   (median of {args.slices} slices)")
+    print(f"{'ruleset':<20} {'engine moves/s':>15} {'baseline moves/s':>17} {'ratio':>7}"
+          f"   (median of {args.slices} slices)")
     for ref in refs:
         engine = EnginePlayouts(ref, args.max_hands)
         engine.run(min(0.3, args.seconds / 10))  # warm up: first-use caches, imports

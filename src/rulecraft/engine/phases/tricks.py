@@ -373,10 +373,7 @@ class Tricks(Phase):
             up, down, _removed, barred = self._follow_options(st, seat)
         found = up + down if down else up
         moves = [p.move or self._move_of(st, p) for p in found]
-        if stop is None:
-            opts = Options(moves, found, barred)
-        else:
-            opts = Options([stop, *moves], [None, *found], barred)
+        opts = Options(moves, found, barred) if stop is None else Options([stop, *moves], [None, *found], barred)
         d.options = opts
         return opts
 
