@@ -61,9 +61,9 @@ def _begin_hand(st: State) -> None:
             if rs.seats.sits_out(st.ctx):
                 out.append(s)
         st.ctx.bind.pop("seat", None)
-        st.active = [s for s in range(rs.seats.count) if s not in out]
+        st.active = tuple(s for s in range(rs.seats.count) if s not in out)
     else:
-        st.active = list(range(rs.seats.count))
+        st.active = tuple(range(rs.seats.count))
     st.pidx = 0
     st.pdata = None
     st.signal = None
@@ -149,12 +149,6 @@ def _finish(st: State, truncated: bool) -> None:
     st.history.append({"type": "result", **st.result})
 
 
-def legal_moves(st: State) -> list[Move]:
-    if st.over or st.to_act is None:
-        return []
-    return st.rs.phases[st.pidx].legal(st)
-
-
 def move_key(verb: str, value: str, type_ids: list[str]) -> tuple[str, str, tuple[str, ...]]:
     return (verb, value, tuple(sorted(type_ids)))
 
@@ -172,7 +166,7 @@ def parse_move(st: State, text: str) -> Move:
         close = difflib.get_close_matches(unknown[0], list(pieces.by_type_id), n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise IllegalMoveError(f"there is no piece called '{unknown[0]}'{hint}")
-    legal = legal_moves(st)
+    legal = st.legal_moves()
     find = getattr(legal, "find", None)  # a lazily enumerated move set looks a move up directly
     if find is not None:
         found = find(verb, value, words)

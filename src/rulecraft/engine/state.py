@@ -9,6 +9,7 @@ match) lives in ``engine.flow``; this module only holds state and its primitive 
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -74,7 +75,7 @@ class State:
         self.cells: dict[int, list[int]] = {}
         self.vars: list[Any] = []
         self.tricks: list[int] = [0] * rs.seats.count
-        self.active: list[int] = list(range(rs.seats.count))
+        self.active: tuple[int, ...] = tuple(range(rs.seats.count))  # seats playing this hand
         self.seat_order: list[int] = list(range(rs.seats.count))
         self.hand_no = 0
         assert rs.match is not None
@@ -102,7 +103,8 @@ class State:
     def legal_moves(self) -> list[Move]:
         legal = self._legal_cache
         if legal is None:
-            legal = self._legal_cache = flow.legal_moves(self)
+            legal = [] if self.over or self.to_act is None else self.rs.phases[self.pidx].legal(self)
+            self._legal_cache = legal
         return legal
 
     def apply(self, move: Move | str) -> None:
@@ -132,7 +134,7 @@ class State:
         c.cells = {k: list(v) for k, v in self.cells.items()}
         c.vars = [list(v) if isinstance(v, list) else v for v in self.vars]
         c.tricks = list(self.tricks)
-        c.active = list(self.active)
+        c.active = self.active
         c.seat_order = list(self.seat_order)
         c.hand_no = self.hand_no
         c.hand_limit = self.hand_limit
@@ -167,15 +169,9 @@ class State:
                     break
         return s
 
-    def order_from(self, seat: int) -> list[int]:
+    def order_from(self, seat: int) -> tuple[int, ...]:
         """Active seats in the direction of play, starting with ``seat``."""
-        out = []
-        s = seat
-        for _ in range(self.rs.seats.count):
-            if s in self.active:
-                out.append(s)
-            s = self.seat_after(s, 1)
-        return out
+        return _order_from(self.rs.seats.count, self.rs.seats.direction, self.active, seat)
 
     # ----------------------------------------------------------------- zones and pieces
     def zone_instance(self, name: str, owner: Any = None) -> int:
@@ -211,6 +207,17 @@ class State:
             self.downed_by[piece] = by
         if not face_down and self.rs.public_instance[zi]:
             self.seen_public[piece] = 1
+
+    def gather(self, pieces: tuple[int, ...] | list[int], zi: int) -> None:
+        """Move pieces to zone instance ``zi``, each lying as it lies (a captured trick)."""
+        face_down = self.face_down
+        for p in pieces:
+            self.put(p, zi, bool(face_down[p]))
+
+    def owned_instance(self, name: str, seat: int) -> int:
+        """The instance of zone ``name`` that belongs to ``seat``: its own, its team's, or the only one."""
+        z = self.rs.zone_by_name[name]
+        return z.instance(None if z.per == "none" else self.rs.seats.team_of[seat] if z.per == "team" else seat)
 
     def put_from_top(self, src: int, targets: list[tuple[int, bool]]) -> None:
         """Move the first pieces of zone instance ``src``, in order, each to its (zone instance, face down).
@@ -310,6 +317,12 @@ class State:
 
     def record_chance(self, kind: str, outcome: dict[str, Any]) -> None:
         self.history.append({"type": "chance", "kind": kind, **outcome})
+
+
+@functools.lru_cache(maxsize=1024)
+def _order_from(count: int, direction: int, active: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    # Asked at every trick and auction: a handful of distinct answers per ruleset, so remembered.
+    return tuple((seat + i * direction) % count for i in range(count) if (seat + i * direction) % count in active)
 
 
 # flow imports this module for State; importing it last (not at the top) lets either be imported first.

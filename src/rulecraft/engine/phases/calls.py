@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +25,7 @@ def _seat_scope(parent: Scope, what: str) -> Scope:
 
 @dataclass(slots=True)
 class AuctionData:
-    order: list[int]
+    order: Sequence[int]
     turn: int = 0
     passed: list[int] = field(default_factory=list)
     high: int | None = None

@@ -55,7 +55,7 @@ class Restriction:
 class TrickData:
     leader: int
     round_no: int = 1
-    order: list[int] = field(default_factory=list)
+    order: Sequence[int] = ()  # who plays this round, in turn (never changed in place: clones share it)
     seats: list[int] = field(default_factory=list)  # who made each play
     plays: list[Play] = field(default_factory=list)
     classes: list[Any] = field(default_factory=list)
@@ -71,7 +71,7 @@ class TrickData:
     options: Options | None = None
 
     def copy(self) -> TrickData:
-        return TrickData(self.leader, self.round_no, list(self.order), list(self.seats), list(self.plays),
+        return TrickData(self.leader, self.round_no, self.order, list(self.seats), list(self.plays),
                          list(self.classes), list(self.strengths), self.best, set(self.barred), self.last,
                          self.winner, self.value, self.ended, self.options)
 
@@ -95,37 +95,40 @@ def _td(c: Any) -> TrickData:
 
 
 def trick_scope(parent: Scope) -> Scope:
-    """Names readable in trick rounds: the lead, the candidate play, the round's outcome."""
+    """Names readable in trick rounds: the lead, the candidate play, the round's outcome.
+
+    (``c.st.pdata`` is the round's TrickData, read inline: getters run at every decision.)
+    """
     s = Scope(parent=parent, name="trick round")
     s.add_name("seat", T.SEAT, getter=lambda c: c.seat, doc="the seat playing (or being asked about)")
-    s.add_name("leader", T.SEAT, getter=lambda c: _td(c).leader, doc="the seat that leads this round")
-    s.add_name("is_lead", T.BOOL, getter=lambda c: not _td(c).plays, doc="whether the play is the lead")
-    s.add_name("lead", T.LIST, getter=lambda c: list(_td(c).plays[0].pieces) if _td(c).plays else [],
+    s.add_name("leader", T.SEAT, getter=lambda c: c.st.pdata.leader, doc="the seat that leads this round")
+    s.add_name("is_lead", T.BOOL, getter=lambda c: not c.st.pdata.plays, doc="whether the play is the lead")
+    s.add_name("lead", T.LIST, getter=lambda c: list(c.st.pdata.plays[0].pieces) if c.st.pdata.plays else [],
                doc="the pieces led this round (empty before the lead)")
-    s.add_name("led", T.PIECE, getter=lambda c: _td(c).plays[0].pieces[0] if _td(c).plays else None,
+    s.add_name("led", T.PIECE, getter=lambda c: c.st.pdata.plays[0].pieces[0] if c.st.pdata.plays else None,
                doc="the first piece led this round")
-    s.add_name("lead_combo", T.STRING, getter=lambda c: _td(c).plays[0].combo if _td(c).plays else None,
+    s.add_name("lead_combo", T.STRING, getter=lambda c: c.st.pdata.plays[0].combo if c.st.pdata.plays else None,
                doc="the combination led this round ('none' for a face-down lead)")
-    s.add_name("round_number", T.NUMBER, getter=lambda c: _td(c).round_no, doc="1 for the hand's first round")
+    s.add_name("round_number", T.NUMBER, getter=lambda c: c.st.pdata.round_no, doc="1 for the hand's first round")
     s.add_name("last_round", T.BOOL, getter=_last_round, doc="whether this round empties every hand", per_item=True)
-    s.add_name("best", T.SEAT, getter=lambda c: _td(c).seats[_td(c).best] if _td(c).best >= 0 else None,
+    s.add_name("best", T.SEAT, getter=lambda c: c.st.pdata.seats[c.st.pdata.best] if c.st.pdata.best >= 0 else None,
                doc="the seat with the best face-up play so far")
     s.add_name("best_combo", T.STRING,
-               getter=lambda c: _td(c).plays[_td(c).best].combo if _td(c).best >= 0 else None,
+               getter=lambda c: c.st.pdata.plays[c.st.pdata.best].combo if c.st.pdata.best >= 0 else None,
                doc="the combination of the best play so far")
-    s.add_name("trick_winner", T.SEAT, getter=lambda c: _td(c).winner, doc="the seat that won the round")
-    s.add_name("trick_value", T.NUMBER, getter=lambda c: _td(c).value, doc="how many tricks the round is worth")
-    s.add_name("round_pieces", T.LIST, getter=lambda c: [p for pl in _td(c).plays for p in pl.pieces],
+    s.add_name("trick_winner", T.SEAT, getter=lambda c: c.st.pdata.winner, doc="the seat that won the round")
+    s.add_name("trick_value", T.NUMBER, getter=lambda c: c.st.pdata.value, doc="how many tricks the round is worth")
+    s.add_name("round_pieces", T.LIST, getter=lambda c: [p for pl in c.st.pdata.plays for p in pl.pieces],
                doc="every piece played this round")
     s.add_function("played_by", params=[T.SEAT], returns=T.LIST,
-                   impl=lambda c, x: [p for st_, pl in zip(_td(c).seats, _td(c).plays, strict=True)
+                   impl=lambda c, x: [p for st_, pl in zip(c.st.pdata.seats, c.st.pdata.plays, strict=True)
                                       if st_ == x for p in pl.pieces],
                    doc="the pieces a seat played this round")
     s.add_function("face_up_by", params=[T.SEAT], returns=T.BOOL,
                    impl=lambda c, x: any(st_ == x and pl.face_up for st_, pl in
-                                         zip(_td(c).seats, _td(c).plays, strict=True)),
+                                         zip(c.st.pdata.seats, c.st.pdata.plays, strict=True)),
                    doc="whether a seat played face up this round")
-    s.add_function("barred", params=[T.STRING], returns=T.BOOL, impl=lambda c, rid: rid in _td(c).barred,
+    s.add_function("barred", params=[T.STRING], returns=T.BOOL, impl=lambda c, rid: rid in c.st.pdata.barred,
                    doc="whether the restriction with this id barred a play that would have beaten the best")
     # The candidate play (or, in round-end effects, the lead). Per item: see Restriction.
     s.item_slot = "combo"
@@ -150,10 +153,10 @@ def trick_scope(parent: Scope) -> Scope:
                item_code="_it.entry_cls")
     s.add_name("entry_strength", T.NUMBER, getter=lambda c: c.combo.entry_strength if c.combo else None,
                doc="the strength the play's table entry gives it", item_code="_it.entry_strength")
-    s.add_name("lead_entry", T.STRING, getter=lambda c: _td(c).plays[0].entry if _td(c).plays else None,
+    s.add_name("lead_entry", T.STRING, getter=lambda c: c.st.pdata.plays[0].entry if c.st.pdata.plays else None,
                doc="the table entry the lead matched (none before the lead, or for other kinds)")
     s.add_name("best_entry", T.STRING,
-               getter=lambda c: _td(c).plays[_td(c).best].entry if _td(c).best >= 0 else None,
+               getter=lambda c: c.st.pdata.plays[c.st.pdata.best].entry if c.st.pdata.best >= 0 else None,
                doc="the table entry of the best play so far (after the round: the winning play)")
     return s
 
@@ -267,17 +270,10 @@ class Tricks(Phase):
         else:
             d.value = len(d.plays[0].pieces)
         st.tricks[winner] += d.value
-        rs = st.rs
-        to = rs.zone_by_name[self.capture_to]
-        own = rs.zone_by_name[self.own_to] if self.own_to else to
-        to_zi = to.instance(None if to.per == "none" else rs.seats.team_of[winner] if to.per == "team" else winner)
-        own_zi = to_zi if own is to else own.instance(
-            None if own.per == "none" else rs.seats.team_of[winner] if own.per == "team" else winner)
-        face_down = st.face_down
+        to_zi = st.owned_instance(self.capture_to, winner)
+        own_zi = st.owned_instance(self.own_to, winner) if self.own_to else to_zi
         for seat, play in zip(d.seats, d.plays, strict=True):
-            zi = own_zi if seat == winner else to_zi
-            for p in play.pieces:
-                st.put(p, zi, bool(face_down[p]))
+            st.gather(play.pieces, own_zi if seat == winner else to_zi)
         st.history.append({"type": "round", "winner": winner, "value": d.value})
         run_effects(st, self.on_round)
         if st.signal:
