@@ -89,7 +89,7 @@ def _type_key(pieces: PieceTable, ps: Iterable[int]) -> tuple[int, ...]:
 
 def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None = None) -> list[Play]:
     """Every distinct play of this combination from ``hand`` (identical copies counted once)."""
-    if spec.kind == "single" and len(pieces.types) == len(pieces.type_of):
+    if spec.kind == "single" and not pieces.has_copies:
         # The hot path of every trick game: no identical copies, so one made play per piece.
         made = spec.singles
         return [made[p] for p in hand] if size in (None, 1) else []

@@ -42,6 +42,11 @@ class PieceTable:
     def count(self) -> int:
         return len(self.type_of)
 
+    @property
+    def has_copies(self) -> bool:
+        """Whether some piece type has identical copies (then plays of the same types count once)."""
+        return len(self.types) != len(self.type_of)
+
     def type_id(self, piece: int) -> str:
         return self.types[self.type_of[piece]].id
 

@@ -214,6 +214,7 @@ class Exchange(Phase):
         self.to = ""
         self.give = 0
         self.when: CompiledExpr | None = None
+        self._give_moves: list[Move] = []  # by piece, made at first use
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -248,14 +249,19 @@ class Exchange(Phase):
     def legal(self, st: State) -> list[Move]:
         seat = st.to_act
         assert seat is not None
+        give = self._give_moves
+        if not give:  # each piece's 'give' move, made once
+            give.extend(st.rs.moves.get("give", (p,)) for p in range(st.rs.pieces.count))
+        pieces = st.rs.pieces
+        if not pieces.has_copies:
+            return [give[p] for p in sorted(st.hand(seat))]
         seen: set[int] = set()
         out = []
-        type_of, book = st.rs.pieces.type_of, st.rs.moves
         for p in sorted(st.hand(seat)):
-            t = type_of[p]
+            t = pieces.type_of[p]
             if t not in seen:
                 seen.add(t)
-                out.append(book.get("give", (p,)))
+                out.append(give[p])
         return out
 
     def apply(self, st: State, move: Move) -> None:

@@ -389,7 +389,7 @@ class Tricks(Phase):
             st.note_fired("stop")
             d.ended = True
             return
-        opts = self._options(st)
+        opts = d.options or self._options(st)  # legal_moves() made them (apply checks the move is legal)
         play = opts.plays[opts.moves.index(move)]
         assert play is not None
         face_up = play.face_up
