@@ -87,8 +87,8 @@ def advance(st: State) -> None:
                 st.pidx += 1  # not this hand
                 continue
             phase.begin(st)
-        if st.signal == "void":
-            continue
+            if st.signal == "void":
+                continue
         if st.signal != "end_phase" and phase.step(st):
             if st.signal == "void":
                 continue
