@@ -150,23 +150,38 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
                                 add(tuple(ps), key=run_values[-1], low=run_values[0], group=g)
                     start = i
     elif spec.kind == "fixed":
-        picked = _pick_types(hand, pieces, [(t,) for t in spec.fixed])
-        for ps in picked:
+        for ps in _pick_types(_by_type(hand, pieces), [(t,) for t in spec.fixed]):
             add(ps)
     elif spec.kind == "table":
+        by_type = _by_type(hand, pieces)  # once for all entries: a table may list dozens
         for entry in spec.entries:
             if size is not None and len(entry.pattern) != size:
                 continue
-            for ps in _pick_types(hand, pieces, list(entry.pattern)):
+            for ps in _pick_types(by_type, entry.pattern):
                 add(ps, entry=entry.id, entry_cls=entry.cls, entry_strength=entry.strength)
     return out
 
 
-def _pick_types(hand: Sequence[int], pieces: PieceTable, pattern: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """Ways to take one piece per pattern position (each position: allowed types) from ``hand``."""
-    by_type: dict[int, list[int]] = defaultdict(list)
+def _by_type(hand: Sequence[int], pieces: PieceTable) -> dict[int, list[int]]:
+    """The pieces of ``hand`` grouped by type."""
+    by_type: dict[int, list[int]] = {}
+    type_of = pieces.type_of
     for p in hand:
-        by_type[pieces.type_of[p]].append(p)
+        t = type_of[p]
+        group = by_type.get(t)
+        if group is None:
+            by_type[t] = [p]
+        else:
+            group.append(p)
+    return by_type
+
+
+def _pick_types(by_type: dict[int, list[int]], pattern: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Ways to take one piece per pattern position (each position: allowed types) from a hand grouped by type."""
+    # Most entries need a type the hand lacks: check every position has one before searching.
+    for alternatives in pattern:
+        if not any(t in by_type for t in alternatives):
+            return []
     results: list[tuple[int, ...]] = []
 
     def rec(i: int, used: dict[int, int], acc: list[int]) -> None:
