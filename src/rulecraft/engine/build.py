@@ -279,6 +279,14 @@ def _build_variables(b: Builder, rs: Ruleset, raw: dict[str, Any]) -> None:
     rs.var_index = {v.name: i for i, v in enumerate(out)}
 
 
+def _entries_by_first_type(entries: list[TableEntry]) -> dict[int, tuple[int, ...]]:
+    starts: dict[int, list[int]] = {}
+    for i, entry in enumerate(entries):
+        for t in entry.pattern[0] if entry.pattern else ():
+            starts.setdefault(t, []).append(i)
+    return {t: tuple(sorted(set(ix))) for t, ix in starts.items()}
+
+
 def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Scope) -> dict[str, ComboSpec]:
     out: dict[str, ComboSpec] = {}
     pieces: PieceTable = rs.pieces
@@ -308,6 +316,10 @@ def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Sc
                                       float(e.get("strength", 0))))
         what = f"combination '{cid}'"
         sizes = tuple(int(s) for s in c.get("sizes", [c.get("size", 1)]))
+        if kind == "table":  # a table's sizes are its entries' lengths
+            sizes = tuple(sorted({len(e.pattern) for e in entries}))
+        elif kind == "fixed":
+            sizes = (len(fixed),)
         out[cid] = ComboSpec(
             id=cid, kind=kind, sizes=sizes, by=str(c["by"]) if c.get("by") else None,
             within=str(c["within"]) if c.get("within") else None,
@@ -320,6 +332,7 @@ def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Sc
             pos=pos_of(c),
             singles=tuple(Play(cid, (p,), True, move=rs.moves.get("play", (p,))) for p in range(pieces.count))
             if kind == "single" else (),
+            entries_starting_with=_entries_by_first_type(entries),
         )
     return out
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr
@@ -45,7 +45,7 @@ class TableEntry:
 class ComboSpec:
     id: str
     kind: str
-    sizes: tuple[int, ...]
+    sizes: tuple[int, ...]  # how many pieces its plays have (same, fixed, table)
     by: str | None
     within: str | None
     min_len: int
@@ -61,6 +61,8 @@ class ComboSpec:
     # kind single: each piece's play, made once (indexed by piece), so a trick game's hot path
     # (one play per piece in hand, at every decision) builds no objects.
     singles: tuple[Play, ...] = ()
+    # kind table: piece type -> indices of the entries whose first position allows it.
+    entries_starting_with: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(slots=True, eq=False)
@@ -93,6 +95,8 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
         # The hot path of every trick game: no identical copies, so one made play per piece.
         made = spec.singles
         return [made[p] for p in hand] if size in (None, 1) else []
+    if size is not None and spec.kind in ("same", "fixed", "table") and size not in spec.sizes:
+        return []  # no play of this combination has that many pieces
     out: list[Play] = []
     seen: set[tuple[int, ...]] = set()
 
@@ -154,7 +158,10 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
             add(ps)
     elif spec.kind == "table":
         by_type = _by_type(hand, pieces)  # once for all entries: a table may list dozens
-        for entry in spec.entries:
+        # Only entries whose first piece the hand holds, in the table's order.
+        starts = spec.entries_starting_with
+        for i in sorted({i for t in by_type for i in starts.get(t, ())}):
+            entry = spec.entries[i]
             if size is not None and len(entry.pattern) != size:
                 continue
             for ps in _pick_types(by_type, entry.pattern):
