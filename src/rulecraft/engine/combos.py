@@ -209,16 +209,38 @@ def _pick_types(by_type: dict[int, list[int]], pattern: Sequence[tuple[int, ...]
     return results
 
 
-def face_down_plays(hand: Sequence[int], pieces: PieceTable, size: int) -> list[Play]:
-    """Every distinct set of ``size`` pieces, face down (identical copies counted once)."""
-    ordered = sorted(hand)
-    if len({pieces.type_of[p] for p in ordered}) == len(ordered):  # no identical copies: nothing to merge
-        return [Play(None, ps, False) for ps in itertools.combinations(ordered, size)]
-    out: list[Play] = []
-    seen: set[tuple[int, ...]] = set()
-    for ps in itertools.combinations(ordered, size):
-        k = _type_key(pieces, ps)
-        if k not in seen:
-            seen.add(k)
-            out.append(Play(None, tuple(ps), False))
-    return out
+class FaceDownPlays:
+    """Every distinct set of ``size`` pieces of a hand, face down; each play made once per ruleset.
+
+    A game that allows discarding face down offers every such set at every decision; keeping the
+    plays (and, through ``Play.move``, their moves) spares rebuilding them each time. There are at
+    most C(pieces, size) of them.
+    """
+
+    __slots__ = ("_made", "_pieces")
+
+    def __init__(self, pieces: PieceTable) -> None:
+        self._pieces = pieces
+        self._made: dict[tuple[int, ...], Play] = {}
+
+    def from_hand(self, hand: Sequence[int], size: int) -> list[Play]:
+        made, type_of = self._made, self._pieces.type_of
+        ordered = sorted(hand)
+        if len({type_of[p] for p in ordered}) == len(ordered):  # no identical copies: nothing to merge
+            sets: Iterable[tuple[int, ...]] = itertools.combinations(ordered, size)
+        else:
+            seen: set[tuple[int, ...]] = set()
+            distinct = []
+            for ps in itertools.combinations(ordered, size):
+                k = _type_key(self._pieces, ps)
+                if k not in seen:
+                    seen.add(k)
+                    distinct.append(ps)
+            sets = distinct
+        out = []
+        for ps in sets:
+            play = made.get(ps)
+            if play is None:
+                play = made[ps] = Play(None, ps, False)
+            out.append(play)
+        return out

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
-from rulecraft.engine.combos import ComboSpec, Play, enumerate_plays, face_down_plays
+from rulecraft.engine.combos import ComboSpec, FaceDownPlays, Play, enumerate_plays
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.base import Phase, describe_legal
@@ -192,6 +192,7 @@ class Tricks(Phase):
         self.track_barred = True  # the builder turns it off when no rule asks barred()
         self.must_beat_message = "you must beat the best play when you can"
         self._trick_zi = -1  # the trick zone's instance, looked up at first use
+        self._down: FaceDownPlays | None = None  # made at first use
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -338,15 +339,15 @@ class Tricks(Phase):
                            if self.face_up == "beating" or self._beats(d, *self._rate(st, p))
                            ) if self.track_barred and removed else frozenset()
         if self.face_down == "always":
-            down = face_down_plays(hand, st.rs.pieces, k)
+            down = self._face_down(st).from_hand(hand, k)
         elif self.face_down == "when_cannot_beat":
             can_beat = allowed if self.face_up == "beating" else [
                 p for p in allowed if self._beats(d, *self._rate(st, p))]
-            down = [] if can_beat else face_down_plays(hand, st.rs.pieces, k)
+            down = [] if can_beat else self._face_down(st).from_hand(hand, k)
         else:
             down = []
         if not allowed and not down:
-            down = face_down_plays(hand, st.rs.pieces, k)  # nothing else is possible: discard
+            down = self._face_down(st).from_hand(hand, k)  # nothing else is possible: discard
         return allowed, down, removed, barred
 
     def _options(self, st: State) -> Options:
@@ -363,7 +364,7 @@ class Tricks(Phase):
                 if self.stop_when(st.ctx):
                     stop = st.rs.moves.get("stop")
             up, _removed = self._lead_options(st, seat)
-            down = [] if up else face_down_plays(st.hand(seat), st.rs.pieces, 1)
+            down = [] if up else self._face_down(st).from_hand(st.hand(seat), 1)
             barred: frozenset[str] = frozenset()
         else:
             up, down, _removed, barred = self._follow_options(st, seat)
@@ -372,6 +373,11 @@ class Tricks(Phase):
         opts = Options(moves, found, barred) if stop is None else Options([stop, *moves], [None, *found], barred)
         d.options = opts
         return opts
+
+    def _face_down(self, st: State) -> FaceDownPlays:
+        if self._down is None:
+            self._down = FaceDownPlays(st.rs.pieces)
+        return self._down
 
     @staticmethod
     def _move_of(st: State, play: Play) -> Move:
