@@ -47,3 +47,26 @@ def test_clone_is_independent() -> None:
     d.apply(d.legal_moves()[0])
     assert c.view(None) != d.view(None)
     assert c.history != d.history
+
+
+def _play_out(st: object, seed: int) -> list[dict[str, object]]:
+    agent_rng = RandomAgent(seed, 0)
+    while not st.is_over:  # type: ignore[attr-defined]
+        st.apply(agent_rng.choose(st, st.to_act))  # type: ignore[attr-defined]
+    return st.history  # type: ignore[attr-defined,no-any-return]
+
+
+def test_a_clone_deals_later_hands_as_the_original_would() -> None:
+    """Chance after a clone continues the original's generator, for the original and every clone,
+    however many clones were made and whichever of them draws first."""
+    st = Game(ruleset("rook"), 5, max_hands=3).new_state()
+    agent = RandomAgent(1, 0)
+    while st.rs.phases[st.pidx].kind != "tricks":  # into the first hand's play: its deal is done
+        st.apply(agent.choose(st, st.to_act))  # type: ignore[arg-type]
+    cut = len(st.history)
+    first, second = st.clone(), st.clone()
+    grandchild = second.clone()
+    histories = [_play_out(x, 3)[cut:] for x in (second, grandchild, st, first)]
+    later_shuffles = [e for e in histories[0] if e.get("kind") == "shuffle"]
+    assert later_shuffles  # a later hand was dealt after the clones were made
+    assert all(h == histories[0] for h in histories)

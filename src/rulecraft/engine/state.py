@@ -27,6 +27,8 @@ class State:
 
     __slots__ = (
         "_legal_cache",
+        "_rng",
+        "_rng_state",
         "active",
         "cells",
         "chance_feed",
@@ -47,7 +49,6 @@ class State:
         "pdata",
         "pidx",
         "result",
-        "rng",
         "rs",
         "seat_order",
         "seed",
@@ -62,7 +63,8 @@ class State:
     def __init__(self, rs: Ruleset, seed: int) -> None:
         self.rs = rs
         self.seed = seed
-        self.rng = random.Random(seed)
+        self._rng: random.Random | None = random.Random(seed)
+        self._rng_state: Any = None  # the generator's state while no live generator is made (see rng)
         n_pieces = rs.pieces.count
         self.zones: list[list[int]] = [[] for _ in range(rs.zone_instance_count)]
         self.loc: list[int] = [0] * n_pieces
@@ -122,8 +124,9 @@ class State:
         c = State.__new__(State)
         c.rs = self.rs
         c.seed = self.seed
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
+        if self._rng is not None:  # from now on this state and its clones share one snapshot
+            self._rng_state, self._rng = self._rng.getstate(), None
+        c._rng, c._rng_state = None, self._rng_state
         c.zones = [list(z) for z in self.zones]
         c.loc = list(self.loc)
         c.face_down = bytearray(self.face_down)
@@ -153,6 +156,24 @@ class State:
         c.ctx = Ctx(c)
         c._legal_cache = self._legal_cache
         return c
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's one source of chance, made from the shared snapshot when first needed.
+
+        Copying a generator's state costs far more than the rest of a clone, and most clones (a
+        search's playouts) never shuffle or roll: so a clone gets the snapshot, not a generator.
+        """
+        r = self._rng
+        if r is None:
+            r = self._rng = random.Random.__new__(random.Random)
+            r.setstate(self._rng_state)
+            self._rng_state = None
+        return r
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng, self._rng_state = value, None
 
     # ----------------------------------------------------------------- seats
     def seat_after(self, seat: int, n: int = 1) -> int:
