@@ -254,6 +254,7 @@ def _build_zones(b: Builder, rs: Ruleset, raw: list[dict[str, Any]]) -> None:
     rs.zones = tuple(zones)
     rs.zone_of_instance = tuple(z for z in zones for _ in range(z.instances))
     rs.public_instance = tuple(z.visibility == "all" for z in rs.zone_of_instance)
+    rs.hand_base = rs.zone_by_name["hand"].base if "hand" in rs.zone_by_name else 0
 
 
 def _build_variables(b: Builder, rs: Ruleset, raw: dict[str, Any]) -> None:

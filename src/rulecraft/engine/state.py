@@ -204,14 +204,14 @@ class State:
         return ZoneView(self.zones[zi], self.loc, zi)
 
     def hand_instance(self, seat: int) -> int:
-        return self.rs.zone_by_name["hand"].base + seat
+        return self.rs.hand_base + seat
 
     def hand_view(self, seat: int) -> ZoneView:
         zi = self.hand_instance(seat)
         return ZoneView(self.zones[zi], self.loc, zi)
 
     def hand(self, seat: int) -> list[int]:
-        return self.zones[self.hand_instance(seat)]
+        return self.zones[self.rs.hand_base + seat]
 
     def holds(self, seat: int, piece: int) -> bool:
         return self.loc[piece] == self.hand_instance(seat)

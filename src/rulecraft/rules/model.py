@@ -109,6 +109,7 @@ class Ruleset:
     moves: MoveBook = field(default=None)  # type: ignore[assignment]  # set by the builder
     zone_of_instance: tuple[ZoneSpec, ...] = ()  # zone instance index -> its zone
     public_instance: tuple[bool, ...] = ()  # zone instance index -> whether everyone sees it face up
+    hand_base: int = 0  # the first instance of the per-seat zone 'hand' (seat s holds instance hand_base + s)
 
     @property
     def identity(self) -> dict[str, Any]:
