@@ -107,7 +107,7 @@ class Bluffer:
         allowed = list(public["may_claim"])
 
         def cap(v: str) -> int:
-            return hi if public["over_claims"] else min(hi, totals.get(v, 0))
+            return int(hi) if public["over_claims"] else min(int(hi), totals.get(v, 0))
 
         truthful = [v for v in allowed if len(by_value.get(v, ())) >= lo and cap(v) >= lo]
         if truthful:

@@ -74,7 +74,7 @@ def plot_comparison(path: str, report: dict[str, Any], records: Sequence[Sequenc
 def _name(side: dict[str, Any], other: dict[str, Any]) -> str:
     """The ruleset's name and the options in which it differs from the other side (all of them would not fit)."""
     rs, theirs = side["ruleset"], other["ruleset"]["options"]
-    return rs["name"] + "".join(f" {k}={v}" for k, v in rs["options"].items() if theirs.get(k) != v)
+    return str(rs["name"]) + "".join(f" {k}={v}" for k, v in rs["options"].items() if theirs.get(k) != v)
 
 
 def _save_atomic(fig: Any, path: Path) -> None:

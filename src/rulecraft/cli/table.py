@@ -129,8 +129,8 @@ def variable_lines(rs: Ruleset, variables: dict[str, Any], seats: Seats, scope: 
             continue
         value = variables.get(spec.name)
         if spec.per in ("seat", "team") and isinstance(value, list):
-            who = (lambda i: f"seat {i}") if spec.per == "seat" else (lambda i: team_label(rs, i))
-            parts = ", ".join(f"{who(i)}: {_value_text(rs, None, v, seats)}" for i, v in enumerate(value))
+            labels = [f"seat {i}" if spec.per == "seat" else team_label(rs, i) for i in range(len(value))]
+            parts = ", ".join(f"{labels[i]}: {_value_text(rs, None, v, seats)}" for i, v in enumerate(value))
             out.append(f"  {spec.name}: {parts}")
         else:
             out.append(f"  {spec.name}: {_value_text(rs, spec.name, value, seats)}")

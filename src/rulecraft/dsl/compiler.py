@@ -19,7 +19,7 @@ import difflib
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from rulecraft.dsl import ast as A
 from rulecraft.dsl.builtins import BUILTINS, VARIADIC
@@ -436,7 +436,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     fn.pos = pos
     fn.python = code
     fn.reads = frozenset(comp.reads)
-    return fn
+    return cast(CompiledExpr, fn)
 
 
 

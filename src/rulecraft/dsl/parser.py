@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast as pyast
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -111,18 +111,18 @@ class _ToAst(Transformer[Token, A.Node]):
 
     def arith(self, meta: Any, c: list[Any]) -> A.Node:
         if len(c) == 1:  # an aliased rule with one child is not inlined by lark: do it here
-            return c[0]
+            return cast(A.Node, c[0])
         rest = tuple((str(c[i]), _start(c[i]), c[i + 1]) for i in range(1, len(c), 2))
         return A.Arith(meta.start_pos, meta.end_pos, c[0], rest)
 
     def or_(self, meta: Any, c: list[Any]) -> A.Node:
         if len(c) == 1:
-            return c[0]
+            return cast(A.Node, c[0])
         return A.BoolOp(meta.start_pos, meta.end_pos, "or", tuple(c))
 
     def and_(self, meta: Any, c: list[Any]) -> A.Node:
         if len(c) == 1:
-            return c[0]
+            return cast(A.Node, c[0])
         return A.BoolOp(meta.start_pos, meta.end_pos, "and", tuple(c))
 
     def comp_op(self, meta: Any, c: list[Token]) -> tuple[str, int]:
@@ -130,7 +130,7 @@ class _ToAst(Transformer[Token, A.Node]):
 
     def compare(self, meta: Any, c: list[Any]) -> A.Node:
         if len(c) == 1:
-            return c[0]
+            return cast(A.Node, c[0])
         rest = tuple((c[i][0], c[i][1], c[i + 1]) for i in range(1, len(c), 2))
         return A.Compare(meta.start_pos, meta.end_pos, c[0], rest)
 
@@ -156,7 +156,7 @@ def parse(text: str) -> A.Node:
 
 
 def _expected(exc: UnexpectedInput) -> str:
-    names = sorted({_TERMINAL_WORDS.get(t, t.lower()) for t in (getattr(exc, "expected", None) or ())})
+    names: list[str] = sorted({_TERMINAL_WORDS.get(t, t.lower()) for t in (getattr(exc, "expected", None) or ())})
     if not names:
         return ""
     if len(names) > 6:

@@ -9,7 +9,7 @@ extended by each phase kind with its own names (the lead, the candidate play, th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import Scope, T
@@ -46,7 +46,7 @@ class ZoneView:
         self._loc = loc
         self._zi = zi
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         return iter(self._pieces)
 
     def __len__(self) -> int:

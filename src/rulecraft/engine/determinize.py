@@ -42,7 +42,7 @@ def accounted_for(st: State, piece: int, seat: int) -> bool:
         return True
     if st.face_down[piece] or not st.seen_public[piece]:
         return False
-    return st.zone_of_instance(st.loc[piece]).per == "none"
+    return bool(st.zone_of_instance(st.loc[piece]).per == "none")
 
 
 def hidden_pieces(st: State, seat: int) -> list[int]:

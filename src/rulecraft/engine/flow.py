@@ -169,7 +169,7 @@ def parse_move(st: State, text: str) -> Move:
     legal = st.legal_moves()
     find = getattr(legal, "find", None)  # a lazily enumerated move set looks a move up directly
     if find is not None:
-        found = find(verb, value, words)
+        found: Move | None = find(verb, value, words)
         if found is not None:
             return found
         legal = []

@@ -324,7 +324,8 @@ class State:
             return None
         for i, event in enumerate(self.chance_feed):
             if event.get("kind") == kind:
-                return self.chance_feed.pop(i)
+                given: dict[str, Any] = self.chance_feed.pop(i)
+                return given
         return None
 
     def piece_from_id(self, type_id: str, pool: list[int]) -> int:

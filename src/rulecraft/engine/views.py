@@ -29,9 +29,9 @@ def visible(st: State, piece: int, viewer: int | None) -> bool:
     if zone.visibility == "owner":
         owner = zi - zone.base
         if zone.per == "seat":
-            return owner == viewer
+            return bool(owner == viewer)
         if zone.per == "team":
-            return st.rs.seats.team_of[viewer] == owner
+            return bool(st.rs.seats.team_of[viewer] == owner)
     return False
 
 

@@ -650,7 +650,7 @@ def _without(data: Any, key: str) -> Any:
 
 
 def _key_pos(mapping: Any, key: Any) -> SourcePos:
-    kp = getattr(mapping, "key_pos", None)
+    kp: dict[Any, SourcePos] | None = getattr(mapping, "key_pos", None)
     if kp and key in kp:
         return kp[key]
     return pos_of(mapping)
@@ -676,7 +676,7 @@ def _items_with_ids(st: dict[str, str], raw: list[Any], what: str, example: str,
 
 
 def _item_pos(seq: Any, index: int) -> SourcePos:
-    ip = getattr(seq, "item_pos", None)
+    ip: list[SourcePos] | None = getattr(seq, "item_pos", None)
     if ip and index < len(ip):
         return ip[index]
     return pos_of(seq[index], pos_of(seq))

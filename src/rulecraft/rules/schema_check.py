@@ -45,7 +45,8 @@ def load_schema(kind: str) -> dict[str, Any]:
     """The schema of ``kind`` (ruleset, overlay or scenario) as a dict."""
     if kind not in SCHEMA_FILES:
         raise ValueError(f"unknown schema kind {kind!r}")
-    return json.loads((schemas_dir() / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads((schemas_dir() / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))
+    return schema
 
 
 def schema_text(kind: str) -> str:
@@ -176,11 +177,11 @@ def _value_pos(parent: Any, key: Any, value: Any) -> SourcePos:
     if pos is not UNKNOWN_POS:
         return pos
     if isinstance(parent, dict):
-        kp = getattr(parent, "key_pos", {})
+        kp: dict[Any, SourcePos] = getattr(parent, "key_pos", {})
         if key in kp:
             return kp[key]
     if isinstance(parent, list) and isinstance(key, int):
-        ip = getattr(parent, "item_pos", [])
+        ip: list[SourcePos] = getattr(parent, "item_pos", [])
         if key < len(ip):
             return ip[key]
     return pos_of(parent, UNKNOWN_POS)
@@ -257,7 +258,7 @@ def _translate(error: ValidationError, root: Any) -> list[tuple[SourcePos, str, 
         return [(pos, f"{name} must not be empty", path)]
     if v == "not":
         return [(pos, f"{name} is not allowed here", path)]
-    if v == "false" or schema is False:
+    if v == "false" or error.schema is False:
         return [(pos, f"{name} is not allowed here", path)]
     return [(pos, _plain_message(error), path)]
 

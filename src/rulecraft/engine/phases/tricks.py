@@ -91,7 +91,8 @@ class Options:
 
 
 def _td(c: Any) -> TrickData:
-    return c.st.pdata
+    data: TrickData = c.st.pdata
+    return data
 
 
 def trick_scope(parent: Scope) -> Scope:
