@@ -131,7 +131,8 @@ def trick_scope(parent: Scope) -> Scope:
                    doc="whether a seat played face up this round")
     s.add_function("barred", params=[T.STRING], returns=T.BOOL, impl=lambda c, rid: rid in c.st.pdata.barred,
                    doc="whether the restriction with this id barred a play that would have beaten the best")
-    # The candidate play (or, in round-end effects, the lead). Per item: see Restriction.
+    # The candidate play (or, in round-end effects, the lead): per item when a restriction judges
+    # many candidates at once (CompiledExpr.select, dsl/itemloop.py).
     s.item_slot = "combo"
     s.add_name("combo", T.STRING, getter=lambda c: c.combo.combo if c.combo else None,
                doc="the combination of the play being considered", item_code="_it.combo")
