@@ -184,34 +184,32 @@ def run_effects(st: State, effects: tuple[Effect, ...]) -> None:
     for e in effects:
         if st.signal:
             return
-        run_effect(st, e)
-
-
-def run_effect(st: State, e: Effect) -> None:
-    if not e.loops:
-        _run_once(st, e, st.ctx)
-    else:
-        _run_loops(st, e, 0)
+        if e.loops:
+            _run_loops(st, e, 0)
+        else:
+            _run_once(st, e, st.ctx)
 
 
 def _run_loops(st: State, e: Effect, depth: int) -> None:
-    if depth == len(e.loops):
-        _run_once(st, e, st.ctx)
-        return
     ctx = st.ctx
     name, items_expr = e.loops[depth]
     items = list(items_expr(ctx))
+    innermost = depth + 1 == len(e.loops)
+    bind = ctx.bind
     missing = object()
-    saved = ctx.bind.get(name, missing)
+    saved = bind.get(name, missing)
     try:
         for item in items:
-            ctx.bind[name] = item
-            _run_loops(st, e, depth + 1)
+            bind[name] = item
+            if innermost:
+                _run_once(st, e, ctx)
+            else:
+                _run_loops(st, e, depth + 1)
     finally:
         if saved is missing:
-            ctx.bind.pop(name, None)
+            bind.pop(name, None)
         else:
-            ctx.bind[name] = saved
+            bind[name] = saved
 
 
 def _run_once(st: State, e: Effect, ctx: Ctx) -> None:
@@ -219,7 +217,11 @@ def _run_once(st: State, e: Effect, ctx: Ctx) -> None:
         return
     if e.id:
         st.note_fired(e.id)
-    if e.assigns:
+    if len(e.assigns) == 1:
+        a = e.assigns[0]
+        value = a.value(ctx)
+        st.assign(a.var_index, a.index(ctx) if a.index is not None else None, value, a.add)
+    elif e.assigns:
         # Evaluate every right-hand side first, so `set: {a: b, b: a}` swaps.
         values = [(a, a.value(ctx), a.index(ctx) if a.index is not None else None) for a in e.assigns]
         for a, value, index in values:

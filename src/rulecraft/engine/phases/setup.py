@@ -56,6 +56,7 @@ class Deal(Phase):
         self.active_only = False
         self.side: tuple[str, int, int, int] | None = None  # zone, every, count, total
         self.record_dealt = True
+        self._plans: dict[tuple[Any, ...], list[tuple[int, bool]]] = {}  # see step
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -98,14 +99,28 @@ class Deal(Phase):
                 ctx.bind["seat"] = s
                 need.append(int(self.count(ctx)))
             ctx.bind.pop("seat", None)
-        to = [(st.hand_instance(s) if self.dst == "hand" else st.zone_instance(self.dst, s), False) for s in seats]
-        # Where each piece from the top of the pile goes, in dealing order; then one bulk move.
-        targets: list[tuple[int, bool]] = []
-        left = len(pile)
-        packet = self.packet
-        side_zi, side_every, side_count, side_total = (
-            (st.zone_instance(self.side[0]), *self.side[1:]) if self.side else (-1, 0, 0, 0))
+        side_zi = st.zone_instance(self.side[0]) if self.side else -1
         side_have = len(st.zones[side_zi]) if self.side else 0
+        key = (tuple(seats), tuple(need), len(pile), side_have)
+        targets = self._plans.get(key)
+        if targets is None:  # the same every hand for the same seats and counts: worked out once
+            targets = self._plans[key] = self._plan(st, seats, need, len(pile), side_zi, side_have)
+        st.put_from_top(src, targets)
+        if self.record_dealt:
+            dealt_owner = st.dealt_owner
+            for s in range(st.rs.seats.count):
+                for p in st.zones[st.zone_instance(self.dst, s)]:
+                    dealt_owner[p] = s
+        return False
+
+    def _plan(self, st: State, seats: list[int], need: list[int], left: int, side_zi: int,
+              side_have: int) -> list[tuple[int, bool]]:
+        """Where each piece from the top of the pile goes, in dealing order: (zone instance, face down)."""
+        to = [(st.hand_instance(s) if self.dst == "hand" else st.zone_instance(self.dst, s), False) for s in seats]
+        need = list(need)
+        targets: list[tuple[int, bool]] = []
+        packet = self.packet
+        _zone, side_every, side_count, side_total = self.side or ("", 0, 0, 0)
         rounds = 0
         while left > 0 and max(need) > 0:
             for i, n in enumerate(need):
@@ -132,13 +147,7 @@ class Deal(Phase):
             targets.append((side_zi, True))
             side_have += 1
             left -= 1
-        st.put_from_top(src, targets)
-        if self.record_dealt:
-            dealt_owner = st.dealt_owner
-            for s in range(st.rs.seats.count):
-                for p in st.zones[st.zone_instance(self.dst, s)]:
-                    dealt_owner[p] = s
-        return False
+        return targets
 
 
 class Effects(Phase):

@@ -274,9 +274,12 @@ class Tricks(Phase):
             d.value = len(d.plays[0].pieces)
         st.tricks[winner] += d.value
         to_zi = st.owned_instance(self.capture_to, winner)
-        own_zi = st.owned_instance(self.own_to, winner) if self.own_to else to_zi
-        for seat, play in zip(d.seats, d.plays, strict=True):
-            st.gather(play.pieces, own_zi if seat == winner else to_zi)
+        if self.own_to is None:
+            st.gather([p for play in d.plays for p in play.pieces], to_zi)
+        else:
+            own_zi = st.owned_instance(self.own_to, winner)
+            for seat, play in zip(d.seats, d.plays, strict=True):
+                st.gather(play.pieces, own_zi if seat == winner else to_zi)
         st.history.append({"type": "round", "winner": winner, "value": d.value})
         run_effects(st, self.on_round)
         if st.signal:
