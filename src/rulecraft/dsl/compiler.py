@@ -436,6 +436,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     fn.pos = pos
     fn.python = code
     fn.reads = frozenset(comp.reads)
+    fn.getters = dict(comp.getters)  # which name each getter reads (for code that lays expressions out)
     return cast(CompiledExpr, fn)
 
 

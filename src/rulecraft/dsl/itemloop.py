@@ -18,38 +18,76 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
+from typing import Any
 
 from rulecraft.dsl.scope import NameBinding
 
-READ = re.compile(r"\b(_g\d+)\(ctx\)")
 ITEM = "_it"
+_READ = r"\b({ident})\(ctx\)"
+READ = re.compile(_READ.format(ident=r"_g\d+"))
+
+
+@dataclass(frozen=True, slots=True)
+class LoopParts:
+    """One compiled expression laid out for a loop over items (``_it``)."""
+
+    before: tuple[str, ...]  # statements run once, before the loop
+    per_item: tuple[str, ...]  # statements run for each item, first
+    body: str  # the expression itself, reading the locals the statements above set
+    store: bool  # whether the item must also be put into the context (a getter still reads it there)
+
+
+def loop_parts(code: str, getters: dict[str, NameBinding], prefix: str = "") -> LoopParts:
+    """Split compiled ``code`` (getters called as ``ident(ctx)``) into work before and per item.
+
+    ``prefix`` keeps the locals of several expressions laid out in one function apart.
+    """
+    reads = re.compile(_READ.format(ident="|".join(re.escape(i) for i in sorted(getters, key=len, reverse=True))
+                                    or "(?!)"))
+    before: list[str] = []
+    per_item: list[str] = []
+    for ident in dict.fromkeys(m.group(1) for m in reads.finditer(code)):
+        b = getters[ident]
+        if b.per_item:
+            per_item.append(f"i{ident} = {b.item_code or f'{ident}(ctx)'}")  # identifiers start with _
+        else:
+            before.append(f"v{ident} = {ident}(ctx)")
+    body = reads.sub(lambda m: ("i" if getters[m.group(1)].per_item else "v") + m.group(1), code)
+    body, hoisted = _hoist_invariants(body, prefix)
+    before.extend(f"{name} = {expr}" for name, expr in hoisted)
+    store = any("(ctx" in line for line in [body, *per_item])
+    return LoopParts(tuple(before), tuple(per_item), body, store)
+
+
+def renamed(fn: Any, prefix: str) -> tuple[str, dict[str, NameBinding], dict[str, Any]]:
+    """A compiled expression's code, getters and namespace with every bound name prefixed.
+
+    Several expressions, each compiled with its own namespace (``_g0``, ``_t1``, ``_fail``...), can
+    then share one generated function without their names colliding.
+    """
+    namespace = {k: v for k, v in fn.__globals__.items() if k != "__builtins__"}
+    tree = ast.parse(fn.python, mode="eval")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in namespace:
+            node.id = prefix + node.id
+    getters = {prefix + k: v for k, v in fn.getters.items()}
+    return ast.unparse(tree), getters, {prefix + k: v for k, v in namespace.items()}
 
 
 def select_source(code: str, getters: dict[str, NameBinding], slot: str) -> str:
     """Python source of ``def _select(ctx, items)`` for the compiled expression ``code``."""
-    before: list[str] = []
-    per_item: list[str] = []
-    for ident in dict.fromkeys(m.group(1) for m in READ.finditer(code)):
-        b = getters[ident]
-        if b.per_item:
-            per_item.append(f"i{ident} = {b.item_code or f'{ident}(ctx)'}")
-        else:
-            before.append(f"v{ident} = {ident}(ctx)")
-    body = READ.sub(lambda m: ("i" if getters[m.group(1)].per_item else "v") + m.group(1), code)
-    body, hoisted = _hoist_invariants(body)
-    before.extend(f"{name} = {expr}" for name, expr in hoisted)
-    # The item goes into the context only where something still reads it there (a getter call).
-    store = [f"ctx.{slot} = {ITEM}"] if any("(ctx" in line for line in [body, *per_item]) else []
+    parts = loop_parts(code, getters)
     lines = [
         "def _select(ctx, items):",
         "    if not items:",  # nothing judged: nothing read (a hoisted part may fail where never needed)
         "        return []",
         "    try:",
-        *(f"        {line}" for line in before),
+        *(f"        {line}" for line in parts.before),
         "        out = []",
         f"        for {ITEM} in items:",
-        *(f"            {line}" for line in [*store, *per_item]),
-        f"            if {body}:",
+        *(f"            {line}" for line in [*([f"ctx.{slot} = {ITEM}"] if parts.store else []), *parts.per_item]),
+        f"            if {parts.body}:",
         f"                out.append({ITEM})",
         "        return out",
         "    except _guarded as exc:",
@@ -58,7 +96,7 @@ def select_source(code: str, getters: dict[str, NameBinding], slot: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _hoist_invariants(body: str) -> tuple[str, list[tuple[str, str]]]:
+def _hoist_invariants(body: str, prefix: str = "") -> tuple[str, list[tuple[str, str]]]:
     """Replace the largest item-independent parts evaluated for every item by locals computed once."""
     tree = ast.parse(body, mode="eval")
     hoisted: list[tuple[str, str]] = []
@@ -75,7 +113,7 @@ def _hoist_invariants(body: str) -> tuple[str, list[tuple[str, str]]]:
             return node
         if isinstance(node, (ast.Name, ast.Constant)):
             return node  # already as cheap as a local
-        name = f"h{len(hoisted)}"
+        name = f"{prefix}h{len(hoisted)}"
         hoisted.append((name, ast.unparse(node)))
         return ast.Name(id=name, ctx=ast.Load())
 
@@ -92,7 +130,7 @@ def _item_free(node: ast.AST) -> bool:
         elif isinstance(n, ast.comprehension):
             inner.update(t.id for t in ast.walk(n.target) if isinstance(t, ast.Name))
     for n in ast.walk(node):
-        if isinstance(n, ast.Name) and (n.id == ITEM or n.id.startswith("i_g")):
+        if isinstance(n, ast.Name) and (n.id == ITEM or n.id.startswith("i_")):
             return False
         if isinstance(n, ast.Name) and n.id not in inner and _bound_outside(n.id):
             return False

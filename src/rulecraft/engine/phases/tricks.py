@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import ComboSpec, FaceDownPlays, Play, enumerate_plays
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
+from rulecraft.engine.phases import trick_code
 from rulecraft.engine.phases.base import Phase, describe_legal
 from rulecraft.rules.located import pos_of
 
@@ -195,6 +196,8 @@ class Tricks(Phase):
         self.must_beat_message = "you must beat the best play when you can"
         self._trick_zi = -1  # the trick zone's instance, looked up at first use
         self._down: FaceDownPlays | None = None  # made at first use
+        # The generated decision (trick_code), False where the phase's shape needs the generic path.
+        self._generated: trick_code.LegalFn | Literal[False] | None = None
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -390,6 +393,15 @@ class Tricks(Phase):
         return play.move
 
     def legal(self, st: State) -> list[Move]:
+        d: TrickData = st.pdata
+        if d.options is None:
+            fast = self._generated
+            if fast is None:  # decided at first use: the ruleset is complete by then
+                fast = self._generated = trick_code.generate(self, st, Options) if trick_code.fits(self, st) else False
+            if fast:
+                moves = fast(st)
+                if moves is not None:
+                    return moves
         return self._options(st).moves
 
     def apply(self, st: State, move: Move) -> None:
