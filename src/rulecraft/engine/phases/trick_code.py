@@ -1,7 +1,7 @@
 """A trick phase's legal moves as one generated Python function, for the common shape of phase.
 
 Most trick-taking games play single pieces face up and narrow them with a few restrictions (follow
-suit; the Rook Bird on a trump lead). For a phase of that shape the decision is generated once,
+suit; a special piece that must be played on some lead). For a phase of that shape the decision is generated once,
 when the ruleset is first played, as straight-line Python: the seat's single plays, then every
 restriction of the lead or the follow in order, each laid out as ``CompiledExpr.select`` lays out
 one expression (``dsl/itemloop.py``: reads that are not about the candidate done once, the rest
