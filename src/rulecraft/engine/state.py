@@ -231,9 +231,17 @@ class State:
 
     def gather(self, pieces: tuple[int, ...] | list[int], zi: int) -> None:
         """Move pieces to zone instance ``zi``, each lying as it lies (a captured trick)."""
-        face_down = self.face_down
+        # What put(p, zi, face_down[p]) does, without a call per piece: captures move every round.
+        zones, loc, face_down, dest = self.zones, self.loc, self.face_down, self.zones[zi]
+        public = self.rs.public_instance[zi]
         for p in pieces:
-            self.put(p, zi, bool(face_down[p]))
+            old = loc[p]
+            if old != zi:
+                zones[old].remove(p)
+                dest.append(p)
+                loc[p] = zi
+            if public and not face_down[p]:
+                self.seen_public[p] = 1
 
     def owned_instance(self, name: str, seat: int) -> int:
         """The instance of zone ``name`` that belongs to ``seat``: its own, its team's, or the only one."""

@@ -266,15 +266,16 @@ class Tricks(Phase):
         ctx = st.ctx
         winner = d.seats[d.best] if d.best >= 0 else d.leader
         d.winner = winner
-        ctx.combo = d.plays[0]
+        lead = d.plays[0]
+        ctx.combo = lead
         ctx.seat = winner
-        lead_spec = self.combo_by_id.get(d.plays[0].combo or "")
+        lead_spec = self.combo_by_id.get(lead.combo or "")
         if lead_spec is not None and lead_spec.value is not None:
             d.value = lead_spec.value(ctx)
         elif self.value is not None:
             d.value = self.value(ctx)
         else:
-            d.value = len(d.plays[0].pieces)
+            d.value = len(lead.pieces)
         st.tricks[winner] += d.value
         to_zi = st.owned_instance(self.capture_to, winner)
         if self.own_to is None:
@@ -284,20 +285,21 @@ class Tricks(Phase):
             for seat, play in zip(d.seats, d.plays, strict=True):
                 st.gather(play.pieces, own_zi if seat == winner else to_zi)
         st.history.append({"type": "round", "winner": winner, "value": d.value})
-        run_effects(st, self.on_round)
-        if st.signal:
-            return
-        lead = d.plays[0]
-        lead_spec = self.combo_by_id.get(lead.combo or "")
-        ends = lead_spec is not None and lead_spec.ends_play
-        if ends or not st.hand(winner) or (self.end_when is not None and self.end_when(ctx)):
+        if self.on_round:
+            run_effects(st, self.on_round)
+            if st.signal:
+                return
+        if ((lead_spec is not None and lead_spec.ends_play) or not st.hand(winner)
+                or (self.end_when is not None and self.end_when(ctx))):
             d.ended = True
             return
         d.leader = winner
         d.round_no += 1
         d.order = st.order_from(winner)
         d.seats, d.plays, d.classes, d.strengths = [], [], [], []
-        d.best, d.barred, d.last = -1, set(), False
+        d.best, d.last = -1, False
+        if d.barred:
+            d.barred = set()
         d.winner, d.value, d.options = None, 0, None
 
     # ------------------------------------------------------------------ options
