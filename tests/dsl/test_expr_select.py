@@ -6,10 +6,12 @@ straight from the item, ``b`` through a getter) with names that are not (``x``, 
 divisions that fail when the divisor is 0, placed under ``and``/``or``/``if`` where a moved part
 could fail although the expression never evaluates it. For random items, ``select`` must keep
 exactly the items for which the plain expression is true, and fail exactly when it fails.
+(``y`` is given as code, so generated code reads it inline rather than through a getter call.)
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -30,7 +32,7 @@ def _scope() -> Scope:
     s = Scope(name="select test")
     s.item_slot = "item"
     s.add_name("x", T.NUMBER, getter=lambda c: c.x)
-    s.add_name("y", T.NUMBER, getter=lambda c: c.y)
+    s.add_name("y", T.NUMBER, code="ctx.y")
     s.add_name("a", T.NUMBER, getter=lambda c: c.item[0], item_code="_it[0]")
     s.add_name("b", T.NUMBER, getter=lambda c: c.item[1], per_item=True)
     s.add_user_function("twice", ["v"], "v + v")
@@ -128,3 +130,13 @@ def test_selecting_from_no_items_evaluates_nothing() -> None:
 def test_a_scope_without_an_item_slot_cannot_compile_select() -> None:
     with pytest.raises(ValueError, match="no item slot"):
         compile_expr("true", Scope(name="plain"), T.BOOL, select=True)
+
+
+def test_a_name_given_as_code_is_read_inline_and_a_name_needs_a_way_to_be_read() -> None:
+    fn = compile_expr("x + y * 10 == a", SCOPE, T.BOOL, select=True)
+    getter_calls = [n for n in fn.__code__.co_names if re.fullmatch(r"_g\d+", n)]
+    assert len(getter_calls) == 2 and "y" in fn.__code__.co_names  # x and a through getters, y as ctx.y
+    assert "(ctx.y)" in fn.select.python and fn.select(Ctx(1, 2), [(21, 0), (3, 0)]) == [(21, 0)]
+    assert SCOPE.lookup_name("y").getter(Ctx(1, 2)) == 2  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="needs a getter or code"):
+        Scope(name="plain").add_name("z", T.NUMBER)

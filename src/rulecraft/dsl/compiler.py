@@ -24,7 +24,7 @@ from typing import Any, Protocol, cast
 from rulecraft.dsl import ast as A
 from rulecraft.dsl.builtins import BUILTINS, VARIADIC
 from rulecraft.dsl.itemloop import READ as _READ
-from rulecraft.dsl.itemloop import select_source
+from rulecraft.dsl.itemloop import inline_reads, select_source
 from rulecraft.dsl.parser import ExprSyntaxError, parse
 from rulecraft.dsl.scope import FunctionBinding, MacroBinding, NameBinding, Scope
 from rulecraft.dsl.types import T, accepts, describe, is_numeric, join
@@ -426,8 +426,8 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     comp.namespace["_fail"] = fail
     comp.namespace["_where"] = where
     body, reads = _hoist_reads(code)
-    source = (f"def _expr(ctx):\n    try:\n{reads}        return {body}\n"
-              "    except _guarded as exc:\n        raise _fail(exc) from exc\n")
+    source = inline_reads(f"def _expr(ctx):\n    try:\n{reads}        return {body}\n"
+                          "    except _guarded as exc:\n        raise _fail(exc) from exc\n", comp.getters)
     # exec of source generated from our own checked tree (never user text), with no builtins.
     exec(compile(source, f"<rule expression {where or src!r}>", "exec"), comp.namespace)
     fn: Any = comp.namespace["_expr"]

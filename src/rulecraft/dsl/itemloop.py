@@ -75,6 +75,18 @@ def renamed(fn: Any, prefix: str) -> tuple[str, dict[str, NameBinding], dict[str
     return ast.unparse(tree), getters, {prefix + k: v for k, v in namespace.items()}
 
 
+def inline_reads(source: str, getters: dict[str, NameBinding]) -> str:
+    """``source`` with each getter call ``ident(ctx)`` of a name that has ``code`` replaced by that code.
+
+    Applied last, to the whole generated source: the layout above still sees every read as a call.
+    """
+    inlined = {ident: b.code for ident, b in getters.items() if b.code is not None}
+    if not inlined:
+        return source
+    calls = re.compile(_READ.format(ident="|".join(re.escape(i) for i in sorted(inlined, key=len, reverse=True))))
+    return calls.sub(lambda m: f"({inlined[m.group(1)]})", source)
+
+
 def select_source(code: str, getters: dict[str, NameBinding], slot: str) -> str:
     """Python source of ``def _select(ctx, items)`` for the compiled expression ``code``."""
     parts = loop_parts(code, getters)
@@ -93,7 +105,7 @@ def select_source(code: str, getters: dict[str, NameBinding], slot: str) -> str:
         "    except _guarded as exc:",
         "        raise _fail(exc) from exc",
     ]
-    return "\n".join(lines) + "\n"
+    return inline_reads("\n".join(lines) + "\n", getters)
 
 
 def _hoist_invariants(body: str, prefix: str = "") -> tuple[str, list[tuple[str, str]]]:

@@ -34,6 +34,16 @@ class NameBinding:
     # code, never rule text; no builtins are available to it) instead of through the getter.
     per_item: bool = False
     item_code: str | None = None
+    # The getter as a Python expression over ``ctx`` (engine code, no builtins), when it is that
+    # simple: generated code then reads the value inline instead of calling the getter.
+    code: str | None = None
+
+
+def getter_from_code(code: str) -> Callable[[Any], Any]:
+    """The getter that evaluates ``code`` (a Python expression over ``ctx``, engine code, no builtins)."""
+    namespace: dict[str, Any] = {"__builtins__": {}}
+    fn: Callable[[Any], Any] = eval(compile(f"lambda ctx: {code}", f"<getter {code!r}>", "eval"), namespace)
+    return fn
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +88,17 @@ class Scope:
         self.item_slot: str | None = None
 
     # ----------------------------------------------------------------- declaring
-    def add_name(self, name: str, type_: T, getter: Callable[[Any], Any], doc: str = "", per_item: bool = False,
-                 item_code: str | None = None) -> None:
-        self._names[name] = NameBinding(name, type_, getter, None, doc, per_item or item_code is not None, item_code)
+    def add_name(self, name: str, type_: T, getter: Callable[[Any], Any] | None = None, doc: str = "",
+                 per_item: bool = False, item_code: str | None = None, code: str | None = None) -> None:
+        """A name read at evaluation time: through ``getter``, or ``code`` (a Python expression over
+        ``ctx``, engine code with no builtins) from which the getter is made and which generated code
+        may inline."""
+        if code is not None:
+            getter = getter_from_code(code)
+        if getter is None:
+            raise ValueError(f"name '{name}' needs a getter or code")
+        self._names[name] = NameBinding(name, type_, getter, None, doc, per_item or item_code is not None, item_code,
+                                        code)
 
     def add_constant(self, name: str, type_: T, value: Any, doc: str = "") -> None:
         self._names[name] = NameBinding(name, type_, None, value, doc)

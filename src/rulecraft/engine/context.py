@@ -147,7 +147,7 @@ def base_scope(rs: Ruleset, parent: Scope) -> Scope:
     st_of: Callable[[Ctx], State] = lambda c: c.st  # type: ignore[assignment,return-value]  # noqa: E731
 
     s.add_name("num_seats", T.NUMBER, getter=lambda c: rs.seats.count, doc="number of seats at the table")
-    s.add_name("hand_number", T.NUMBER, getter=lambda c: st_of(c).hand_no, doc="1 for the match's first hand")
+    s.add_name("hand_number", T.NUMBER, code="ctx.st.hand_no", doc="1 for the match's first hand")
     s.add_function("seats", params=[], returns=T.LIST, impl=lambda c: list(range(rs.seats.count)),
                    doc="every seat, 0 first")
     s.add_function("active", params=[], returns=T.LIST, impl=lambda c: list(st_of(c).active),
@@ -223,7 +223,7 @@ def base_scope(rs: Ruleset, parent: Scope) -> Scope:
 
     # Variables: each declared variable is a name.
     for index, var in enumerate(rs.variables):
-        s.add_name(var.name, var.expr_type, getter=_variable_getter(index),
+        s.add_name(var.name, var.expr_type, code=f"ctx.st.vars[{index}]",
                    doc=var.description or f"{var.scope} variable")
     return s
 
@@ -232,19 +232,5 @@ def bound_scope(parent: Scope, names: list[str], what: str) -> Scope:
     """A child scope where each of ``names`` reads ``ctx.bind[name]`` (loop and argument bindings)."""
     s = Scope(parent=parent, name=what)
     for n in names:
-        s.add_name(n, T.ANY, getter=_binding_getter(n), doc="bound by the rule")
+        s.add_name(n, T.ANY, code=f"ctx.bind[{n!r}]", doc="bound by the rule")
     return s
-
-
-def _variable_getter(index: int) -> Callable[[Ctx], Any]:
-    def read(c: Ctx) -> Any:
-        return c.st.vars[index]  # type: ignore[union-attr]
-
-    return read
-
-
-def _binding_getter(name: str) -> Callable[[Ctx], Any]:
-    def read(c: Ctx) -> Any:
-        return c.bind[name]
-
-    return read

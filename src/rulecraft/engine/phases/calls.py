@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def _seat_scope(parent: Scope, what: str) -> Scope:
     s = Scope(parent=parent, name=what)
-    s.add_name("seat", T.SEAT, getter=lambda c: c.seat, doc="the seat deciding")
+    s.add_name("seat", T.SEAT, code="ctx.seat", doc="the seat deciding")
     return s
 
 

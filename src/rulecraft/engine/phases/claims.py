@@ -115,7 +115,7 @@ def _cd(c: Any) -> ClaimData:
 def claim_scope(parent: Scope) -> Scope:
     """Names readable in a claims phase's expressions (see the module docstring)."""
     s = Scope(parent=parent, name="claims")
-    s.add_name("seat", T.SEAT, getter=lambda c: c.seat, doc="the seat deciding, or being asked about")
+    s.add_name("seat", T.SEAT, code="ctx.seat", doc="the seat deciding, or being asked about")
     s.add_name("player", T.SEAT, getter=lambda c: _cd(c).last_player, doc="the seat that made the last claim")
     s.add_name("last_player", T.SEAT, getter=lambda c: _cd(c).last_player,
                doc="the seat that made the last claim (after a flush: the seat that keeps the initiative)")

@@ -99,27 +99,28 @@ def _td(c: Any) -> TrickData:
 def trick_scope(parent: Scope) -> Scope:
     """Names readable in trick rounds: the lead, the candidate play, the round's outcome.
 
-    (``c.st.pdata`` is the round's TrickData, read inline: getters run at every decision.)
+    (``ctx.st.pdata`` is the round's TrickData. Names given as ``code`` are read inline by generated
+    code, without a getter call: they are read at every decision.)
     """
     s = Scope(parent=parent, name="trick round")
-    s.add_name("seat", T.SEAT, getter=lambda c: c.seat, doc="the seat playing (or being asked about)")
-    s.add_name("leader", T.SEAT, getter=lambda c: c.st.pdata.leader, doc="the seat that leads this round")
-    s.add_name("is_lead", T.BOOL, getter=lambda c: not c.st.pdata.plays, doc="whether the play is the lead")
+    s.add_name("seat", T.SEAT, code="ctx.seat", doc="the seat playing (or being asked about)")
+    s.add_name("leader", T.SEAT, code="ctx.st.pdata.leader", doc="the seat that leads this round")
+    s.add_name("is_lead", T.BOOL, code="not ctx.st.pdata.plays", doc="whether the play is the lead")
     s.add_name("lead", T.LIST, getter=lambda c: list(c.st.pdata.plays[0].pieces) if c.st.pdata.plays else [],
                doc="the pieces led this round (empty before the lead)")
-    s.add_name("led", T.PIECE, getter=lambda c: c.st.pdata.plays[0].pieces[0] if c.st.pdata.plays else None,
+    s.add_name("led", T.PIECE, code="ctx.st.pdata.plays[0].pieces[0] if ctx.st.pdata.plays else None",
                doc="the first piece led this round")
-    s.add_name("lead_combo", T.STRING, getter=lambda c: c.st.pdata.plays[0].combo if c.st.pdata.plays else None,
+    s.add_name("lead_combo", T.STRING, code="ctx.st.pdata.plays[0].combo if ctx.st.pdata.plays else None",
                doc="the combination led this round ('none' for a face-down lead)")
-    s.add_name("round_number", T.NUMBER, getter=lambda c: c.st.pdata.round_no, doc="1 for the hand's first round")
+    s.add_name("round_number", T.NUMBER, code="ctx.st.pdata.round_no", doc="1 for the hand's first round")
     s.add_name("last_round", T.BOOL, getter=_last_round, doc="whether this round empties every hand", per_item=True)
-    s.add_name("best", T.SEAT, getter=lambda c: c.st.pdata.seats[c.st.pdata.best] if c.st.pdata.best >= 0 else None,
+    s.add_name("best", T.SEAT, code="ctx.st.pdata.seats[ctx.st.pdata.best] if ctx.st.pdata.best >= 0 else None",
                doc="the seat with the best face-up play so far")
     s.add_name("best_combo", T.STRING,
-               getter=lambda c: c.st.pdata.plays[c.st.pdata.best].combo if c.st.pdata.best >= 0 else None,
+               code="ctx.st.pdata.plays[ctx.st.pdata.best].combo if ctx.st.pdata.best >= 0 else None",
                doc="the combination of the best play so far")
-    s.add_name("trick_winner", T.SEAT, getter=lambda c: c.st.pdata.winner, doc="the seat that won the round")
-    s.add_name("trick_value", T.NUMBER, getter=lambda c: c.st.pdata.value, doc="how many tricks the round is worth")
+    s.add_name("trick_winner", T.SEAT, code="ctx.st.pdata.winner", doc="the seat that won the round")
+    s.add_name("trick_value", T.NUMBER, code="ctx.st.pdata.value", doc="how many tricks the round is worth")
     s.add_name("round_pieces", T.LIST, getter=lambda c: [p for pl in c.st.pdata.plays for p in pl.pieces],
                doc="every piece played this round")
     s.add_function("played_by", params=[T.SEAT], returns=T.LIST,
@@ -135,31 +136,31 @@ def trick_scope(parent: Scope) -> Scope:
     # The candidate play (or, in round-end effects, the lead): per item when a restriction judges
     # many candidates at once (CompiledExpr.select, dsl/itemloop.py).
     s.item_slot = "combo"
-    s.add_name("combo", T.STRING, getter=lambda c: c.combo.combo if c.combo else None,
+    s.add_name("combo", T.STRING, code="ctx.combo.combo if ctx.combo else None",
                doc="the combination of the play being considered", item_code="_it.combo")
     s.add_name("size", T.NUMBER, getter=lambda c: len(c.combo.pieces) if c.combo else 0,
                doc="how many pieces the play has", per_item=True)
-    s.add_name("piece", T.PIECE, getter=lambda c: c.combo.pieces[0] if c.combo else None,
+    s.add_name("piece", T.PIECE, code="ctx.combo.pieces[0] if ctx.combo else None",
                doc="the play's (first) piece", item_code="_it.pieces[0]")
     s.add_name("play", T.LIST, getter=lambda c: list(c.combo.pieces) if c.combo else [],
                doc="the pieces of the play being considered", per_item=True)
-    s.add_name("top", T.ANY, getter=lambda c: c.combo.key if c.combo else None,
+    s.add_name("top", T.ANY, code="ctx.combo.key if ctx.combo else None",
                doc="a run's highest value, or the shared value of n-of-a-kind", item_code="_it.key")
     s.add_name("bottom", T.ANY, getter=lambda c: c.combo.low if c.combo and c.combo.low is not None
                else (c.combo.key if c.combo else None), doc="a run's lowest value", per_item=True)
-    s.add_name("group", T.ANY, getter=lambda c: c.combo.group if c.combo else None,
+    s.add_name("group", T.ANY, code="ctx.combo.group if ctx.combo else None",
                doc="the group value a run shares (its suit)", item_code="_it.group")
-    s.add_name("entry", T.STRING, getter=lambda c: c.combo.entry if c.combo else None,
+    s.add_name("entry", T.STRING, code="ctx.combo.entry if ctx.combo else None",
                doc="the table entry a play matched", item_code="_it.entry")
-    s.add_name("entry_class", T.ANY, getter=lambda c: c.combo.entry_cls if c.combo else None,
+    s.add_name("entry_class", T.ANY, code="ctx.combo.entry_cls if ctx.combo else None",
                doc="the class the play's table entry gives it (for a class expression that adjusts it)",
                item_code="_it.entry_cls")
-    s.add_name("entry_strength", T.NUMBER, getter=lambda c: c.combo.entry_strength if c.combo else None,
+    s.add_name("entry_strength", T.NUMBER, code="ctx.combo.entry_strength if ctx.combo else None",
                doc="the strength the play's table entry gives it", item_code="_it.entry_strength")
-    s.add_name("lead_entry", T.STRING, getter=lambda c: c.st.pdata.plays[0].entry if c.st.pdata.plays else None,
+    s.add_name("lead_entry", T.STRING, code="ctx.st.pdata.plays[0].entry if ctx.st.pdata.plays else None",
                doc="the table entry the lead matched (none before the lead, or for other kinds)")
     s.add_name("best_entry", T.STRING,
-               getter=lambda c: c.st.pdata.plays[c.st.pdata.best].entry if c.st.pdata.best >= 0 else None,
+               code="ctx.st.pdata.plays[ctx.st.pdata.best].entry if ctx.st.pdata.best >= 0 else None",
                doc="the table entry of the best play so far (after the round: the winning play)")
     return s
 
