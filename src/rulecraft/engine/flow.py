@@ -2,7 +2,8 @@
 
 Phases are explicit state machines (see ``phases.base.Phase``): ``advance`` runs automatic work
 (shuffles, deals, scoring) until some seat must decide, so after every ``apply`` the state is
-either waiting on ``to_act`` or over.
+either waiting on ``to_act`` or over. (A phase whose ``apply`` has already set the next decision,
+with nothing automatic pending, says so, and ``advance`` is skipped.)
 """
 
 from __future__ import annotations
@@ -191,7 +192,7 @@ def apply(st: State, move: Move | str) -> None:
     st.history.append({"type": "move", "seat": seat, "move": move.text})
     st._legal_cache = None
     try:
-        st.rs.phases[st.pidx].apply(st, move)
-        advance(st)
+        if not st.rs.phases[st.pidx].apply(st, move):
+            advance(st)
     except ZeroDivisionError as exc:  # pragma: no cover - compiled expressions raise their own errors
         raise ExpressionRuntimeError(str(exc)) from exc

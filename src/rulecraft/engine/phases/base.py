@@ -39,7 +39,9 @@ class Phase:
     def legal(self, st: State) -> list[Move]:
         return []
 
-    def apply(self, st: State, move: Move) -> None:
+    def apply(self, st: State, move: Move) -> bool:
+        """Make a legal move. Return True only when the next decision is set here (``st.to_act``)
+        and no automatic work is pending, so the flow need not step the phase; False otherwise."""
         raise NotImplementedError
 
     def public_view(self, st: State) -> dict[str, Any] | None:

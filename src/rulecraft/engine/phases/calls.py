@@ -150,7 +150,7 @@ class Auction(Phase):
         st.ctx.seat = st.to_act
         return moves + [st.rs.moves.get("call", (), e.id) for e in self.extra if e.when(st.ctx)]
 
-    def apply(self, st: State, move: Move) -> None:
+    def apply(self, st: State, move: Move) -> bool:
         d: AuctionData = st.pdata
         seat = st.to_act
         assert seat is not None
@@ -159,19 +159,20 @@ class Auction(Phase):
             d.passed.append(seat)
             if self.passes_var >= 0:
                 st.vars[self.passes_var][seat] = True
-            return
+            return False
         if move.verb == "bid":
             d.high, d.high_seat = int(move.value), seat
-            return
+            return False
         extra = next((e for e in self.extra if e.id == move.value), None)
         if extra is not None:
             st.note_fired(extra.id)
             st.ctx.seat = seat
             run_effects(st, extra.effects)
-            return
+            return False
         # A named call wins the auction at once.
         d.high_seat = seat
         self._finish(st, d)
+        return False
 
     def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
         d: AuctionData = st.pdata
@@ -264,11 +265,12 @@ class Exchange(Phase):
                 out.append(give[p])
         return out
 
-    def apply(self, st: State, move: Move) -> None:
+    def apply(self, st: State, move: Move) -> bool:
         d: Counter = st.pdata
         seat = st.to_act
         st.put(move.pieces[0], st.zone_instance(self.to), face_down=True, by=seat)
         d.n += 1
+        return False
 
     def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
         left = self.give - st.pdata.n
@@ -312,9 +314,10 @@ class Choose(Phase):
         assert self.options is not None
         return [st.rs.moves.get("name", (), str(v)) for v in self.options(st.ctx)]
 
-    def apply(self, st: State, move: Move) -> None:
+    def apply(self, st: State, move: Move) -> bool:
         st.vars[self.var] = move.value
         st.pdata.n = 1
+        return False
 
     def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
         return f"name one of: {', '.join(m.value for m in self.legal(st))}"

@@ -382,7 +382,7 @@ class Claims(Phase):
             d.moves = self._turn_moves(st, d, d.to_play)
         return cast(list[Move], d.moves)
 
-    def apply(self, st: State, move: Move) -> None:
+    def apply(self, st: State, move: Move) -> bool:
         d: ClaimData = st.pdata
         seat = st.to_act
         assert seat is not None
@@ -401,6 +401,7 @@ class Claims(Phase):
             self._advance(st, d, seat)
         else:
             self._claim(st, d, seat, move)
+        return False
 
     # ------------------------------------------------------------------ what happens
     def _claim(self, st: State, d: ClaimData, seat: int, move: Move) -> None:

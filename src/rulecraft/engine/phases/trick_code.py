@@ -1,13 +1,18 @@
-"""A trick phase's legal moves as one generated Python function, for the common shape of phase.
+"""A trick phase's decision and play as generated Python functions, for the common shape of phase.
 
 Most trick-taking games play single pieces face up and narrow them with a few restrictions (follow
-suit; a special piece that must be played on some lead). For a phase of that shape the decision is generated once,
-when the ruleset is first played, as straight-line Python: the seat's single plays, then every
-restriction of the lead or the follow in order, each laid out as ``CompiledExpr.select`` lays out
-one expression (``dsl/itemloop.py``: reads that are not about the candidate done once, the rest
-per candidate), then the moves. The generic path of ``Tricks`` makes a call per step and per
-expression; this makes none, and gives the same moves in the same order (a test plays seeded
-games with both and compares every decision).
+suit; a special piece that must be played on some lead). For a phase of that shape two functions
+are generated once, when the ruleset is first played, as straight-line Python:
+
+- the decision: the seat's single plays, then every restriction of the lead or the follow in
+  order, each one pass over the candidates (reads that are not about the candidate done once,
+  the rest per candidate, as ``dsl/itemloop.py`` lays expressions out), then the moves;
+- the play: the piece to the trick zone, its strength (the combination's expression, inline),
+  the best play so far, and the next seat of the round.
+
+The generic path of ``Tricks`` makes a call per step and per expression; these make none, and do
+the same (a test plays seeded games with both and compares every decision and every state after
+a play).
 
 Any other shape (combinations of several pieces, face-down plays, "beating" follows, restrictions
 whose refusals are asked about with ``barred()``, identical copies of pieces) keeps the generic
@@ -20,14 +25,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rulecraft.dsl.itemloop import ITEM, loop_parts, renamed
+from rulecraft.dsl.itemloop import ITEM, inline_reads, loop_parts, renamed
+from rulecraft.engine.effects import run_effects
 
 if TYPE_CHECKING:
+    from rulecraft.dsl.scope import NameBinding
     from rulecraft.engine.moves import Move
     from rulecraft.engine.phases.tricks import Restriction, Tricks
     from rulecraft.engine.state import State
 
 LegalFn = Callable[["State"], "list[Move] | None"]
+ApplyFn = Callable[["State", "Move"], bool]
 
 
 def fits(phase: Tricks, st: State) -> bool:
@@ -39,9 +47,8 @@ def fits(phase: Tricks, st: State) -> bool:
 def generate(phase: Tricks, st: State, options_type: type) -> LegalFn:
     """``legal(st)``: the moves of the seat to act (and ``st.pdata.options`` set), or None for the generic path."""
     rs = st.rs
-    namespace: dict[str, Any] = {"__builtins__": {}, "_singles": phase.combos[0].singles, "_hb": rs.hand_base,
-                                 "_Options": options_type, "_none": frozenset(), "_stop_when": phase.stop_when,
-                                 "_STOP": rs.moves.get("stop"), "set": set, "len": len}
+    out = _Source({"_singles": phase.combos[0].singles, "_hb": rs.hand_base, "_Options": options_type,
+                   "_none": frozenset(), "_stop_when": phase.stop_when, "_STOP": rs.moves.get("stop")})
     lines = [
         "def _legal(st):",
         "    d = st.pdata",
@@ -51,14 +58,12 @@ def generate(phase: Tricks, st: State, options_type: type) -> LegalFn:
         "    cands = [_singles[p] for p in st.zones[_hb + seat]]",
         "    stop = None",
         "    if d.plays:",
-        *_rules(phase.follow_rules, "f", namespace, "        "),
+        *_rules(phase.follow_rules, "f", out, "        "),
         "    else:",
-        "        if _stop_when is not None:",
-        "            ctx.combo = None",
-        "            if _stop_when(ctx):",
-        "                stop = _STOP",
-        *_rules(phase.lead_rules, "l", namespace, "        "),
-        "        pass",
+        *(["        ctx.combo = None", "        if _stop_when(ctx):", "            stop = _STOP"]
+          if phase.stop_when is not None else []),
+        *_rules(phase.lead_rules, "l", out, "        "),
+        "        pass  # (when the lead has no restriction)",
         "    if not cands:",
         "        return None",
         f"    moves = [{ITEM}.move for {ITEM} in cands]",
@@ -68,48 +73,159 @@ def generate(phase: Tricks, st: State, options_type: type) -> LegalFn:
         "    d.options = _Options(moves, cands, _none)",
         "    return moves",
     ]
-    source = "\n".join(lines) + "\n"
-    exec(compile(source, f"<trick phase '{phase.id}' legal moves>", "exec"), namespace)
-    fn: LegalFn = namespace["_legal"]
-    fn.python = source  # type: ignore[attr-defined]
+    fn: LegalFn = out.define(lines, f"trick phase '{phase.id}' legal moves")
     return fn
 
 
-def _rules(rules: tuple[Restriction, ...], tag: str, namespace: dict[str, Any], indent: str) -> list[str]:
-    out: list[str] = []
+def generate_apply(phase: Tricks, st: State) -> ApplyFn:
+    """``apply(st, move)`` for a face-up play (of a phase that ``fits``), after its decision was made.
+
+    What the generic ``Tricks.apply`` does for such a play, as straight-line Python: the piece goes
+    face up to the trick zone, the play's strength (the combination's expression, laid out inline)
+    decides whether it is the best so far, and the next seat of the round is set to act. Returns
+    True when it set that next decision itself (nothing automatic is pending: the flow need not
+    step the phase), False when the round is complete or lead effects ran.
+    """
+    rs = st.rs
+    spec = phase.combos[0]
+    trick_zi = st.zone_instance(phase.trick_zone)
+    out = _Source({"_hb": rs.hand_base, "_tz": trick_zi, "_cls": (spec.id, 1), "_on_lead": phase.on_lead,
+                   "_run_effects": run_effects})
+    rate: list[str] = []
+    for expr, prefix, name, default in ((spec.strength, "_s", "strength", f"{ITEM}.entry_strength"),
+                                        (spec.cls, "_c", "cls", "_cls")):
+        if expr is None:
+            rate.append(f"{name} = {default}")
+        else:  # ctx.combo is the play already
+            laid = out.lay(expr, prefix)
+            rate += laid.guarded([*laid.before, *laid.per_item, f"{name} = {laid.body}"])
+    lead = []
+    if spec.ends_play:
+        lead.append("d.order = [seat]  # shown to end play: nobody follows")
+    if phase.on_lead:
+        lead += ["_run_effects(st, _on_lead)", "return False"]
+    lines = [
+        "def _apply(st, move):",
+        "    d = st.pdata",
+        "    seat = st.to_act",
+        "    opts = d.options",
+        f"    {ITEM} = opts.plays[opts.moves.index(move)]",
+        "    plays = d.plays",
+        f"    p = {ITEM}.pieces[0]",
+        "    if not plays:",
+        "        d.last = len(st.zones[_hb + seat]) == 1",
+        "    d.options = None",
+        "    loc = st.loc",
+        "    old = loc[p]",
+        "    if old != _tz:",
+        "        st.zones[old].remove(p)",
+        "        st.zones[_tz].append(p)",
+        "        loc[p] = _tz",
+        "    st.face_down[p] = 0",
+        *(["    st.seen_public[p] = 1"] if rs.public_instance[trick_zi] else []),
+        "    ctx = st.ctx",
+        "    ctx.seat = seat",
+        f"    ctx.combo = {ITEM}",
+        *("    " + line for line in rate),
+        "    best = d.best",
+        "    if best < 0 or (cls == d.classes[best] and strength > d.strengths[best]):",
+        "        d.best = len(plays)",
+        "    d.seats.append(seat)",
+        f"    plays.append({ITEM})",
+        "    d.classes.append(cls)",
+        "    d.strengths.append(strength)",
+        "    n = len(plays)",
+        *(["    if n == 1:", *("        " + line for line in lead)] if lead else []),
+        "    if n < len(d.order):",
+        "        seat = d.order[n]",
+        "        st.to_act = seat",
+        "        ctx.seat = seat",
+        "        return True",
+        "    return False",
+    ]
+    apply: ApplyFn = out.define(lines, f"trick phase '{phase.id}' apply")
+    return apply
+
+
+def _rules(rules: tuple[Restriction, ...], tag: str, out: _Source, indent: str) -> list[str]:
+    """Each restriction as one pass over the candidates, keeping those it does not refuse.
+
+    A restriction's ``allow`` is asked only of candidates its ``when`` applies to, and its reads
+    that are not about the candidate happen at the first such candidate (never when none applies),
+    so an expression fails here exactly where the generic path would.
+    """
+    code: list[str] = []
     for k, r in enumerate(rules):
         rule = f"_r{tag}{k}"
-        namespace[rule] = r
-        out.append(f"# restriction '{r.id}'")
-        out.append("if not cands:")
-        out.append("    return None")
-        if r.when is None:
-            out.append("applies = cands")
-        else:
-            out.extend(_judge(r.when, f"{rule}w", namespace, per_item=r.when_per_play, keep="applies"))
-        out.append("if applies:")
-        out.extend("    " + line for line in _judge(r.allow, f"{rule}a", namespace, per_item=True, keep="failing",
-                                                     negate=True))
-        lapse = " and len(failing) != len(applies)" if r.if_able else ""
-        out.append(f"    if failing{lapse}:")
-        out.append("        drop = set(failing)")
-        out.append(f"        cands = [{ITEM} for {ITEM} in cands if {ITEM} not in drop]")
-    return [indent + line for line in out]
+        allow = out.lay(r.allow, f"{rule}a")
+        code += [f"# restriction '{r.id}'", "if not cands:", "    return None"]
+        # if_able: the restriction lapses when no candidate it applies to passes
+        start, passed, keep = ((["passed = False"], ["        passed = True"], ["if passed:", "    cands = kept"])
+                        if r.if_able else ([], [], ["cands = kept"]))
+        if r.when is None or not r.when_per_play:
+            check = ["kept = []", *start, f"for {ITEM} in cands:",
+                     *("    " + line for line in allow.judged("_a")),
+                     "    if _a:", f"        kept.append({ITEM})", *passed, *keep]
+            if r.when is None:
+                code += [*allow.guarded(allow.before), *check]
+            else:  # the condition is about the position, not the candidate: asked once
+                when = out.lay(r.when, f"{rule}w")
+                code += [*when.guarded([*when.before, f"_w = {when.body}"]), "if _w:",
+                        *("    " + line for line in [*allow.guarded(allow.before), *check])]
+            continue
+        when = out.lay(r.when, f"{rule}w")
+        first = ["if not ready:", *("    " + line for line in allow.before), "    ready = True"] if allow.before else []
+        code += [*when.guarded(when.before), "kept = []", *start, "ready = False",
+                f"for {ITEM} in cands:", *("    " + line for line in when.judged("_w")),
+                "    if not _w:", f"        kept.append({ITEM})", "        continue",
+                *("    " + line for line in allow.guarded([*first, *allow.item_lines(), f"_a = {allow.body}"])),
+                "    if _a:", f"        kept.append({ITEM})", *passed, *keep]
+    return [indent + line for line in code]
 
 
-def _judge(fn: Any, prefix: str, namespace: dict[str, Any], per_item: bool, keep: str,
-           negate: bool = False) -> list[str]:
-    """Statements that set ``keep`` to the candidates for which ``fn`` holds (or fails, with ``negate``)."""
-    code, getters, names = renamed(fn, prefix)
-    namespace.update(names)
-    parts = loop_parts(code, getters, prefix)
-    test = f"not ({parts.body})" if negate else parts.body
-    guard = [f"except {prefix}_guarded as exc:", f"    raise {prefix}_fail(exc) from exc"]
-    if not per_item:  # the condition reads nothing about the candidate: ask it once
-        return ["try:", *("    " + line for line in parts.before),
-                f"    {keep} = cands if {test} else []", *guard]
-    source = "applies" if keep == "failing" else "cands"
-    store = [f"ctx.combo = {ITEM}"] if parts.store else []
-    return ["try:", *("    " + line for line in parts.before), f"    {keep} = []",
-            f"    for {ITEM} in {source}:", *("        " + line for line in [*store, *parts.per_item]),
-            f"        if {test}:", f"            {keep}.append({ITEM})", *guard]
+class _Source:
+    """One generated function in the making: the namespace and getters of the expressions it lays out."""
+
+    def __init__(self, names: dict[str, Any]) -> None:
+        self.namespace: dict[str, Any] = {"__builtins__": {}, "len": len, **names}
+        self.getters: dict[str, NameBinding] = {}
+
+    def lay(self, fn: Any, prefix: str) -> _Laid:
+        code, getters, names = renamed(fn, prefix)
+        self.namespace.update(names)
+        self.getters.update(getters)
+        return _Laid(code, getters, prefix)
+
+    def define(self, lines: list[str], title: str) -> Any:
+        """The function ``lines`` define (its getters' reads inlined), with its source as ``.python``."""
+        source = inline_reads("\n".join(lines) + "\n", self.getters)
+        exec(compile(source, f"<{title}>", "exec"), self.namespace)
+        fn = self.namespace[lines[0].split()[1].split("(")[0]]
+        fn.python = source
+        return fn
+
+
+class _Laid:
+    """A compiled expression laid out for generated code over candidates (``_it``), names prefixed."""
+
+    def __init__(self, code: str, getters: dict[str, NameBinding], prefix: str) -> None:
+        parts = loop_parts(code, getters, prefix)
+        self.prefix = prefix
+        self.before = list(parts.before)
+        self.per_item = list(parts.per_item)
+        self.body = parts.body
+        self.store = parts.store
+
+    def item_lines(self) -> list[str]:
+        return [f"ctx.combo = {ITEM}", *self.per_item] if self.store else self.per_item
+
+    def guarded(self, lines: list[str]) -> list[str]:
+        """``lines`` with the expression's failures reported as its own compiled form reports them."""
+        if not lines:
+            return []
+        return ["try:", *("    " + line for line in lines), f"except {self.prefix}_guarded as exc:",
+                f"    raise {self.prefix}_fail(exc) from exc"]
+
+    def judged(self, result: str) -> list[str]:
+        """Per candidate: set ``result`` to the expression's value (the reads before done already)."""
+        return self.guarded([*self.item_lines(), f"{result} = {self.body}"])

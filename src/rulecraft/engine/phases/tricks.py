@@ -199,6 +199,7 @@ class Tricks(Phase):
         self._down: FaceDownPlays | None = None  # made at first use
         # The generated decision (trick_code), False where the phase's shape needs the generic path.
         self._generated: trick_code.LegalFn | Literal[False] | None = None
+        self._generated_apply: trick_code.ApplyFn | None = None
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -401,20 +402,25 @@ class Tricks(Phase):
             fast = self._generated
             if fast is None:  # decided at first use: the ruleset is complete by then
                 fast = self._generated = trick_code.generate(self, st, Options) if trick_code.fits(self, st) else False
+                if fast:
+                    self._generated_apply = trick_code.generate_apply(self, st)
             if fast:
                 moves = fast(st)
                 if moves is not None:
                     return moves
         return self._options(st).moves
 
-    def apply(self, st: State, move: Move) -> None:
+    def apply(self, st: State, move: Move) -> bool:
         d: TrickData = st.pdata
-        seat = st.to_act
-        assert seat is not None
         if move.verb == "stop":
             st.note_fired("stop")
             d.ended = True
-            return
+            return False
+        fast = self._generated_apply
+        if fast and move.verb == "play" and d.options is not None:
+            return fast(st, move)
+        seat = st.to_act
+        assert seat is not None
         opts = d.options or self._options(st)  # legal_moves() made them (apply checks the move is legal)
         play = opts.plays[opts.moves.index(move)]
         assert play is not None
@@ -448,6 +454,17 @@ class Tricks(Phase):
             if self.on_lead:
                 st.ctx.seat, st.ctx.combo = seat, play
                 run_effects(st, self.on_lead)
+                return False
+        return self._next_seat(st, d)
+
+    @staticmethod
+    def _next_seat(st: State, d: TrickData) -> bool:
+        """Set the next seat of an unfinished round to act (what ``step`` would do); False when complete."""
+        n = len(d.plays)
+        if n == len(d.order):
+            return False
+        st.to_act = st.ctx.seat = d.order[n]
+        return True
 
     # ------------------------------------------------------------------ explanations
     def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
