@@ -36,11 +36,11 @@ def _after(st: State) -> tuple[object, ...]:
 
 
 def _apply_generic(phase: Tricks, st: State, move: object) -> None:
-    generated, phase._generated_apply = phase._generated_apply, None
+    generated, phase.play = phase.play, phase.apply
     try:
         st.apply(move)  # type: ignore[arg-type]
     finally:
-        phase._generated_apply = generated
+        phase.play = generated
 
 
 @pytest.mark.parametrize("options", ROOK_CHOICES,

@@ -98,7 +98,7 @@ class MCAgent:
         st.apply(move)
         rng = self.rng
         for _ in range(self.budget.depth):
-            if st.over:
+            if st.is_over:
                 break
             moves = st.legal_moves()
             st.apply(moves[rng.randrange(len(moves))])
@@ -115,7 +115,7 @@ def outcome(st: State, seat: int, base: list[float]) -> float:
     opp = opponents(st, seat)
     if not opp:
         return 0.0
-    if st.over:
+    if st.is_over:
         final = match_scores(st)
         delta = [f - b for f, b in zip(final, base, strict=True)]
         return delta[seat] - sum(delta[s] for s in opp) / len(opp)

@@ -181,13 +181,14 @@ def compile_effect(b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope, w
 
 
 def run_effects(st: State, effects: tuple[Effect, ...]) -> None:
+    ctx = st.ctx
     for e in effects:
         if st.signal:
             return
         if e.loops:
             _run_loops(st, e, 0)
-        else:
-            _run_once(st, e, st.ctx)
+        elif e.when is None or e.when(ctx):  # most effects wait for a moment: ask before calling
+            _fire(st, e, ctx)
 
 
 def _run_loops(st: State, e: Effect, depth: int) -> None:
@@ -213,8 +214,12 @@ def _run_loops(st: State, e: Effect, depth: int) -> None:
 
 
 def _run_once(st: State, e: Effect, ctx: Ctx) -> None:
-    if e.when is not None and not e.when(ctx):
-        return
+    if e.when is None or e.when(ctx):
+        _fire(st, e, ctx)
+
+
+def _fire(st: State, e: Effect, ctx: Ctx) -> None:
+    """Do what the effect says (its ``when`` holds)."""
     if e.id:
         st.note_fired(e.id)
     if len(e.assigns) == 1:

@@ -13,7 +13,7 @@ from typing import Any
 from rulecraft.engine.effects import run_effects
 from rulecraft.engine.moves import Move, split_move_text
 from rulecraft.engine.state import NOBODY, State
-from rulecraft.errors import ExpressionRuntimeError, IllegalMoveError
+from rulecraft.errors import IllegalMoveError
 
 
 def start(st: State) -> None:
@@ -75,7 +75,7 @@ def advance(st: State) -> None:
     rs = st.rs
     st.to_act = None
     st._legal_cache = None
-    while not st.over:
+    while not st.is_over:
         if st.signal == "void":
             _end_hand(st, voided=True)
             continue
@@ -144,7 +144,7 @@ def _finish(st: State, truncated: bool) -> None:
         "hands": st.hand_no,
         "truncated": truncated,
     }
-    st.over = True
+    st.is_over = True
     st.to_act = None
     st.pdata = None
     st.history.append({"type": "result", **st.result})
@@ -156,7 +156,7 @@ def move_key(verb: str, value: str, type_ids: list[str]) -> tuple[str, str, tupl
 
 def parse_move(st: State, text: str) -> Move:
     """Read a move typed by a person or found in a log; raises IllegalMoveError saying why it is refused."""
-    if st.over:
+    if st.is_over:
         raise IllegalMoveError("the game is over: no more moves")
     verb, value, words = split_move_text(text)
     pieces = st.rs.pieces
@@ -182,17 +182,10 @@ def parse_move(st: State, text: str) -> Move:
     raise IllegalMoveError(phase.explain(st, verb, value, words))
 
 
-def apply(st: State, move: Move | str) -> None:
+def legal_move(st: State, move: Move | str) -> Move:
+    """The legal move meant by ``move``; raises IllegalMoveError saying why when there is none."""
     if isinstance(move, str):
-        move = parse_move(st, move)
-    elif move not in st.legal_moves():
-        # A move from another state (an agent's clone) is matched by its text form.
-        move = parse_move(st, str(move))
-    seat = st.to_act
-    st.history.append({"type": "move", "seat": seat, "move": move.text})
-    st._legal_cache = None
-    try:
-        if not st.rs.phases[st.pidx].apply(st, move):
-            advance(st)
-    except ZeroDivisionError as exc:  # pragma: no cover - compiled expressions raise their own errors
-        raise ExpressionRuntimeError(str(exc)) from exc
+        return parse_move(st, move)
+    if move in st.legal_moves():
+        return move
+    return parse_move(st, str(move))  # a move from another state (an agent's clone): matched by its text

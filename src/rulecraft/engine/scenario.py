@@ -197,7 +197,7 @@ def _check(st: State, expect: dict[str, Any], label: str, where: SourcePos) -> N
         elif key == "over":
             cmp("over", st.is_over, want)
         elif key == "phase":
-            cmp("phase", rs.phases[st.pidx].id if not st.over else None, want)
+            cmp("phase", rs.phases[st.pidx].id if not st.is_over else None, want)
         elif key == "winners":
             cmp("winners", (st.result or {}).get("winners"), want)
         elif key == "scores":

@@ -73,7 +73,7 @@ class _Tracker:
     def __call__(self, st: State) -> None:
         if self.first is None and st.to_act is not None:
             self.first = st.to_act
-        if st.hand_no != self.hand or st.over:
+        if st.hand_no != self.hand or st.is_over:
             if self.hand:  # a hand has just ended: the standings now are those after it
                 self.leaders.append(leader(match_scores(st), st.rs.seats.team_of))
             self.hand = st.hand_no

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 def match_scores(st: State) -> list[float]:
     """Every seat's match score: the result's once the match is over, else the expression evaluated now."""
-    if st.over and st.result is not None:
+    if st.is_over and st.result is not None:
         return [float(v) for v in st.result["scores"]]
     assert st.rs.match is not None
     ctx = st.ctx

@@ -42,9 +42,9 @@ class State:
         "hand_no",
         "hand_results",
         "history",
+        "is_over",
         "loc",
         "marks",
-        "over",
         "payments",
         "pdata",
         "pidx",
@@ -85,7 +85,7 @@ class State:
         self.pidx = 0
         self.pdata: Any = None
         self.to_act: int | None = None
-        self.over = False
+        self.is_over = False  # an attribute, not a property: a playout reads it after every move
         self.result: dict[str, Any] | None = None
         self.signal: str | None = None
         self.history: list[dict[str, Any]] = []
@@ -98,19 +98,22 @@ class State:
         self._legal_cache: list[Move] | None = None
 
     # ----------------------------------------------------------------- public API (OpenSpiel-shaped)
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
     def legal_moves(self) -> list[Move]:
         legal = self._legal_cache
         if legal is None:
-            legal = [] if self.over or self.to_act is None else self.rs.phases[self.pidx].legal(self)
+            legal = [] if self.is_over or self.to_act is None else self.rs.phases[self.pidx].decide(self)
             self._legal_cache = legal
         return legal
 
     def apply(self, move: Move | str) -> None:
-        flow.apply(self, move)
+        """Make a move (a Move or its text); raises IllegalMoveError, saying why, when it is not legal."""
+        legal = self._legal_cache
+        if legal is None or isinstance(move, str) or move not in legal:  # (callers usually just asked)
+            move = flow.legal_move(self, move)
+        self.history.append({"type": "move", "seat": self.to_act, "move": move.text})
+        self._legal_cache = None
+        if not self.rs.phases[self.pidx].play(self, move):
+            flow.advance(self)
 
     def parse_move(self, text: str) -> Move:
         return flow.parse_move(self, text)
@@ -144,7 +147,7 @@ class State:
         c.pidx = self.pidx
         c.pdata = self.pdata.copy() if self.pdata is not None else None
         c.to_act = self.to_act
-        c.over = self.over
+        c.is_over = self.is_over
         c.result = self.result
         c.signal = self.signal
         c.history = list(self.history)

@@ -50,7 +50,7 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
             if shown:
                 entry["pieces"] = shown
             zones[label] = entry
-    phase = rs.phases[st.pidx].id if not st.over and st.pidx < len(rs.phases) else None
+    phase = rs.phases[st.pidx].id if not st.is_over and st.pidx < len(rs.phases) else None
     out: dict[str, Any] = {
         "seat": seat,
         "hand_number": st.hand_no,
@@ -62,11 +62,11 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "zones": zones,
         "payments": list(st.payments),
     }
-    if not st.over and st.pidx < len(rs.phases):
+    if not st.is_over and st.pidx < len(rs.phases):
         public = rs.phases[st.pidx].public_view(st)
         if public is not None:
             out["public"] = public
-    if st.over:
+    if st.is_over:
         out["result"] = st.result
     elif seat is not None and st.to_act == seat:
         # A combinatorial move set (any subset of a hand) is listed only in part, with its size.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rulecraft.errors import SourcePos
@@ -23,6 +24,10 @@ class Phase:
         self.pos = pos
         # Whether the phase runs this hand (``when:`` in the rule file; e.g. only in the first hand).
         self.when: CompiledExpr | None = None
+        # What the state calls for the legal moves and to make a move: the methods below, unless the
+        # phase generates functions for its ruleset that do the same in fewer steps (trick_code).
+        self.decide: Callable[[State], list[Move]] = self.legal
+        self.play: Callable[[State, Move], bool] = self.apply
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:

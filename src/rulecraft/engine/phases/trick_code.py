@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from rulecraft.engine.phases.tricks import Restriction, Tricks
     from rulecraft.engine.state import State
 
-LegalFn = Callable[["State"], "list[Move] | None"]
+LegalFn = Callable[["State"], "list[Move]"]
 ApplyFn = Callable[["State", "Move"], bool]
 
 
@@ -45,13 +45,16 @@ def fits(phase: Tricks, st: State) -> bool:
 
 
 def generate(phase: Tricks, st: State, options_type: type) -> LegalFn:
-    """``legal(st)``: the moves of the seat to act (and ``st.pdata.options`` set), or None for the generic path."""
+    """``legal(st)``: the moves of the seat to act (``st.pdata.options`` set), as ``phase.legal`` gives them."""
     rs = st.rs
     out = _Source({"_singles": phase.combos[0].singles, "_hb": rs.hand_base, "_Options": options_type,
-                   "_none": frozenset(), "_stop_when": phase.stop_when, "_STOP": rs.moves.get("stop")})
+                   "_none": frozenset(), "_stop_when": phase.stop_when, "_STOP": rs.moves.get("stop"),
+                   "_generic": phase._options})
     lines = [
         "def _legal(st):",
         "    d = st.pdata",
+        "    if d.options is not None:",
+        "        return d.options.moves",
         "    ctx = st.ctx",
         "    seat = st.to_act",
         "    ctx.seat = seat",
@@ -65,7 +68,7 @@ def generate(phase: Tricks, st: State, options_type: type) -> LegalFn:
         *_rules(phase.lead_rules, "l", out, "        "),
         "        pass  # (when the lead has no restriction)",
         "    if not cands:",
-        "        return None",
+        "        return _generic(st).moves",
         f"    moves = [{ITEM}.move for {ITEM} in cands]",
         "    if stop is not None:",
         "        d.options = _Options([stop, *moves], [None, *cands], _none)",
@@ -78,19 +81,18 @@ def generate(phase: Tricks, st: State, options_type: type) -> LegalFn:
 
 
 def generate_apply(phase: Tricks, st: State) -> ApplyFn:
-    """``apply(st, move)`` for a face-up play (of a phase that ``fits``), after its decision was made.
+    """``apply(st, move)`` (of a phase that ``fits``), as ``phase.apply`` does it.
 
-    What the generic ``Tricks.apply`` does for such a play, as straight-line Python: the piece goes
-    face up to the trick zone, the play's strength (the combination's expression, laid out inline)
-    decides whether it is the best so far, and the next seat of the round is set to act. Returns
-    True when it set that next decision itself (nothing automatic is pending: the flow need not
-    step the phase), False when the round is complete or lead effects ran.
+    A face-up play, as straight-line Python: the piece goes face up to the trick zone, the play's
+    strength (the combination's expression, laid out inline) decides whether it is the best so far,
+    and the next seat of the round is set to act (or, after the last play, the phase steps: the
+    round ends). Other moves (stop, a face-down discard) go to ``phase.apply``.
     """
     rs = st.rs
     spec = phase.combos[0]
     trick_zi = st.zone_instance(phase.trick_zone)
     out = _Source({"_hb": rs.hand_base, "_tz": trick_zi, "_cls": (spec.id, 1), "_on_lead": phase.on_lead,
-                   "_run_effects": run_effects})
+                   "_run_effects": run_effects, "_generic": phase.apply, "_step": phase.step})
     rate: list[str] = []
     for expr, prefix, name, default in ((spec.strength, "_s", "strength", f"{ITEM}.entry_strength"),
                                         (spec.cls, "_c", "cls", "_cls")):
@@ -107,8 +109,10 @@ def generate_apply(phase: Tricks, st: State) -> ApplyFn:
     lines = [
         "def _apply(st, move):",
         "    d = st.pdata",
-        "    seat = st.to_act",
         "    opts = d.options",
+        "    if opts is None or move.verb != 'play':",
+        "        return _generic(st, move)",
+        "    seat = st.to_act",
         f"    {ITEM} = opts.plays[opts.moves.index(move)]",
         "    plays = d.plays",
         f"    p = {ITEM}.pieces[0]",
@@ -141,7 +145,7 @@ def generate_apply(phase: Tricks, st: State) -> ApplyFn:
         "        st.to_act = seat",
         "        ctx.seat = seat",
         "        return True",
-        "    return False",
+        "    return _step(st)",
     ]
     apply: ApplyFn = out.define(lines, f"trick phase '{phase.id}' apply")
     return apply
@@ -158,7 +162,7 @@ def _rules(rules: tuple[Restriction, ...], tag: str, out: _Source, indent: str) 
     for k, r in enumerate(rules):
         rule = f"_r{tag}{k}"
         allow = out.lay(r.allow, f"{rule}a")
-        code += [f"# restriction '{r.id}'", "if not cands:", "    return None"]
+        code += [f"# restriction '{r.id}'", "if not cands:", "    return _generic(st).moves"]
         # if_able: the restriction lapses when no candidate it applies to passes
         start, passed, keep = ((["passed = False"], ["        passed = True"], ["if passed:", "    cands = kept"])
                         if r.if_able else ([], [], ["cands = kept"]))

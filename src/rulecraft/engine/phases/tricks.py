@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import ComboSpec, FaceDownPlays, Play, enumerate_plays
@@ -196,10 +196,10 @@ class Tricks(Phase):
         self.track_barred = True  # the builder turns it off when no rule asks barred()
         self.must_beat_message = "you must beat the best play when you can"
         self._trick_zi = -1  # the trick zone's instance, looked up at first use
+        self._captures: list[int] = []
         self._down: FaceDownPlays | None = None  # made at first use
-        # The generated decision (trick_code), False where the phase's shape needs the generic path.
-        self._generated: trick_code.LegalFn | Literal[False] | None = None
-        self._generated_apply: trick_code.ApplyFn | None = None
+        # Whether decide and play are generated (trick_code): None until first use.
+        self._generated: bool | None = None
 
     @classmethod
     def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -279,7 +279,10 @@ class Tricks(Phase):
         else:
             d.value = len(lead.pieces)
         st.tricks[winner] += d.value
-        to_zi = st.owned_instance(self.capture_to, winner)
+        captures = self._captures
+        if not captures:  # each seat's capture zone instance, looked up at first use
+            captures = self._captures = [st.owned_instance(self.capture_to, s) for s in range(st.rs.seats.count)]
+        to_zi = captures[winner]
         if self.own_to is None:
             st.gather([p for play in d.plays for p in play.pieces], to_zi)
         else:
@@ -397,17 +400,12 @@ class Tricks(Phase):
         return play.move
 
     def legal(self, st: State) -> list[Move]:
-        d: TrickData = st.pdata
-        if d.options is None:
-            fast = self._generated
-            if fast is None:  # decided at first use: the ruleset is complete by then
-                fast = self._generated = trick_code.generate(self, st, Options) if trick_code.fits(self, st) else False
-                if fast:
-                    self._generated_apply = trick_code.generate_apply(self, st)
-            if fast:
-                moves = fast(st)
-                if moves is not None:
-                    return moves
+        if self._generated is None:  # decided at first use: the ruleset is complete by then
+            self._generated = trick_code.fits(self, st)
+            if self._generated:
+                self.decide = trick_code.generate(self, st, Options)
+                self.play = trick_code.generate_apply(self, st)
+                return self.decide(st)
         return self._options(st).moves
 
     def apply(self, st: State, move: Move) -> bool:
@@ -416,9 +414,6 @@ class Tricks(Phase):
             st.note_fired("stop")
             d.ended = True
             return False
-        fast = self._generated_apply
-        if fast and move.verb == "play" and d.options is not None:
-            return fast(st, move)
         seat = st.to_act
         assert seat is not None
         opts = d.options or self._options(st)  # legal_moves() made them (apply checks the move is legal)
@@ -454,17 +449,8 @@ class Tricks(Phase):
             if self.on_lead:
                 st.ctx.seat, st.ctx.combo = seat, play
                 run_effects(st, self.on_lead)
-                return False
-        return self._next_seat(st, d)
-
-    @staticmethod
-    def _next_seat(st: State, d: TrickData) -> bool:
-        """Set the next seat of an unfinished round to act (what ``step`` would do); False when complete."""
-        n = len(d.plays)
-        if n == len(d.order):
-            return False
-        st.to_act = st.ctx.seat = d.order[n]
-        return True
+                return False  # the flow deals with what the effects signalled
+        return self.step(st)  # (when it returns False, stepping again returns False: it is done)
 
     # ------------------------------------------------------------------ explanations
     def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
