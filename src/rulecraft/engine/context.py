@@ -9,7 +9,7 @@ extended by each phase kind with its own names (the lead, the candidate play, th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import Scope, T
@@ -27,7 +27,8 @@ class Ctx:
     __slots__ = ("bind", "cand", "combo", "extra", "piece", "seat", "st")
 
     def __init__(self, st: State | None = None) -> None:
-        self.st = st
+        # None only where no game is read (constants at load time, `rulecraft eval` without a game)
+        self.st: State = st  # type: ignore[assignment]
         self.seat: int | None = None
         self.piece: int | None = None
         self.cand: tuple[int, ...] = ()
@@ -144,13 +145,12 @@ def add_piece_constants(scope: Scope, pieces: PieceTable) -> None:
 def base_scope(rs: Ruleset, parent: Scope) -> Scope:
     """Names every expression that runs during a game may use."""
     s = Scope(parent=parent, name="game")
-    st_of: Callable[[Ctx], State] = lambda c: c.st  # type: ignore[assignment,return-value]  # noqa: E731
 
     s.add_name("num_seats", T.NUMBER, getter=lambda c: rs.seats.count, doc="number of seats at the table")
     s.add_name("hand_number", T.NUMBER, code="ctx.st.hand_no", doc="1 for the match's first hand")
     s.add_function("seats", params=[], returns=T.LIST, impl=lambda c: list(range(rs.seats.count)),
                    doc="every seat, 0 first")
-    s.add_function("active", params=[], returns=T.LIST, impl=lambda c: list(st_of(c).active),
+    s.add_function("active", params=[], returns=T.LIST, impl=lambda c: list(c.st.active),
                    doc="seats playing this hand (not sitting out)")
     s.add_function("teams", params=[], returns=T.LIST, impl=lambda c: list(range(len(rs.seats.teams))),
                    doc="every team index")
@@ -159,10 +159,10 @@ def base_scope(rs: Ruleset, parent: Scope) -> Scope:
     s.add_function("members", params=[T.NUMBER], returns=T.LIST, impl=lambda c, t: list(rs.seats.teams[t]),
                    doc="the seats of a team")
     s.add_function("next", params=[T.SEAT, T.NUMBER], returns=T.SEAT,
-                   impl=lambda c, x, n: st_of(c).seat_after(x, int(n)),
+                   impl=lambda c, x, n: c.st.seat_after(x, int(n)),
                    doc="the seat n places after a seat in the direction of play (negative: before)")
     s.add_function("next_active", params=[T.SEAT, T.NUMBER], returns=T.SEAT,
-                   impl=lambda c, x, n: st_of(c).active_after(x, int(n)),
+                   impl=lambda c, x, n: c.st.active_after(x, int(n)),
                    doc="like next(), counting only seats that play this hand")
     s.add_function("left_of", params=[T.SEAT], returns=T.SEAT,
                    impl=lambda c, x: (x + 1) % rs.seats.count,
@@ -173,38 +173,38 @@ def base_scope(rs: Ruleset, parent: Scope) -> Scope:
     s.add_function("opposite", params=[T.SEAT], returns=T.SEAT,
                    impl=lambda c, x: (x + rs.seats.count // 2) % rs.seats.count, doc="the seat across the table")
     s.add_function("others", params=[T.SEAT], returns=T.LIST,
-                   impl=lambda c, x: [y for y in st_of(c).active if y != x],
+                   impl=lambda c, x: [y for y in c.st.active if y != x],
                    doc="the other seats playing this hand, in order of play from the seat")
 
     # Zones.
-    s.add_function("zone", params=[T.STRING], returns=T.LIST, impl=lambda c, name: st_of(c).zone_view(name),
+    s.add_function("zone", params=[T.STRING], returns=T.LIST, impl=lambda c, name: c.st.zone_view(name),
                    doc="the pieces in a shared zone: zone('nest')")
     s.add_function("zone_of", params=[T.STRING, T.NUMBER], returns=T.LIST,
-                   impl=lambda c, name, owner: st_of(c).zone_view(name, owner),
+                   impl=lambda c, name, owner: c.st.zone_view(name, owner),
                    doc="the pieces in a seat's or team's zone: zone_of('won', team_of(seat))")
-    s.add_function("hand", params=[T.SEAT], returns=T.LIST, impl=lambda c, x: st_of(c).hand_view(x),
+    s.add_function("hand", params=[T.SEAT], returns=T.LIST, impl=lambda c, x: c.st.hand_view(x),
                    doc="the pieces in a seat's hand")
     s.add_function("holds", params=[T.SEAT, T.PIECE], returns=T.BOOL,
-                   impl=lambda c, x, p: p is not None and st_of(c).holds(x, p),
+                   impl=lambda c, x, p: p is not None and c.st.holds(x, p),
                    doc="whether a seat holds a piece")
-    s.add_function("tricks", params=[T.SEAT], returns=T.NUMBER, impl=lambda c, x: st_of(c).tricks[x],
+    s.add_function("tricks", params=[T.SEAT], returns=T.NUMBER, impl=lambda c, x: c.st.tricks[x],
                    doc="tricks (rounds' worth) a seat has won this hand")
 
     # Knowledge.
     s.add_function("seen", params=[T.PIECE], returns=T.BOOL,
-                   impl=lambda c, p: p is not None and bool(st_of(c).seen_public[p]),
+                   impl=lambda c, p: p is not None and bool(c.st.seen_public[p]),
                    doc="whether every seat has seen this piece face up this hand")
     s.add_function("dealt_to", params=[T.SEAT, T.PIECE], returns=T.BOOL,
-                   impl=lambda c, x, p: p is not None and st_of(c).dealt_owner[p] == x,
+                   impl=lambda c, x, p: p is not None and c.st.dealt_owner[p] == x,
                    doc="whether the piece was in the seat's hand as dealt")
     s.add_function("discarded_by", params=[T.SEAT, T.PIECE], returns=T.BOOL,
-                   impl=lambda c, x, p: p is not None and st_of(c).downed_by[p] == x,
+                   impl=lambda c, x, p: p is not None and c.st.downed_by[p] == x,
                    doc="whether the seat itself put this piece face down")
     s.add_function("marked", params=[T.STRING, T.PIECE], returns=T.BOOL,
-                   impl=lambda c, name, p: p in st_of(c).marks.get(name, ()),
+                   impl=lambda c, name, p: p in c.st.marks.get(name, ()),
                    doc="whether an effect marked the piece with this name this hand")
     s.add_function("fired", params=[T.STRING], returns=T.NUMBER,
-                   impl=lambda c, name: st_of(c).hand_fired.get(name, 0),
+                   impl=lambda c, name: c.st.hand_fired.get(name, 0),
                    doc="how often the rule with this id fired this hand")
 
     def can_play(c: Ctx, combo: str, pieces: Any, size: Any) -> bool:

@@ -91,11 +91,6 @@ class Options:
         self.barred = barred  # restrictions that refused a play that would have beaten the best
 
 
-def _td(c: Any) -> TrickData:
-    data: TrickData = c.st.pdata
-    return data
-
-
 def trick_scope(parent: Scope) -> Scope:
     """Names readable in trick rounds: the lead, the candidate play, the round's outcome.
 
@@ -166,7 +161,7 @@ def trick_scope(parent: Scope) -> Scope:
 
 
 def _last_round(c: Any) -> bool:
-    d = _td(c)
+    d: TrickData = c.st.pdata
     if d.plays:
         return d.last
     seat = c.seat if c.seat is not None else d.leader
