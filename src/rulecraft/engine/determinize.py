@@ -32,6 +32,7 @@ import dataclasses
 import random
 from typing import Any
 
+from rulecraft.engine.history import History
 from rulecraft.engine.state import State
 from rulecraft.engine.views import visible
 
@@ -74,7 +75,7 @@ def determinize(st: State, seat: int, rng: random.Random, light: bool = True) ->
 
 def _light_clone(st: State) -> State:
     history, results = st.history, st.hand_results
-    st.history, st.hand_results = [], []
+    st.history, st.hand_results = History(), []
     try:
         return st.clone()
     finally:

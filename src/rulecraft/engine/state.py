@@ -14,6 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.engine.context import Ctx, ZoneView
+from rulecraft.engine.history import History
 from rulecraft.engine.moves import Move
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ class State:
         self.is_over = False  # an attribute, not a property: a playout reads it after every move
         self.result: dict[str, Any] | None = None
         self.signal: str | None = None
-        self.history: list[dict[str, Any]] = []
+        self.history = History()
         self.payments: list[dict[str, Any]] = []
         self.hand_results: list[dict[str, Any]] = []
         self.fired: dict[str, int] = {}
@@ -110,7 +111,7 @@ class State:
         legal = self._legal_cache
         if legal is None or isinstance(move, str) or move not in legal:  # (callers usually just asked)
             move = flow.legal_move(self, move)
-        self.history.append({"type": "move", "seat": self.to_act, "move": move.text})
+        self.history.add_move(self.to_act, move)
         self._legal_cache = None
         if not self.rs.phases[self.pidx].play(self, move):
             flow.advance(self)
@@ -150,7 +151,7 @@ class State:
         c.is_over = self.is_over
         c.result = self.result
         c.signal = self.signal
-        c.history = list(self.history)
+        c.history = self.history.copy()
         c.payments = list(self.payments)
         c.hand_results = list(self.hand_results)
         c.fired = dict(self.fired)
