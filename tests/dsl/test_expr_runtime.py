@@ -63,6 +63,17 @@ def test_only_the_arm_taken_is_evaluated() -> None:
     assert run_located("[tricks // x for x in [1, n, 2] if x != 0]") == [7, 3]
 
 
+def test_any_and_all_stop_at_the_deciding_item_while_sum_and_count_read_every_one() -> None:
+    # sum/count/min/max... read a generator argument as a list (faster); any/all keep stopping early.
+    assert run_located("any(tricks // x > 1 for x in [1, n])") is True  # never divides by n == 0
+    assert run_located("all(tricks // x > 100 for x in [1, n])") is False
+    assert run_located("sum(x * 2 for x in xs if x > 1)", xs=[1, 2, 3]) == 10
+    assert run_located("count(x for x in xs if x > 1)", xs=[1, 2, 3]) == 2
+    assert run_located("max(x for x in xs)", xs=[4, 9, 2]) == 9
+    with pytest.raises(ExpressionRuntimeError, match="ZeroDivisionError"):
+        run_located("sum(tricks // x for x in [1, n])")
+
+
 def test_a_failure_in_a_getter_of_the_engine_is_not_hidden() -> None:
     """Errors of the engine's own functions are bugs, not rule errors: only expression failures are wrapped."""
     s = Scope()

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from rulecraft.dsl import ast as A
-from rulecraft.dsl.builtins import BUILTINS, VARIADIC
+from rulecraft.dsl.builtins import BUILTINS, DRAINING, VARIADIC
 from rulecraft.dsl.itemloop import READ as _READ
 from rulecraft.dsl.itemloop import inline_reads, select_source
 from rulecraft.dsl.parser import ExprSyntaxError, parse
@@ -145,7 +145,8 @@ class _Compiler:
             known = [f.name for f in self.scope.functions()]
             raise self.fail(unit, n, f"unknown function '{n.func}'{_did_you_mean(n.func, known)}")
         if n.comp is not None:
-            args = [self._generator(unit, n.args[0], n.comp, "(", ")")]
+            drains = isinstance(b, FunctionBinding) and not b.takes_ctx and b.name in DRAINING
+            args = [self._generator(unit, n.args[0], n.comp, *("[", "]") if drains else ("(", ")"))]
         else:
             args = [self.expr(unit, a) for a in n.args]
         if isinstance(b, MacroBinding):
