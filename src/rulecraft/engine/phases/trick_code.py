@@ -91,8 +91,9 @@ def generate_apply(phase: Tricks, st: State) -> ApplyFn:
     rs = st.rs
     spec = phase.combos[0]
     trick_zi = st.zone_instance(phase.trick_zone)
-    out = _Source({"_hb": rs.hand_base, "_tz": trick_zi, "_cls": (spec.id, 1), "_on_lead": phase.on_lead,
-                   "_run_effects": run_effects, "_generic": phase.apply, "_step": phase.step})
+    out = _Source({"_singles": spec.singles, "_hb": rs.hand_base, "_tz": trick_zi, "_cls": (spec.id, 1),
+                   "_on_lead": phase.on_lead, "_run_effects": run_effects, "_generic": phase.apply,
+                   "_step": phase.step})
     rate: list[str] = []
     for expr, prefix, name, default in ((spec.strength, "_s", "strength", f"{ITEM}.entry_strength"),
                                         (spec.cls, "_c", "cls", "_cls")):
@@ -113,7 +114,7 @@ def generate_apply(phase: Tricks, st: State) -> ApplyFn:
         "    if opts is None or move.verb != 'play':",
         "        return _generic(st, move)",
         "    seat = st.to_act",
-        f"    {ITEM} = opts.plays[opts.moves.index(move)]",
+        f"    {ITEM} = _singles[move.pieces[0]]  # (the state checked the move is legal)",
         "    plays = d.plays",
         f"    p = {ITEM}.pieces[0]",
         "    if not plays:",
