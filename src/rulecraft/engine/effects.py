@@ -236,8 +236,11 @@ def _fire(st: State, e: Effect, ctx: Ctx) -> None:
         src = st.zone_instance(m.src.zone, m.src.owner(ctx) if m.src.owner else None)
         dst = st.zone_instance(m.dst.zone, m.dst.owner(ctx) if m.dst.owner else None)
         pieces = list(st.zones[src]) if m.pieces is None else [p for p in m.pieces(ctx) if st.loc[p] == src]
-        for p in pieces:
-            st.put(p, dst, face_down=(bool(st.face_down[p]) if m.face == "keep" else m.face == "down"), by=None)
+        if m.face == "keep":
+            st.gather(pieces, dst)
+        else:
+            for p in pieces:
+                st.put(p, dst, face_down=m.face == "down", by=None)
     if e.mark is not None:
         name, pieces_expr = e.mark
         st.marks.setdefault(name, set()).update(pieces_expr(ctx))
