@@ -7,6 +7,7 @@ from support import ruleset
 
 from rulecraft.agents.simple import RandomAgent
 from rulecraft.engine.game import Game
+from rulecraft.engine.history import History
 from rulecraft.engine.moves import split_move_text
 from rulecraft.errors import IllegalMoveError
 
@@ -49,7 +50,7 @@ def test_clone_is_independent() -> None:
     assert c.history != d.history
 
 
-def _play_out(st: object, seed: int) -> list[dict[str, object]]:
+def _play_out(st: object, seed: int) -> History:
     agent_rng = RandomAgent(seed, 0)
     while not st.is_over:  # type: ignore[attr-defined]
         st.apply(agent_rng.choose(st, st.to_act))  # type: ignore[attr-defined]

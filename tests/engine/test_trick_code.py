@@ -54,20 +54,19 @@ def test_generated_and_generic_decisions_agree(options: dict[str, str]) -> None:
         st = Game(rs, seed, max_hands=4).new_state()
         while not st.is_over:
             legal = st.legal_moves()
-            if st.rs.phases[st.pidx] is phase:
-                assert phase._generated, "Rook's trick phase has the shape the generated decision covers"
-                generic = st.clone()
-                generic.pdata.options = None
-                assert phase._options(generic).moves == legal
-                decisions += 1
             move = legal[rng.randrange(len(legal))]
-            if st.rs.phases[st.pidx] is phase:
-                generic = st.clone()
-                _apply_generic(phase, generic, move)
+            if st.rs.phases[st.pidx] is not phase:
                 st.apply(move)
-                assert _after(st) == _after(generic), f"{move} applied differently"
-            else:
-                st.apply(move)
+                continue
+            assert phase._generated, "Rook's trick phase has the shape the generated decision covers"
+            generic = st.clone()
+            generic.pdata.options = None
+            assert phase._options(generic).moves == legal
+            decisions += 1
+            generic = st.clone()
+            _apply_generic(phase, generic, move)
+            st.apply(move)
+            assert _after(st) == _after(generic), f"{move} applied differently"
     assert decisions > 300
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,8 +44,7 @@ def loop_parts(code: str, getters: dict[str, NameBinding], prefix: str = "") -> 
 
     ``prefix`` keeps the locals of several expressions laid out in one function apart.
     """
-    reads = re.compile(_READ.format(ident="|".join(re.escape(i) for i in sorted(getters, key=len, reverse=True))
-                                    or "(?!)"))
+    reads = _calls_of(getters)
     before: list[str] = []
     per_item: list[str] = []
     for ident in dict.fromkeys(m.group(1) for m in reads.finditer(code)):
@@ -83,8 +83,13 @@ def inline_reads(source: str, getters: dict[str, NameBinding]) -> str:
     inlined = {ident: b.code for ident, b in getters.items() if b.code is not None}
     if not inlined:
         return source
-    calls = re.compile(_READ.format(ident="|".join(re.escape(i) for i in sorted(inlined, key=len, reverse=True))))
-    return calls.sub(lambda m: f"({inlined[m.group(1)]})", source)
+    return _calls_of(inlined).sub(lambda m: f"({inlined[m.group(1)]})", source)
+
+
+def _calls_of(idents: Iterable[str]) -> re.Pattern[str]:
+    """A pattern for ``ident(ctx)`` calls of these identifiers (longest first: none is cut short)."""
+    alternatives = "|".join(re.escape(i) for i in sorted(idents, key=len, reverse=True))
+    return re.compile(_READ.format(ident=alternatives or "(?!)"))
 
 
 def select_source(code: str, getters: dict[str, NameBinding], slot: str) -> str:

@@ -211,14 +211,14 @@ class State:
         return self.rs.hand_base + seat
 
     def hand_view(self, seat: int) -> ZoneView:
-        zi = self.rs.hand_base + seat
+        zi = self.hand_instance(seat)
         return ZoneView(self.zones[zi], self.loc, zi)
 
     def hand(self, seat: int) -> list[int]:
         return self.zones[self.rs.hand_base + seat]
 
     def holds(self, seat: int, piece: int) -> bool:
-        return self.loc[piece] == self.rs.hand_base + seat  # (hand_instance, asked at every decision)
+        return self.loc[piece] == self.hand_instance(seat)
 
     def put(self, piece: int, zi: int, face_down: bool = False, by: int | None = None) -> None:
         """Move a piece to zone instance ``zi``; face-up placements in shared public zones are seen by all."""

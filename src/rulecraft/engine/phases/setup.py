@@ -124,18 +124,11 @@ class Deal(Phase):
         rounds = 0
         while left > 0 and max(need) > 0:
             for i, n in enumerate(need):
-                if n > packet:
-                    n = packet
-                if n > left:
-                    n = left
-                if n == 1:
-                    targets.append(to[i])
-                elif n > 1:
+                n = min(packet, n, left)
+                if n > 0:
                     targets.extend([to[i]] * n)
-                else:
-                    continue
-                need[i] -= n
-                left -= n
+                    need[i] -= n
+                    left -= n
             rounds += 1
             if side_every and rounds % side_every == 0:
                 for _ in range(side_count):
