@@ -54,8 +54,12 @@ def _load(src: Path, name: str, work: Path) -> tuple[Any, Any]:
         path.write_text(text, encoding="utf-8")
     sys.path.insert(0, str(root / "src"))
     game = importlib.import_module(f"{name}.engine.game")
-    model = importlib.import_module(f"{name}.rules.model")
-    return game.Game, model.load_ruleset
+    # The public loading entry moved from rules.model to the top-level load module; take either.
+    try:
+        loader = importlib.import_module(f"{name}.load")
+    except ModuleNotFoundError:
+        loader = importlib.import_module(f"{name}.rules.model")
+    return game.Game, loader.load_ruleset
 
 
 def _rate(game: Any, rs: Any, first_seed: int, matches: int, max_hands: int) -> float:

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rook_baseline import play_match
 
 from rulecraft.engine.game import Game
-from rulecraft.rules.model import load_ruleset
+from rulecraft.load import load_ruleset
 from rulecraft.rules.registry import list_bundled
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from rulecraft.engine.distribute import RunSpec, run_games
-from rulecraft.engine.stats import wilson
-from rulecraft.rules.model import load_ruleset
+from rulecraft.load import load_ruleset
+from rulecraft.runs.distribute import RunSpec, run_games
+from rulecraft.runs.stats import wilson
 
 GAMES = ["rook", "luk-fu", "tien-gow", "yukushi", "doubt"]
 MAX_HANDS = {"rook": 6}  # a Rook match to 300 can run for 100+ hands; 6 hands, highest total wins

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from support import ruleset
 
-from rulecraft.rules.model import Ruleset
+from rulecraft.engine.ruleset import Ruleset
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from rulecraft.rules.model import Ruleset, load_ruleset
+from rulecraft.engine.ruleset import Ruleset
+from rulecraft.load import load_ruleset
 
 
 @cache

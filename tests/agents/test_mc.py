@@ -12,9 +12,9 @@ from rulecraft.agents.base import make_agent
 from rulecraft.agents.mc import MCAgent, parse_budget
 from rulecraft.engine.determinize import determinize, hidden_pieces, remap_pieces
 from rulecraft.engine.game import Game
-from rulecraft.engine.simulate import play_game
 from rulecraft.engine.state import State
 from rulecraft.errors import UsageError
+from rulecraft.runs.simulate import play_game
 
 GAMES = ["rook", "luk-fu", "tien-gow", "yukushi", "doubt"]
 

@@ -216,7 +216,7 @@ def _fake_ruleset(calls: list[Any]) -> Any:
 
 def test_ruleset_scope_is_its_constants_scope(monkeypatch: pytest.MonkeyPatch) -> None:
     """Independent of the loader: the command walks up to the scope named 'constants'."""
-    import rulecraft.rules.model as model
+    import rulecraft.load as model
 
     calls: list[Any] = []
     monkeypatch.setattr(model, "load_ruleset", _fake_ruleset(calls))

@@ -30,9 +30,9 @@ from support import ruleset
 from rulecraft.agents.base import make_agent
 from rulecraft.cli.table import Seats, render_table
 from rulecraft.engine.game import Game
-from rulecraft.engine.log import write_log
 from rulecraft.engine.state import State
 from rulecraft.errors import IllegalMoveError
+from rulecraft.runs.log import write_log
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 60.0
@@ -399,7 +399,7 @@ def test_help_prefix_and_ambiguity(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- replay
 def test_replay_non_interactive_prints_every_move_and_the_end(tmp_path: Path) -> None:
     rs = ruleset("luk-fu")
-    from rulecraft.engine.simulate import play_game as run
+    from rulecraft.runs.simulate import play_game as run
 
     st, moves = run(rs, 7, ["random"] * 3, max_hands=1)
     write_log(tmp_path / "l.jsonl", st, ["random"] * 3)

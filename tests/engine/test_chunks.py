@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from support import ruleset
 
-from rulecraft.engine.distribute import RunSpec, chunk_bounds, run_chunk, run_games, simulate_run
-from rulecraft.engine.simulate import game_seed, simulate, summarize
+from rulecraft.runs.distribute import RunSpec, chunk_bounds, run_chunk, run_games, simulate_run
+from rulecraft.runs.simulate import game_seed, simulate, summarize
 
 SPEC = RunSpec.make("luk-fu", {"old_cards": "public-plus-original-run"}, None, ["random"] * 3, 5, max_hands=3)
 

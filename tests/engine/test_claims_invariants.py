@@ -21,12 +21,13 @@ import pytest
 
 from rulecraft.agents.base import make_agent
 from rulecraft.engine.game import Game
-from rulecraft.engine.log import log_lines, replay_lines
 from rulecraft.engine.phases.claims import ClaimMoves, _multiset_table
-from rulecraft.engine.scenario import start_arranged
-from rulecraft.engine.simulate import play_game
+from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
-from rulecraft.rules.model import Ruleset, load_ruleset
+from rulecraft.load import load_ruleset
+from rulecraft.runs.log import log_lines, replay_lines
+from rulecraft.runs.scenario import start_arranged
+from rulecraft.runs.simulate import play_game
 
 
 @cache

@@ -12,10 +12,10 @@ import pytest
 from support import ruleset
 
 from rulecraft.engine.game import Game
-from rulecraft.engine.invariants import state_problems
-from rulecraft.engine.log import log_lines, replay_lines
-from rulecraft.engine.simulate import play_game
 from rulecraft.engine.state import State
+from rulecraft.runs.invariants import state_problems
+from rulecraft.runs.log import log_lines, replay_lines
+from rulecraft.runs.simulate import play_game
 
 # Rook with random agents rarely reaches 300 (the bidder usually fails), so matches are kept short.
 GAMES = [("rook", {}, seed) for seed in range(6)] + [
@@ -67,9 +67,7 @@ def test_invariants_catch_a_broken_state(monkeypatch: pytest.MonkeyPatch) -> Non
     stuck.to_act = None
     assert "no seat is to act" in " ".join(state_problems(stuck, check_views=False))
 
-    import rulecraft.engine.views as views
-
-    honest = views.view
+    honest = State.view
 
     def leaky(st: State, seat: int | None) -> dict:  # type: ignore[type-arg]
         out = honest(st, seat)
@@ -77,5 +75,5 @@ def test_invariants_catch_a_broken_state(monkeypatch: pytest.MonkeyPatch) -> Non
         out["zones"][f"hand[{other}]"]["pieces"] = [rs.pieces.type_id(p) for p in st.hand(other)]
         return out
 
-    monkeypatch.setattr(views, "view", leaky)
+    monkeypatch.setattr(State, "view", leaky)
     assert any("may not see" in p for p in state_problems(live))

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from support import ruleset
 
-from rulecraft.engine.log import log_lines, read_log, replay, write_atomic, write_log
-from rulecraft.engine.simulate import play_game
 from rulecraft.errors import LogError
+from rulecraft.runs.log import log_lines, read_log, replay, write_atomic, write_log
+from rulecraft.runs.simulate import play_game
 
 
 @pytest.fixture(scope="module")

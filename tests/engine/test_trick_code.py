@@ -16,7 +16,7 @@ from rulecraft.engine.game import Game
 from rulecraft.engine.phases.tricks import TrickData, Tricks
 from rulecraft.engine.state import State
 from rulecraft.errors import IllegalMoveError
-from rulecraft.rules.model import load_ruleset
+from rulecraft.load import load_ruleset
 
 ROOK_CHOICES = [{}, {"bird_rank": "lowest"}, {"bird_rank": "between-10-11"}, {"first_lead": "left-of-bidder"},
                 {"nest_to": "bidder"}, {"ones": "kept"}, {"redeal": "not-allowed"}, {"bird_forced": "only-trump"}]

@@ -28,3 +28,12 @@ def test_ruff_is_clean() -> None:
         pytest.skip("ruff is not installed")
     r = _run(ruff, "check", "src", "tests", "benchmarks")
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_imports_follow_the_layers_and_close_no_cycle() -> None:
+    # The contracts are in pyproject.toml ([tool.importlinter]); import-linter is in the test extra, so a
+    # missing tool is a broken setup, not a reason to skip.
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+    r = _run(str(lint_imports), "--no-cache")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "2 kept, 0 broken" in r.stdout, r.stdout

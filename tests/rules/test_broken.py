@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rulecraft.rules import yamlload
-from rulecraft.rules.validate import validate_file
+from rulecraft.runs.validate import validate_file
 
 BROKEN = Path(__file__).parent / "broken"
 
@@ -73,7 +73,7 @@ def test_loading_names_effect_targets_where_they_are_written(tmp_path: Path, tex
                                                              message: str) -> None:
     """Not only `validate`: a game started on a broken file points at the name too (no <unknown>:0:0)."""
     from rulecraft.errors import RuleFileError
-    from rulecraft.rules.model import load_ruleset
+    from rulecraft.load import load_ruleset
 
     rules = tmp_path / "game.yaml"
     rules.write_text(

@@ -24,7 +24,7 @@ class ScenarioFile(pytest.File):
 
 class ScenarioItem(pytest.Item):
     def runtest(self) -> None:
-        from rulecraft.engine.scenario import run_scenario_file
+        from rulecraft.runs.scenario import run_scenario_file
 
         result = run_scenario_file(self.path)
         if not result.passed:

@@ -45,10 +45,10 @@ def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: t
             no_timings: bool, workers: int, dask_address: str | None) -> None:
     """Compare rulesets A and B over the same N seeded games: win rates, scores, length, rules fired, balance."""
     from rulecraft.cli.progress import progress_bar
-    from rulecraft.engine.comparison import compare_stats, side_stats
-    from rulecraft.engine.distribute import RunSpec, run_games
-    from rulecraft.engine.simulate import resolve_agents
-    from rulecraft.rules.model import load_ruleset
+    from rulecraft.load import load_ruleset
+    from rulecraft.runs.comparison import compare_stats, side_stats
+    from rulecraft.runs.distribute import RunSpec, run_games
+    from rulecraft.runs.simulate import resolve_agents
 
     if plot_path:
         from rulecraft.cli.plot import require_matplotlib

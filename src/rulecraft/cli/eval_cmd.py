@@ -73,7 +73,7 @@ def eval_scope(assignments: dict[str, tuple[Any, T]], ruleset: str | None = None
 
 def evaluate_text(text: str, scope: Scope) -> Any:
     """Compile ``text`` as the file ``<expression>`` and evaluate it; every failure is a RulecraftError."""
-    from rulecraft.engine.context import Ctx
+    from rulecraft.engine.board import Ctx
 
     fn = compile_expr(_located(text), scope, what="the expression", source_text=text)
     try:
@@ -132,7 +132,7 @@ def register(group: click.Group) -> None:
 # ----------------------------------------------------------------------------- helpers
 def _ruleset_constants(ref: str, options: dict[str, str], preset: str | None) -> Scope:
     """The ruleset's load-time scope: constants, pieces and user functions (the game scope needs a game)."""
-    from rulecraft.rules.model import load_ruleset
+    from rulecraft.load import load_ruleset
 
     rs = load_ruleset(ref, options, preset)
     s = rs.scope

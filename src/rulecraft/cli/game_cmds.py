@@ -13,7 +13,7 @@ from rulecraft.cli.options import parse_option_assignments
 from rulecraft.errors import RuleFileError, UsageError
 
 if TYPE_CHECKING:
-    from rulecraft.rules.model import Ruleset
+    from rulecraft.engine.ruleset import Ruleset
 
 option_flag = click.option("-o", "--option", "options", multiple=True, metavar="NAME=CHOICE",
                            help="Choose an option of the ruleset (repeatable).")
@@ -21,7 +21,7 @@ preset_flag = click.option("--preset", default=None, help="Select a named preset
 
 
 def _load(ruleset: str, options: tuple[str, ...], preset: str | None) -> Ruleset:
-    from rulecraft.rules.model import load_ruleset
+    from rulecraft.load import load_ruleset
 
     return load_ruleset(ruleset, parse_option_assignments(options), preset)
 
@@ -46,8 +46,8 @@ def simulate(ruleset: str, options: tuple[str, ...], preset: str | None, games: 
              fmt: str, log_dir: str | None, no_timings: bool, workers: int, dask_address: str | None) -> None:
     """Play N seeded games of RULESET and summarise them."""
     from rulecraft.cli.progress import progress_bar
-    from rulecraft.engine.distribute import RunSpec, simulate_run
-    from rulecraft.engine.simulate import resolve_agents
+    from rulecraft.runs.distribute import RunSpec, simulate_run
+    from rulecraft.runs.simulate import resolve_agents
 
     rs = _load(ruleset, options, preset)
     names = resolve_agents(rs, [a.strip() for a in agents.split(",") if a.strip()])
@@ -74,7 +74,7 @@ def simulate(ruleset: str, options: tuple[str, ...], preset: str | None, games: 
 @click.option("-q", "--quiet", is_flag=True, help="Only print failures and the summary.")
 def test_cmd(paths: tuple[str, ...], quiet: bool) -> None:
     """Run rule scenarios (YAML files, or directories of them) and report like pytest."""
-    from rulecraft.engine.scenario import run_scenario_file
+    from rulecraft.runs.scenario import run_scenario_file
 
     files: list[Path] = []
     for p in paths:

@@ -18,7 +18,7 @@ from rulecraft.cli.move_input import completions, legal_listing, resolve_move
 from rulecraft.cli.options import parse_option_assignments
 from rulecraft.cli.play_session import HUMAN, Session, seat_agents
 from rulecraft.cli.table import RECENT, Seats, event_text, hand_lines, piece_type, render_table, variable_lines
-from rulecraft.engine.views import redact_event, view
+from rulecraft.engine.views import redact_event
 from rulecraft.errors import IllegalMoveError, UsageError
 
 DEFAULT_LOG = "rulecraft-game.jsonl"
@@ -121,7 +121,7 @@ class PlayLoop:
         self._emit_new_events()
         seat = self.viewer if self.viewer is not None and self.viewer >= 0 else None
         self.con.echo()
-        self.con.lines(render_table(st.rs, view(st, seat), self.seats,
+        self.con.lines(render_table(st.rs, st.view(seat), self.seats,
                                     self.recent(seat if seat is not None else OBSERVER)))
         self.con.echo(f"game over; log saved to {self.s.log_path}")
 
@@ -213,8 +213,8 @@ class PlayLoop:
 def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seats_spec: str | None,
          seed: int | None, max_hands: int | None, log_file: str | None, resume_file: str | None) -> int:
     """Play RULESET at the terminal: you against bots, or several people taking turns at one keyboard."""
-    from rulecraft.engine.log import read_log
-    from rulecraft.rules.model import load_ruleset
+    from rulecraft.load import load_ruleset
+    from rulecraft.runs.log import read_log
 
     console = Console()
     if resume_file is not None and (seed is not None or max_hands is not None):

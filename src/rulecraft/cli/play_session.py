@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.agents.base import make_agent
 from rulecraft.engine.game import Game
-from rulecraft.engine.log import check_identity, log_lines, parse_log, read_log, replay_events, write_log
 from rulecraft.errors import LogError, UsageError
+from rulecraft.runs.log import check_identity, log_lines, parse_log, read_log, replay_events, write_log
 
 if TYPE_CHECKING:
     from rulecraft.agents.base import Agent
     from rulecraft.engine.moves import Move
+    from rulecraft.engine.ruleset import Ruleset
     from rulecraft.engine.state import State
-    from rulecraft.rules.model import Ruleset
 
 HUMAN = "human"
 

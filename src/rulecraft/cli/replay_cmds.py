@@ -1,6 +1,6 @@
 """``rulecraft replay``: step through a saved game, forwards and backwards, from one seat's view or all.
 
-The states come from replaying the log (``engine.log.replay_events`` keeping the state before each
+The states come from replaying the log (``runs.log.replay_events`` keeping the state before each
 move), so what is shown is what the engine reaches, not what the log claims; a corrupt log or one of
 another ruleset stops with ``file:line:col: error`` before anything is shown.
 """
@@ -13,12 +13,12 @@ import click
 
 from rulecraft.cli.console import Console
 from rulecraft.cli.table import Seats, event_text, render_table
-from rulecraft.engine.views import redact_event, view
+from rulecraft.engine.views import redact_event
 from rulecraft.errors import UsageError
 
 if TYPE_CHECKING:
+    from rulecraft.engine.ruleset import Ruleset
     from rulecraft.engine.state import State
-    from rulecraft.rules.model import Ruleset
 
 KEYS = "n/Enter next, p previous, g N go to after move N, q quit"
 
@@ -48,12 +48,12 @@ class Replay:
         st = self.states[step]
         shown = [redact_event(e, self.seat) for e in st.history[-40:]]
         recent = [t for t in (event_text(e, self.seats) for e in shown if e is not None) if t is not None]
-        return render_table(self.rs, view(st, self.seat), self.seats, recent)
+        return render_table(self.rs, st.view(self.seat), self.seats, recent)
 
 
 def _load(file: str, ruleset: str | None) -> tuple[Ruleset, dict[str, Any], list[tuple[int, dict[str, Any]]]]:
-    from rulecraft.engine.log import read_log
-    from rulecraft.rules.model import load_ruleset
+    from rulecraft.load import load_ruleset
+    from rulecraft.runs.log import read_log
 
     header, events = read_log(file)
     logged = header["ruleset"]
@@ -68,7 +68,7 @@ def _load(file: str, ruleset: str | None) -> tuple[Ruleset, dict[str, Any], list
 @click.option("--ruleset", default=None, help="The ruleset to replay under (default: the one the log names).")
 def replay(file: str, seat: int | None, ruleset: str | None) -> int:
     """Step through a saved game (FILE, a log from play or simulate --log-dir)."""
-    from rulecraft.engine.log import replay_events
+    from rulecraft.runs.log import replay_events
 
     rs, header, events = _load(file, ruleset)
     if seat is not None and not 0 <= seat < rs.seats.count:

@@ -40,7 +40,7 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
     state with no legal move, or breaks an engine invariant is reported with its seed. Exit 0 when
     all are valid, 1 when any problem is found, 2 for a usage error.
     """
-    from rulecraft.rules.validate import collect_files, validate_file
+    from rulecraft.runs.validate import collect_files, validate_file
 
     if games and no_build:
         raise click.UsageError("--simulate needs the rulesets built: drop --no-build")
@@ -223,8 +223,8 @@ def schema(kind: str) -> None:
 def _load(ref: str, options: dict[str, str], preset: str | None) -> Any:
     """Compose and check; the ruleset is also built when the expression language is available."""
     from rulecraft.errors import RuleFileError
+    from rulecraft.load import build_ruleset
     from rulecraft.rules.compose import compose
-    from rulecraft.rules.model import build_ruleset
     from rulecraft.rules.relocate import relocate
     from rulecraft.rules.schema_check import check_composed
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rulecraft.engine.pieces import PieceType
-    from rulecraft.rules.model import Ruleset
+    from rulecraft.engine.ruleset import Ruleset
 
 HAND_ZONE = "hand"  # the engine's per-seat holding zone (``State.hand``)
 RECENT = 8  # events shown under "recent"

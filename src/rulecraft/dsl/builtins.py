@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from rulecraft.dsl.scope import FunctionBinding
+from rulecraft.dsl.bindings import FunctionBinding
 from rulecraft.dsl.types import T
 
 MAX_RANGE = 100_000  # keeps every expression's run time bounded

@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from rulecraft.dsl import ast as A
+from rulecraft.dsl.bindings import FunctionBinding, MacroBinding, NameBinding
 from rulecraft.dsl.builtins import BUILTINS, DRAINING, VARIADIC
 from rulecraft.dsl.itemloop import READ as _READ
 from rulecraft.dsl.itemloop import inline_reads, select_source
 from rulecraft.dsl.parser import ExprSyntaxError, parse
-from rulecraft.dsl.scope import FunctionBinding, MacroBinding, NameBinding, Scope
+from rulecraft.dsl.scope import Scope
 from rulecraft.dsl.types import T, accepts, describe, is_numeric, join
 from rulecraft.errors import UNKNOWN_POS, Diagnostic, ExpressionRuntimeError, RuleFileError, SourcePos
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rulecraft.dsl.scope import NameBinding
+from rulecraft.dsl.bindings import NameBinding
 
 ITEM = "_it"
 _READ = r"\b({ident})\(ctx\)"

@@ -14,67 +14,12 @@ so it sees the caller's names (a follow rule's ``led``, a payment's ``winner``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from rulecraft.dsl.bindings import FunctionBinding, MacroBinding, NameBinding, getter_from_code
+from rulecraft.dsl.builtins import BUILTINS
 from rulecraft.dsl.types import T
 from rulecraft.errors import UNKNOWN_POS, SourcePos
-
-
-@dataclass(frozen=True, slots=True)
-class NameBinding:
-    name: str
-    type: T
-    getter: Callable[[Any], Any] | None  # reads the value from the evaluation context
-    value: Any = None  # for constants (getter is None)
-    doc: str = ""
-    # A name that describes the item being judged (a trick round's candidate play): it changes from
-    # item to item when an expression is evaluated over many (``CompiledExpr.select``); every other
-    # name is read once for all of them. ``item_code`` reads it straight from the item ``_it`` (engine
-    # code, never rule text; no builtins are available to it) instead of through the getter.
-    per_item: bool = False
-    item_code: str | None = None
-    # The getter as a Python expression over ``ctx`` (engine code, no builtins), when it is that
-    # simple: generated code then reads the value inline instead of calling the getter.
-    code: str | None = None
-
-
-def getter_from_code(code: str) -> Callable[[Any], Any]:
-    """The getter that evaluates ``code`` (a Python expression over ``ctx``, engine code, no builtins)."""
-    namespace: dict[str, Any] = {"__builtins__": {}}
-    fn: Callable[[Any], Any] = eval(compile(f"lambda ctx: {code}", f"<getter {code!r}>", "eval"), namespace)
-    return fn
-
-
-@dataclass(frozen=True, slots=True)
-class FunctionBinding:
-    name: str
-    params: tuple[T, ...]
-    returns: T
-    impl: Callable[..., Any]  # called as impl(ctx, *args), or impl(*args) for builtins
-    doc: str = ""
-    takes_ctx: bool = True
-    param_names: tuple[str, ...] = ()
-    # A pure function's result depends only on its arguments (not on the game): called with
-    # literal arguments it is evaluated once, at load time (``piece('joker')`` becomes a number).
-    pure: bool = False
-    # A function that only looks its one argument up in a table (a piece attribute): compiled to an
-    # index into the table instead of a call. A ``None`` argument gives ``None``.
-    table: list[Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class MacroBinding:
-    """A function written in the rule file: ``is_trump(p): "p == bird() or suit(p) == trump"``."""
-
-    name: str
-    params: tuple[str, ...]
-    body: Any  # the located body text
-    pos: SourcePos
-    doc: str = ""
-
-
-Binding = NameBinding | FunctionBinding | MacroBinding
 
 
 class Scope:
@@ -122,8 +67,6 @@ class Scope:
         found: FunctionBinding | MacroBinding | None = self._find(lambda s: s._functions, name)
         if found is not None:
             return found
-        from rulecraft.dsl.builtins import BUILTINS
-
         return BUILTINS.get(name)
 
     def names(self) -> Iterator[NameBinding]:
@@ -132,8 +75,6 @@ class Scope:
 
     def functions(self) -> Iterator[FunctionBinding | MacroBinding]:
         """Every visible function, innermost first, then the builtins not shadowed."""
-        from rulecraft.dsl.builtins import BUILTINS
-
         seen: set[str] = set()
         yield from self._visible(lambda s: s._functions, seen)
         yield from (b for n, b in BUILTINS.items() if n not in seen)

@@ -11,30 +11,24 @@ from typing import Any
 
 from rulecraft.dsl import Scope, T
 from rulecraft.dsl.types import type_of_value
+from rulecraft.engine.board import Ctx
+from rulecraft.engine.builder import Builder
 from rulecraft.engine.combos import KINDS, ComboSpec, Play, TableEntry
 from rulecraft.engine.context import (
-    Ctx,
     add_piece_constants,
     base_scope,
     bound_scope,
     piece_attribute_functions,
 )
 from rulecraft.engine.effects import compile_effects
+from rulecraft.engine.equipment import DisplaySpec, SeatsSpec, VarSpec, ZoneSpec
 from rulecraft.engine.moves import MoveBook
 from rulecraft.engine.phases import PHASE_KINDS
 from rulecraft.engine.phases.tricks import Tricks, trick_scope
 from rulecraft.engine.pieces import PieceTable, build_piece_table
+from rulecraft.engine.ruleset import MatchSpec, Ruleset
 from rulecraft.errors import SourcePos
 from rulecraft.rules.located import pos_of
-from rulecraft.rules.model import (
-    Builder,
-    DisplaySpec,
-    MatchSpec,
-    Ruleset,
-    SeatsSpec,
-    VarSpec,
-    ZoneSpec,
-)
 
 DIRECTIONS = {"clockwise": 1, "counter-clockwise": -1, "counterclockwise": -1, "anticlockwise": -1}
 VISIBILITIES = ("owner", "all", "nobody")

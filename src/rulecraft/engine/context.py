@@ -9,64 +9,13 @@ extended by each phase kind with its own names (the lead, the candidate play, th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulecraft.dsl import Scope, T
-
-if TYPE_CHECKING:
-    from rulecraft.engine.combos import Play
-    from rulecraft.engine.pieces import PieceTable
-    from rulecraft.engine.state import State
-    from rulecraft.rules.model import Ruleset
-
-
-class Ctx:
-    """Mutable slots read by compiled expressions. Phase kinds document which slots they set."""
-
-    __slots__ = ("bind", "cand", "combo", "extra", "piece", "seat", "st")
-
-    def __init__(self, st: State | None = None) -> None:
-        # None only where no game is read (constants at load time, `rulecraft eval` without a game)
-        self.st: State = st  # type: ignore[assignment]
-        self.seat: int | None = None
-        self.piece: int | None = None
-        self.cand: tuple[int, ...] = ()
-        self.combo: Play | None = None  # the candidate play (or, after a round, the lead)
-        self.bind: dict[str, Any] = {}
-        self.extra: dict[str, Any] = {}
-
-
-class ZoneView:
-    """A read-only view of one zone instance for expressions: iterable, sized, O(1) membership."""
-
-    __slots__ = ("_loc", "_pieces", "_zi")
-
-    def __init__(self, pieces: list[int], loc: list[int], zi: int) -> None:
-        self._pieces = pieces
-        self._loc = loc
-        self._zi = zi
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._pieces)
-
-    def __len__(self) -> int:
-        return len(self._pieces)
-
-    def __contains__(self, piece: object) -> bool:
-        return isinstance(piece, int) and 0 <= piece < len(self._loc) and self._loc[piece] == self._zi
-
-    def __getitem__(self, i: int) -> int:
-        return self._pieces[i]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, ZoneView):
-            return self._pieces == other._pieces
-        if isinstance(other, list):
-            return self._pieces == other
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
+from rulecraft.engine.board import Ctx
+from rulecraft.engine.combos import enumerate_plays
+from rulecraft.engine.equipment import Equipment
+from rulecraft.engine.pieces import PieceTable
 
 
 def piece_attribute_functions(scope: Scope, pieces: PieceTable, reserved: set[str]) -> None:
@@ -142,7 +91,7 @@ def add_piece_constants(scope: Scope, pieces: PieceTable) -> None:
                        doc="pieces with the same GROUP attribute and a larger ORDER attribute, lowest first", pure=True)
 
 
-def base_scope(rs: Ruleset, parent: Scope) -> Scope:
+def base_scope(rs: Equipment, parent: Scope) -> Scope:
     """Names every expression that runs during a game may use."""
     s = Scope(parent=parent, name="game")
 
@@ -208,8 +157,6 @@ def base_scope(rs: Ruleset, parent: Scope) -> Scope:
                    doc="how often the rule with this id fired this hand")
 
     def can_play(c: Ctx, combo: str, pieces: Any, size: Any) -> bool:
-        from rulecraft.engine.combos import enumerate_plays
-
         spec = rs.combinations.get(combo)
         if spec is None:
             raise KeyError(f"there is no combination '{combo}' (known: {', '.join(rs.combinations)})")

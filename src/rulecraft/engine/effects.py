@@ -19,11 +19,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
-from rulecraft.engine.context import Ctx, bound_scope
+from rulecraft.engine.board import Ctx
+from rulecraft.engine.context import bound_scope
 
 if TYPE_CHECKING:
-    from rulecraft.engine.state import State
-    from rulecraft.rules.model import Builder, Ruleset
+    from rulecraft.engine.board import Board
+    from rulecraft.engine.builder import Builder
+    from rulecraft.engine.equipment import Equipment
 
 _LVALUE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.+)\])?\s*$")
 _FOR = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)$", re.S)
@@ -81,7 +83,7 @@ class Effect:
     end_phase: bool = False
 
 
-def parse_zone_ref(b: Builder, rs: Ruleset, text: Any, scope: Scope, what: str) -> ZoneRef:
+def parse_zone_ref(b: Builder, rs: Equipment, text: Any, scope: Scope, what: str) -> ZoneRef:
     m = _LVALUE.match(str(text))
     if not m:
         b.error(text, f"'{text}' is not a zone: write a zone name, or name[owner] such as won[trick_winner]")
@@ -105,14 +107,14 @@ def _substr(text: Any, sub: str, start: int) -> Any:
     return sub
 
 
-def compile_effects(b: Builder, rs: Ruleset, items: Any, scope: Scope, what: str) -> tuple[Effect, ...]:
+def compile_effects(b: Builder, rs: Equipment, items: Any, scope: Scope, what: str) -> tuple[Effect, ...]:
     out: list[Effect] = []
     for i, raw in enumerate(items or ()):
         out.append(compile_effect(b, rs, raw, scope, f"{what} effect {raw.get('id', i + 1)}"))
     return tuple(out)
 
 
-def compile_effect(b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope, what: str) -> Effect:
+def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope, what: str) -> Effect:
     loops: list[tuple[str, CompiledExpr]] = []
     # `for: "s in others(winner)"`, or a list of such loops, nested in order.
     specs = raw.get("for", [])
@@ -180,7 +182,7 @@ def compile_effect(b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope, w
                   bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)))
 
 
-def run_effects(st: State, effects: tuple[Effect, ...]) -> None:
+def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
     ctx = st.ctx
     for e in effects:
         if st.signal:
@@ -191,7 +193,7 @@ def run_effects(st: State, effects: tuple[Effect, ...]) -> None:
             _fire(st, e, ctx)
 
 
-def _run_loops(st: State, e: Effect, depth: int) -> None:
+def _run_loops(st: Board, e: Effect, depth: int) -> None:
     ctx = st.ctx
     name, items_expr = e.loops[depth]
     items = list(items_expr(ctx))
@@ -213,12 +215,12 @@ def _run_loops(st: State, e: Effect, depth: int) -> None:
             bind[name] = saved
 
 
-def _run_once(st: State, e: Effect, ctx: Ctx) -> None:
+def _run_once(st: Board, e: Effect, ctx: Ctx) -> None:
     if e.when is None or e.when(ctx):
         _fire(st, e, ctx)
 
 
-def _fire(st: State, e: Effect, ctx: Ctx) -> None:
+def _fire(st: Board, e: Effect, ctx: Ctx) -> None:
     """Do what the effect says (its ``when`` holds)."""
     if e.id:
         st.note_fired(e.id)
@@ -252,7 +254,7 @@ def _fire(st: State, e: Effect, ctx: Ctx) -> None:
         st.signal = st.signal or "end_phase"
 
 
-def _pay(st: State, e: Effect, ctx: Ctx) -> None:
+def _pay(st: Board, e: Effect, ctx: Ctx) -> None:
     p = e.pay
     assert p is not None
     payer, payee = p.payer(ctx), p.payee(ctx)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulecraft.engine import flow
-from rulecraft.engine.state import State
-from rulecraft.rules.model import Ruleset
+from rulecraft.engine.ruleset import Ruleset
+from rulecraft.engine.state import State, start
 
 
 class Game:
@@ -27,5 +26,5 @@ class Game:
         if self.max_hands is not None:
             st.hand_limit = min(st.hand_limit, self.max_hands)
         st.chance_feed = list(chance) if chance else None
-        flow.start(st)
+        start(st)
         return st

@@ -1,102 +1,37 @@
-"""Game state: plain lists and small dicts, so that ``clone()`` is a handful of copies.
+"""A game in progress: a ``Board`` under a ``Ruleset``, with the API agents and people use.
 
-A piece is an int. ``zones`` holds one list per zone *instance* (a per-seat zone has one instance
-per seat); ``loc[p]`` is the instance holding piece p; ``face_down[p]`` and ``downed_by[p]`` say how
-it lies and who put it face down. Knowledge is kept alongside (``seen_public``, ``dealt_owner``,
-``marks``) because visibility rules and expressions need it. The flow of play (phases, hands, the
-match) lives in ``engine.flow``; this module only holds state and its primitive operations.
+The API has OpenSpiel's shape: ``legal_moves``, ``apply``, ``view``, ``clone``, ``is_over``,
+``result``. The flow of play is here too: a match is hands until an end condition; a hand is the
+ruleset's phases in order. Phases are explicit state machines (see ``phases.base.Phase``):
+``advance`` runs automatic work (shuffles, deals, scoring) until some seat must decide, so after
+every ``apply`` the state is either waiting on ``to_act`` or over. (A phase whose ``apply`` has
+already set the next decision, with nothing automatic pending, says so, and ``advance`` is skipped.)
 """
 
 from __future__ import annotations
 
-import functools
-import random
-from typing import TYPE_CHECKING, Any
+import difflib
+import itertools
+from typing import Any
 
-from rulecraft.engine.context import Ctx, ZoneView
-from rulecraft.engine.history import History
-from rulecraft.engine.moves import Move
-
-if TYPE_CHECKING:
-    from rulecraft.rules.model import Ruleset
-
-NOBODY = -1
+from rulecraft.engine.board import NOBODY, Board
+from rulecraft.engine.effects import run_effects
+from rulecraft.engine.moves import Move, split_move_text
+from rulecraft.engine.ruleset import Ruleset
+from rulecraft.engine.views import LEGAL_LISTED, board_view
+from rulecraft.errors import IllegalMoveError
 
 
-class State:
+class State(Board):
     """One game in progress. Use ``Game.new_state()`` to make one; agents get clones."""
 
-    __slots__ = (
-        "_legal_cache",
-        "_rng",
-        "_rng_state",
-        "active",
-        "cells",
-        "chance_feed",
-        "ctx",
-        "dealt_owner",
-        "downed_by",
-        "face_down",
-        "fired",
-        "hand_fired",
-        "hand_limit",
-        "hand_no",
-        "hand_results",
-        "history",
-        "is_over",
-        "loc",
-        "marks",
-        "payments",
-        "pdata",
-        "pidx",
-        "result",
-        "rs",
-        "seat_order",
-        "seed",
-        "seen_public",
-        "signal",
-        "to_act",
-        "tricks",
-        "vars",
-        "zones",
-    )
+    __slots__ = ()
+    rs: Ruleset
 
     def __init__(self, rs: Ruleset, seed: int) -> None:
-        self.rs = rs
-        self.seed = seed
-        self._rng: random.Random | None = random.Random(seed)
-        self._rng_state: Any = None  # the generator's state while no live generator is made (see rng)
-        n_pieces = rs.pieces.count
-        self.zones: list[list[int]] = [[] for _ in range(rs.zone_instance_count)]
-        self.loc: list[int] = [0] * n_pieces
-        self.face_down = bytearray(n_pieces)
-        self.downed_by: list[int] = [NOBODY] * n_pieces
-        self.seen_public = bytearray(n_pieces)
-        self.dealt_owner: list[int] = [NOBODY] * n_pieces
-        self.marks: dict[str, set[int]] = {}
-        # For zones laid out as a grid (a wall): zone instance -> piece in each cell, -1 once taken.
-        self.cells: dict[int, list[int]] = {}
-        self.vars: list[Any] = []
-        self.tricks: list[int] = [0] * rs.seats.count
-        self.active: tuple[int, ...] = tuple(range(rs.seats.count))  # seats playing this hand
-        self.seat_order: list[int] = list(range(rs.seats.count))
-        self.hand_no = 0
+        super().__init__(rs, seed)
         assert rs.match is not None
         self.hand_limit = rs.match.max_hands  # a safety bound on the match; a game may ask for less
-        self.pidx = 0
-        self.pdata: Any = None
-        self.to_act: int | None = None
-        self.is_over = False  # an attribute, not a property: a playout reads it after every move
-        self.result: dict[str, Any] | None = None
-        self.signal: str | None = None
-        self.history = History()
-        self.payments: list[dict[str, Any]] = []
-        self.hand_results: list[dict[str, Any]] = []
-        self.fired: dict[str, int] = {}
-        self.hand_fired: dict[str, int] = {}
-        self.chance_feed: list[Any] | None = None
-        self.ctx = Ctx(self)
-        self._legal_cache: list[Move] | None = None
 
     # ----------------------------------------------------------------- public API (OpenSpiel-shaped)
     def legal_moves(self) -> list[Move]:
@@ -110,254 +45,205 @@ class State:
         """Make a move (a Move or its text); raises IllegalMoveError, saying why, when it is not legal."""
         legal = self._legal_cache
         if legal is None or isinstance(move, str) or move not in legal:  # (callers usually just asked)
-            move = flow.legal_move(self, move)
+            move = legal_move(self, move)
         self.history.add_move(self.to_act, move)
         self._legal_cache = None
         if not self.rs.phases[self.pidx].play(self, move):
-            flow.advance(self)
+            advance(self)
 
     def parse_move(self, text: str) -> Move:
-        return flow.parse_move(self, text)
+        return parse_move(self, text)
 
-    def view(self, seat: int) -> dict[str, Any]:
-        from rulecraft.engine.views import view
-
-        return view(self, seat)
-
-    def clone(self) -> State:
-        c = State.__new__(State)
-        c.rs = self.rs
-        c.seed = self.seed
-        if self._rng is not None:  # from now on this state and its clones share one snapshot
-            self._rng_state, self._rng = self._rng.getstate(), None
-        c._rng, c._rng_state = None, self._rng_state
-        c.zones = [list(z) for z in self.zones]
-        c.loc = list(self.loc)
-        c.face_down = bytearray(self.face_down)
-        c.downed_by = list(self.downed_by)
-        c.seen_public = bytearray(self.seen_public)
-        c.dealt_owner = list(self.dealt_owner)
-        c.marks = {k: set(v) for k, v in self.marks.items()}
-        c.cells = {k: list(v) for k, v in self.cells.items()}
-        c.vars = [list(v) if isinstance(v, list) else v for v in self.vars]
-        c.tricks = list(self.tricks)
-        c.active = self.active
-        c.seat_order = list(self.seat_order)
-        c.hand_no = self.hand_no
-        c.hand_limit = self.hand_limit
-        c.pidx = self.pidx
-        c.pdata = self.pdata.copy() if self.pdata is not None else None
-        c.to_act = self.to_act
-        c.is_over = self.is_over
-        c.result = self.result
-        c.signal = self.signal
-        c.history = self.history.copy()
-        c.payments = list(self.payments)
-        c.hand_results = list(self.hand_results)
-        c.fired = dict(self.fired)
-        c.hand_fired = dict(self.hand_fired)
-        c.chance_feed = list(self.chance_feed) if self.chance_feed is not None else None
-        c.ctx = Ctx(c)
-        c._legal_cache = self._legal_cache
-        return c
-
-    @property
-    def rng(self) -> random.Random:
-        """The game's one source of chance, made from the shared snapshot when first needed.
-
-        Copying a generator's state costs far more than the rest of a clone, and most clones (a
-        search's playouts) never shuffle or roll: so a clone gets the snapshot, not a generator.
-        """
-        r = self._rng
-        if r is None:
-            r = self._rng = random.Random.__new__(random.Random)
-            r.setstate(self._rng_state)
-            self._rng_state = None
-        return r
-
-    @rng.setter
-    def rng(self, value: random.Random) -> None:
-        self._rng, self._rng_state = value, None
-
-    # ----------------------------------------------------------------- seats
-    def seat_after(self, seat: int, n: int = 1) -> int:
-        return (seat + n * self.rs.seats.direction) % self.rs.seats.count
-
-    def active_after(self, seat: int, n: int = 1) -> int:
-        """The n-th seat after ``seat`` in the direction of play, counting only active seats."""
-        step = 1 if n >= 0 else -1
-        s = seat
-        for _ in range(abs(n)):
-            for _ in range(self.rs.seats.count):
-                s = self.seat_after(s, step)
-                if s in self.active:
-                    break
-        return s
-
-    def order_from(self, seat: int) -> tuple[int, ...]:
-        """Active seats in the direction of play, starting with ``seat``."""
-        return _order_from(self.rs.seats.count, self.rs.seats.direction, self.active, seat)
-
-    # ----------------------------------------------------------------- zones and pieces
-    def zone_instance(self, name: str, owner: Any = None) -> int:
-        z = self.rs.zone_by_name[name]
-        return z.instance(None if owner is None else int(owner))
-
-    def zone_view(self, name: str, owner: Any = None) -> ZoneView:
-        zi = self.zone_instance(name, owner)
-        return ZoneView(self.zones[zi], self.loc, zi)
-
-    def hand_instance(self, seat: int) -> int:
-        return self.rs.hand_base + seat
-
-    def hand_view(self, seat: int) -> ZoneView:
-        zi = self.hand_instance(seat)
-        return ZoneView(self.zones[zi], self.loc, zi)
-
-    def hand(self, seat: int) -> list[int]:
-        return self.zones[self.rs.hand_base + seat]
-
-    def holds(self, seat: int, piece: int) -> bool:
-        return self.loc[piece] == self.hand_instance(seat)
-
-    def put(self, piece: int, zi: int, face_down: bool = False, by: int | None = None) -> None:
-        """Move a piece to zone instance ``zi``; face-up placements in shared public zones are seen by all."""
-        old = self.loc[piece]
-        if old != zi:
-            self.zones[old].remove(piece)
-            self.zones[zi].append(piece)
-            self.loc[piece] = zi
-        self.face_down[piece] = 1 if face_down else 0
-        if face_down and by is not None:
-            self.downed_by[piece] = by
-        if not face_down and self.rs.public_instance[zi]:
-            self.seen_public[piece] = 1
-
-    def gather(self, pieces: tuple[int, ...] | list[int], zi: int) -> None:
-        """Move pieces to zone instance ``zi``, each lying as it lies (a captured trick)."""
-        # What put(p, zi, face_down[p]) does, without a call per piece: captures move every round.
-        zones, loc, face_down, dest = self.zones, self.loc, self.face_down, self.zones[zi]
-        public = self.rs.public_instance[zi]
-        for p in pieces:
-            old = loc[p]
-            if old != zi:
-                zones[old].remove(p)
-                dest.append(p)
-                loc[p] = zi
-            if public and not face_down[p]:
-                self.seen_public[p] = 1
-
-    def owned_instance(self, name: str, seat: int) -> int:
-        """The instance of zone ``name`` that belongs to ``seat``: its own, its team's, or the only one."""
-        z = self.rs.zone_by_name[name]
-        return z.instance(None if z.per == "none" else self.rs.seats.team_of[seat] if z.per == "team" else seat)
-
-    def put_from_top(self, src: int, targets: list[tuple[int, bool]]) -> None:
-        """Move the first pieces of zone instance ``src``, in order, each to its (zone instance, face down).
-
-        What ``put`` does piece by piece, in one pass: a deal moves a whole deck.
-        """
-        pile = self.zones[src]
-        moving = pile[: len(targets)]
-        del pile[: len(targets)]
-        zones, loc, face_down, public = self.zones, self.loc, self.face_down, self.rs.public_instance
-        for p, (zi, down) in zip(moving, targets, strict=True):
-            zones[zi].append(p)
-            loc[p] = zi
-            face_down[p] = down
-            if not down and public[zi]:
-                self.seen_public[p] = 1
-
-    def zone_of_instance(self, zi: int) -> Any:
-        return self.rs.zone_of_instance[zi]
-
-    def reveal(self, pieces: list[int]) -> None:
-        for p in pieces:
-            self.face_down[p] = 0
-            self.seen_public[p] = 1
-
-    # ----------------------------------------------------------------- variables, payments, counters
-    def assign(self, var_index: int, index: Any, value: Any, add: bool) -> None:
-        if index is None:
-            self.vars[var_index] = self.vars[var_index] + value if add else value
-        else:
-            table = self.vars[var_index]
-            i = int(index)
-            table[i] = table[i] + value if add else value
-
-    def var(self, name: str) -> Any:
-        return self.vars[self.rs.var_index[name]]
-
-    def transfer(self, account: int, payer: int, payee: int, amount: Any, rule: str, factors: tuple[str, ...]) -> None:
-        chips = self.vars[account]
-        chips[payer] -= amount
-        chips[payee] += amount
-        self.payments.append({"rule": rule, "from": payer, "to": payee, "amount": amount, "factors": list(factors)})
-
-    def note_fired(self, rule_id: str) -> None:
-        self.fired[rule_id] = self.fired.get(rule_id, 0) + 1
-        self.hand_fired[rule_id] = self.hand_fired.get(rule_id, 0) + 1
-
-    # ----------------------------------------------------------------- chance
-    def chance_shuffle(self, pieces: list[int]) -> list[int]:
-        """A random order of ``pieces`` (from the log or scenario when one is being replayed)."""
-        event = self._next_chance("shuffle")
-        if event is not None:
-            # Draw as the original game did, so chance after the given outcomes stays the same: a
-            # replayed or resumed game deals its later hands exactly as the game it continues.
-            self.rng.shuffle(list(pieces))
-            pool = list(pieces)
-            ids = [self.piece_from_id(str(x), pool) for x in event["order"]]
-            if pool:
-                missing = ", ".join(self.rs.pieces.type_id(p) for p in pool)
-                raise ValueError(f"the given order leaves out {missing}")
-            self.record_chance("shuffle", {"order": list(event["order"])})
-            return ids
-        order = list(pieces)
-        self.rng.shuffle(order)
-        ids = self.rs.pieces.columns["id"]
-        self.record_chance("shuffle", {"order": [ids[p] for p in order]})
-        return order
-
-    def chance_roll(self, dice: int, sides: int) -> list[int]:
-        event = self._next_chance("dice")
-        if event is not None:
-            for _ in range(dice):
-                self.rng.randint(1, sides)  # keep the generator in step (see chance_shuffle)
-            values = [int(v) for v in event["dice"]]
-        else:
-            values = [self.rng.randint(1, sides) for _ in range(dice)]
-        self.record_chance("dice", {"dice": values})
-        return values
-
-    def _next_chance(self, kind: str) -> dict[str, Any] | None:
-        """The next given outcome of this kind (shuffles and dice are matched separately, in order)."""
-        if not self.chance_feed:
-            return None
-        for i, event in enumerate(self.chance_feed):
-            if event.get("kind") == kind:
-                given: dict[str, Any] = self.chance_feed.pop(i)
-                return given
-        return None
-
-    def piece_from_id(self, type_id: str, pool: list[int]) -> int:
-        """Resolve a logged piece type id to a piece int, taking each copy once."""
-        t = self.rs.pieces.by_type_id[type_id]
-        for p in self.rs.pieces.instances[t]:
-            if p in pool:
-                pool.remove(p)
-                return p
-        raise ValueError(f"piece '{type_id}' appears more often than it exists")
-
-    def record_chance(self, kind: str, outcome: dict[str, Any]) -> None:
-        self.history.append({"type": "chance", "kind": kind, **outcome})
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """A JSON-ready picture of the game from ``seat`` (None: everything, for replays and debugging)."""
+        out = board_view(self, seat)
+        phases = self.rs.phases
+        if not self.is_over and self.pidx < len(phases):
+            phase = phases[self.pidx]
+            out["phase"] = phase.id
+            public = phase.public_view(self)
+            if public is not None:
+                out["public"] = public
+        if self.is_over:
+            out["result"] = self.result
+        elif seat is not None and self.to_act == seat:
+            # A combinatorial move set (any subset of a hand) is listed only in part, with its size.
+            legal = self.legal_moves()
+            out["legal"] = [m.text for m in itertools.islice(legal, LEGAL_LISTED)]
+            if len(legal) > LEGAL_LISTED:
+                out["legal_count"] = len(legal)
+        return out
 
 
-@functools.lru_cache(maxsize=1024)
-def _order_from(count: int, direction: int, active: tuple[int, ...], seat: int) -> tuple[int, ...]:
-    # Asked at every trick and auction: a handful of distinct answers per ruleset, so remembered.
-    return tuple((seat + i * direction) % count for i in range(count) if (seat + i * direction) % count in active)
+
+def start(st: State) -> None:
+    rs = st.rs
+    st.vars = [_initial(v.initial, v.per, rs) for v in rs.variables]
+    assert rs.match is not None
+    run_effects(st, rs.match.start)
+    st.signal = None
+    _begin_hand(st)
+    advance(st)
 
 
-# flow imports this module for State; importing it last (not at the top) lets either be imported first.
-from rulecraft.engine import flow  # noqa: E402
+def _initial(value: Any, per: str, rs: Ruleset) -> Any:
+    if per == "seat":
+        return [value] * rs.seats.count
+    if per == "team":
+        return [value] * len(rs.seats.teams)
+    return value
+
+
+def _begin_hand(st: State) -> None:
+    rs = st.rs
+    st.hand_no += 1
+    for i, v in enumerate(rs.variables):
+        if v.scope == "hand":
+            st.vars[i] = _initial(v.initial, v.per, rs)
+    start_zi = rs.zone_by_name[rs.start_zone].base
+    for z in st.zones:
+        z.clear()
+    st.zones[start_zi].extend(range(rs.pieces.count))
+    n = rs.pieces.count
+    st.loc = [start_zi] * n
+    st.face_down = bytearray(n)
+    st.downed_by = [NOBODY] * n
+    st.seen_public = bytearray(n)
+    st.dealt_owner = [NOBODY] * n
+    st.marks = {}
+    st.cells = {}
+    st.tricks = [0] * rs.seats.count
+    st.hand_fired = {}
+    st.payments = []
+    if rs.seats.sits_out is not None:
+        out = []
+        for s in range(rs.seats.count):
+            st.ctx.bind["seat"] = s
+            if rs.seats.sits_out(st.ctx):
+                out.append(s)
+        st.ctx.bind.pop("seat", None)
+        st.active = tuple(s for s in range(rs.seats.count) if s not in out)
+    else:
+        st.active = tuple(range(rs.seats.count))
+    st.pidx = 0
+    st.pdata = None
+    st.signal = None
+    st.history.append({"type": "hand", "number": st.hand_no})
+
+
+def advance(st: State) -> None:
+    rs = st.rs
+    st.to_act = None
+    st._legal_cache = None
+    while not st.is_over:
+        if st.signal == "void":
+            _end_hand(st, voided=True)
+            continue
+        if st.pidx >= len(rs.phases):
+            _end_hand(st, voided=False)
+            continue
+        phase = rs.phases[st.pidx]
+        if st.pdata is None:
+            if phase.when is not None and not phase.when(st.ctx):
+                st.pidx += 1  # not this hand
+                continue
+            phase.begin(st)
+            if st.signal == "void":
+                continue
+        if st.signal != "end_phase" and phase.step(st):
+            if st.signal == "void":
+                continue
+            return
+        if st.signal == "end_phase":
+            st.signal = None
+        if st.signal == "void":
+            continue
+        st.pidx += 1
+        st.pdata = None
+        st.to_act = None
+
+
+def _end_hand(st: State, voided: bool) -> None:
+    rs = st.rs
+    assert rs.match is not None
+    st.signal = None
+    st.to_act = None
+    if voided:
+        run_effects(st, rs.on_void)
+    else:
+        run_effects(st, rs.match.after_hand)
+    st.signal = None
+    st.hand_results.append({
+        "hand": st.hand_no,
+        "voided": voided,
+        "tricks": list(st.tricks),
+        "payments": list(st.payments),
+        "fired": dict(st.hand_fired),
+    })
+    st.history.append({"type": "hand_end", "number": st.hand_no, "voided": voided})
+    if rs.match.end_when(st.ctx):
+        _finish(st, truncated=False)
+    elif st.hand_no >= st.hand_limit:
+        _finish(st, truncated=True)
+    else:
+        _begin_hand(st)
+
+
+def _finish(st: State, truncated: bool) -> None:
+    rs = st.rs
+    assert rs.match is not None
+    scores = []
+    for s in range(rs.seats.count):
+        st.ctx.bind["seat"] = s
+        scores.append(rs.match.score(st.ctx))
+    st.ctx.bind.pop("seat", None)
+    best = max(scores)
+    st.result = {
+        "scores": scores,
+        "winners": [s for s, v in enumerate(scores) if v == best],
+        "hands": st.hand_no,
+        "truncated": truncated,
+    }
+    st.is_over = True
+    st.to_act = None
+    st.pdata = None
+    st.history.append({"type": "result", **st.result})
+
+
+def move_key(verb: str, value: str, type_ids: list[str]) -> tuple[str, str, tuple[str, ...]]:
+    return (verb, value, tuple(sorted(type_ids)))
+
+
+def parse_move(st: State, text: str) -> Move:
+    """Read a move typed by a person or found in a log; raises IllegalMoveError saying why it is refused."""
+    if st.is_over:
+        raise IllegalMoveError("the game is over: no more moves")
+    verb, value, words = split_move_text(text)
+    pieces = st.rs.pieces
+    unknown = [w for w in words if w not in pieces.by_type_id]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], list(pieces.by_type_id), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise IllegalMoveError(f"there is no piece called '{unknown[0]}'{hint}")
+    legal = st.legal_moves()
+    find = getattr(legal, "find", None)  # a lazily enumerated move set looks a move up directly
+    if find is not None:
+        found: Move | None = find(verb, value, words)
+        if found is not None:
+            return found
+        legal = []
+    key = move_key(verb, value, words)
+    for m in legal:
+        if move_key(m.verb, m.value, [pieces.type_id(p) for p in m.pieces]) == key:
+            return m
+    phase = st.rs.phases[st.pidx]
+    raise IllegalMoveError(phase.explain(st, verb, value, words))
+
+
+def legal_move(st: State, move: Move | str) -> Move:
+    """The legal move meant by ``move``; raises IllegalMoveError saying why when there is none."""
+    if isinstance(move, str):
+        return parse_move(st, move)
+    if move in st.legal_moves():
+        return move
+    return parse_move(st, str(move))  # a move from another state (an agent's clone): matched by its text

@@ -2,22 +2,21 @@
 
 A piece is visible to a seat when it lies face up in a zone everyone sees, when it is in a zone
 the seat owns (its hand), or when it lies face down and the seat itself put it there. Everything
-else shows as a count. Views and redacted logs both come from ``visible``.
+else shows as a count. Views and redacted logs both come from ``visible``. (``State.view`` adds what depends on the
+procedure: the phase, what it shows everyone, the legal moves, the result.)
 """
 
 from __future__ import annotations
 
-import itertools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from rulecraft.engine.state import State
+from rulecraft.engine.board import Board
 
 SECRET_VERBS = frozenset({"down", "give", "claim"})
 LEGAL_LISTED = 200  # at most this many legal moves are listed in a view
 
 
-def visible(st: State, piece: int, viewer: int | None) -> bool:
+def visible(st: Board, piece: int, viewer: int | None) -> bool:
     if viewer is None:
         return True
     if st.face_down[piece]:
@@ -35,8 +34,8 @@ def visible(st: State, piece: int, viewer: int | None) -> bool:
     return False
 
 
-def view(st: State, seat: int | None) -> dict[str, Any]:
-    """A JSON-ready picture of the game from ``seat`` (None: everything, for replays and debugging)."""
+def board_view(st: Board, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` sees of the board (None: everything): zones, variables, tricks, payments."""
     rs = st.rs
     names = rs.pieces.columns["id"]
     zones: dict[str, Any] = {}
@@ -50,11 +49,10 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
             if shown:
                 entry["pieces"] = shown
             zones[label] = entry
-    phase = rs.phases[st.pidx].id if not st.is_over and st.pidx < len(rs.phases) else None
-    out: dict[str, Any] = {
+    return {
         "seat": seat,
         "hand_number": st.hand_no,
-        "phase": phase,
+        "phase": None,
         "to_act": st.to_act,
         "active": list(st.active),
         "tricks": list(st.tricks),
@@ -62,19 +60,6 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "zones": zones,
         "payments": list(st.payments),
     }
-    if not st.is_over and st.pidx < len(rs.phases):
-        public = rs.phases[st.pidx].public_view(st)
-        if public is not None:
-            out["public"] = public
-    if st.is_over:
-        out["result"] = st.result
-    elif seat is not None and st.to_act == seat:
-        # A combinatorial move set (any subset of a hand) is listed only in part, with its size.
-        legal = st.legal_moves()
-        out["legal"] = [m.text for m in itertools.islice(legal, LEGAL_LISTED)]
-        if len(legal) > LEGAL_LISTED:
-            out["legal_count"] = len(legal)
-    return out
 
 
 def redact_event(event: dict[str, Any], viewer: int | None) -> dict[str, Any] | None:

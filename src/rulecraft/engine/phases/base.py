@@ -1,4 +1,4 @@
-"""What every phase kind provides. A phase's per-hand data lives in ``State.pdata`` and must copy cheaply."""
+"""What every phase kind provides. A phase's per-hand data lives in ``Board.pdata`` and must copy cheaply."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from rulecraft.errors import SourcePos
 
 if TYPE_CHECKING:
     from rulecraft.dsl import CompiledExpr, Scope
+    from rulecraft.engine.board import Board
+    from rulecraft.engine.builder import Builder
+    from rulecraft.engine.equipment import Equipment
     from rulecraft.engine.moves import Move
-    from rulecraft.engine.state import State
-    from rulecraft.rules.model import Builder, Ruleset
 
 
 class Phase:
@@ -26,37 +27,37 @@ class Phase:
         self.when: CompiledExpr | None = None
         # What the state calls for the legal moves and to make a move: the methods below, unless the
         # phase generates functions for its ruleset that do the same in fewer steps (trick_code).
-        self.decide: Callable[[State], list[Move]] = self.legal
-        self.play: Callable[[State, Move], bool] = self.apply
+        self.decide: Callable[[Board], list[Move]] = self.legal
+        self.play: Callable[[Board, Move], bool] = self.apply
 
     @classmethod
-    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         raise NotImplementedError
 
-    def begin(self, st: State) -> None:
+    def begin(self, st: Board) -> None:
         """Start the phase: set ``st.pdata`` (never None afterwards, use an empty object)."""
         st.pdata = _Empty()
 
-    def step(self, st: State) -> bool:
+    def step(self, st: Board) -> bool:
         """Do automatic work. Return True when a decision is pending (``st.to_act`` set), False when done."""
         return False
 
-    def legal(self, st: State) -> list[Move]:
+    def legal(self, st: Board) -> list[Move]:
         return []
 
-    def apply(self, st: State, move: Move) -> bool:
+    def apply(self, st: Board, move: Move) -> bool:
         """Make a legal move. Return True only when the next decision is set here (``st.to_act``)
         and no automatic work is pending, so the flow need not step the phase; False otherwise."""
         raise NotImplementedError
 
-    def public_view(self, st: State) -> dict[str, Any] | None:
+    def public_view(self, st: Board) -> dict[str, Any] | None:
         """What every seat may see of the phase beyond the zones (claims made, challenges revealed...).
 
         Shown in every seat's view under ``public``; it must hold nothing a seat may not know.
         """
         return None
 
-    def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
+    def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:
         """Why a move the player asked for is not legal now, in the rule's terms."""
         moves = self.legal(st)
         hint = ", ".join(sorted({m.verb for m in moves}))

@@ -13,8 +13,9 @@ from rulecraft.engine.phases.base import Phase, describe_legal
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
-    from rulecraft.engine.state import State
-    from rulecraft.rules.model import Builder, Ruleset
+    from rulecraft.engine.board import Board
+    from rulecraft.engine.builder import Builder
+    from rulecraft.engine.equipment import Equipment
 
 
 def _seat_scope(parent: Scope, what: str) -> Scope:
@@ -70,7 +71,7 @@ class Auction(Phase):
         self._fixed_moves: dict[int, list[Move]] = {}  # by lowest bid allowed: the moves that need no condition
 
     @classmethod
-    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         a = cls(str(raw.get("id", "auction")), pos_of(raw))
         sscope = _seat_scope(scope, f"auction '{a.id}'")
         a.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"auction '{a.id}' first seat")
@@ -97,11 +98,11 @@ class Auction(Phase):
             b.error(raw.get("passes"), f"'passes' names a variable with one value per seat; '{raw['passes']}' is not")
         return a
 
-    def begin(self, st: State) -> None:
+    def begin(self, st: Board) -> None:
         first = int(self.first(st.ctx)) if self.first else 0
         st.pdata = AuctionData(st.order_from(first))
 
-    def step(self, st: State) -> bool:
+    def step(self, st: Board) -> bool:
         d: AuctionData = st.pdata
         if d.done:
             return False
@@ -123,7 +124,7 @@ class Auction(Phase):
             d.turn += 1
         return False  # pragma: no cover
 
-    def _finish(self, st: State, d: AuctionData) -> None:
+    def _finish(self, st: Board, d: AuctionData) -> None:
         if self.winner_var >= 0:
             st.vars[self.winner_var] = d.high_seat
         if self.amount_var >= 0 and d.high is not None:
@@ -131,7 +132,7 @@ class Auction(Phase):
         d.done = True
         run_effects(st, self.on_end)
 
-    def legal(self, st: State) -> list[Move]:
+    def legal(self, st: Board) -> list[Move]:
         d: AuctionData = st.pdata
         start = -1
         if self.bids:
@@ -150,7 +151,7 @@ class Auction(Phase):
         st.ctx.seat = st.to_act
         return moves + [st.rs.moves.get("call", (), e.id) for e in self.extra if e.when(st.ctx)]
 
-    def apply(self, st: State, move: Move) -> bool:
+    def apply(self, st: Board, move: Move) -> bool:
         d: AuctionData = st.pdata
         seat = st.to_act
         assert seat is not None
@@ -174,7 +175,7 @@ class Auction(Phase):
         self._finish(st, d)
         return False
 
-    def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
+    def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:
         d: AuctionData = st.pdata
         if verb == "bid" and self.bids:
             lo, hi, step = self.bids
@@ -218,7 +219,7 @@ class Exchange(Phase):
         self._give_moves: list[Move] = []  # by piece, made at first use
 
     @classmethod
-    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         x = cls(str(raw.get("id", "exchange")), pos_of(raw))
         x.seat = b.expr(raw["seat"], scope, T.NUMBER, f"exchange '{x.id}' seat")
         x.take = raw.get("take", "")
@@ -229,10 +230,10 @@ class Exchange(Phase):
         x.give = int(raw.get("give", 0))
         return x
 
-    def begin(self, st: State) -> None:
+    def begin(self, st: Board) -> None:
         st.pdata = Counter()
 
-    def step(self, st: State) -> bool:
+    def step(self, st: Board) -> bool:
         d: Counter = st.pdata
         assert self.seat is not None
         seat = int(self.seat(st.ctx))
@@ -247,7 +248,7 @@ class Exchange(Phase):
         st.to_act = seat
         return True
 
-    def legal(self, st: State) -> list[Move]:
+    def legal(self, st: Board) -> list[Move]:
         seat = st.to_act
         assert seat is not None
         give = self._give_moves
@@ -265,14 +266,14 @@ class Exchange(Phase):
                 out.append(give[p])
         return out
 
-    def apply(self, st: State, move: Move) -> bool:
+    def apply(self, st: Board, move: Move) -> bool:
         d: Counter = st.pdata
         seat = st.to_act
         st.put(move.pieces[0], st.zone_instance(self.to), face_down=True, by=seat)
         d.n += 1
         return False
 
-    def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
+    def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:
         left = self.give - st.pdata.n
         if verb != "give":
             example = piece_ids[0] if piece_ids else "X"
@@ -292,7 +293,7 @@ class Choose(Phase):
         self.var = -1
 
     @classmethod
-    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         c = cls(str(raw.get("id", "choose")), pos_of(raw))
         c.seat = b.expr(raw["seat"], scope, T.NUMBER, f"choice '{c.id}' seat")
         c.options = b.expr(raw["from"], scope, T.LIST, f"choice '{c.id}' values")
@@ -300,24 +301,24 @@ class Choose(Phase):
             c.var = rs.var_index[str(raw["set"])]
         return c
 
-    def begin(self, st: State) -> None:
+    def begin(self, st: Board) -> None:
         st.pdata = Counter()
 
-    def step(self, st: State) -> bool:
+    def step(self, st: Board) -> bool:
         if st.pdata.n:
             return False
         assert self.seat is not None
         st.to_act = int(self.seat(st.ctx))
         return True
 
-    def legal(self, st: State) -> list[Move]:
+    def legal(self, st: Board) -> list[Move]:
         assert self.options is not None
         return [st.rs.moves.get("name", (), str(v)) for v in self.options(st.ctx)]
 
-    def apply(self, st: State, move: Move) -> bool:
+    def apply(self, st: Board, move: Move) -> bool:
         st.vars[self.var] = move.value
         st.pdata.n = 1
         return False
 
-    def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
+    def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:
         return f"name one of: {', '.join(m.value for m in self.legal(st))}"

@@ -72,8 +72,9 @@ from rulecraft.engine.phases.base import Phase, describe_legal
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
-    from rulecraft.engine.state import State
-    from rulecraft.rules.model import Builder, Ruleset
+    from rulecraft.engine.board import Board
+    from rulecraft.engine.builder import Builder
+    from rulecraft.engine.equipment import Equipment
 
 RULES = ("same_as_turn", "rising", "falling", "one_up_or_down", "any")
 ORDERS = ("clockwise_from_player", "counter_clockwise_from_player")
@@ -142,7 +143,7 @@ class ClaimMoves(Sequence[Move]):
     how many k-piece multisets the types from i onwards can make, so ``moves[i]`` is computed directly.
     """
 
-    def __init__(self, st: State, seat: int, may_pass: bool, vmax: dict[str, int], kmin: int) -> None:
+    def __init__(self, st: Board, seat: int, may_pass: bool, vmax: dict[str, int], kmin: int) -> None:
         pieces = st.rs.pieces
         self._names: list[str] = pieces.columns["id"]
         self._sort_key = pieces.sort_key
@@ -294,7 +295,7 @@ class Claims(Phase):
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         c = cls(str(raw.get("id", "claims")), pos_of(raw))
         what = f"claims phase '{c.id}'"
         cscope = claim_scope(scope)
@@ -328,7 +329,7 @@ class Claims(Phase):
         c.on_flush = compile_effects(b, rs, raw.get("on_flush", ()), cscope, what)
         return c
 
-    def _build_claim(self, b: Builder, rs: Ruleset, claim: dict[str, Any], cscope: Scope, what: str) -> None:
+    def _build_claim(self, b: Builder, rs: Equipment, claim: dict[str, Any], cscope: Scope, what: str) -> None:
         pieces = rs.pieces
         self.attribute = claim.get("attribute", "")
         if not b.ref(self.attribute, pieces.columns, "piece attribute"):
@@ -357,7 +358,7 @@ class Claims(Phase):
         self.over_claims = bool(claim.get("over_claims", True))
 
     # ------------------------------------------------------------------ flow
-    def begin(self, st: State) -> None:
+    def begin(self, st: Board) -> None:
         assert self.first is not None
         seat = int(self.first(st.ctx))
         st.pdata = ClaimData(seat, seat)
@@ -365,7 +366,7 @@ class Claims(Phase):
         if not self._check_end(st, d):
             self._start_turn(st, d, seat)
 
-    def step(self, st: State) -> bool:
+    def step(self, st: Board) -> bool:
         d: ClaimData = st.pdata
         if d.done:
             return False
@@ -373,7 +374,7 @@ class Claims(Phase):
         st.ctx.seat = st.to_act
         return True
 
-    def legal(self, st: State) -> list[Move]:
+    def legal(self, st: Board) -> list[Move]:
         d: ClaimData = st.pdata
         book = st.rs.moves
         if d.window:
@@ -382,7 +383,7 @@ class Claims(Phase):
             d.moves = self._turn_moves(st, d, d.to_play)
         return cast(list[Move], d.moves)
 
-    def apply(self, st: State, move: Move) -> bool:
+    def apply(self, st: Board, move: Move) -> bool:
         d: ClaimData = st.pdata
         seat = st.to_act
         assert seat is not None
@@ -404,7 +405,7 @@ class Claims(Phase):
         return False
 
     # ------------------------------------------------------------------ what happens
-    def _claim(self, st: State, d: ClaimData, seat: int, move: Move) -> None:
+    def _claim(self, st: Board, d: ClaimData, seat: int, move: Move) -> None:
         pile = st.zone_instance(self.pile)
         for p in move.pieces:
             st.put(p, pile, face_down=True, by=seat)
@@ -423,7 +424,7 @@ class Claims(Phase):
         if d.window is None:
             self._advance(st, d, seat)
 
-    def _challenge(self, st: State, d: ClaimData, seat: int) -> None:
+    def _challenge(self, st: Board, d: ClaimData, seat: int) -> None:
         ctx = st.ctx
         player = d.last_player
         assert player is not None and d.last_value is not None
@@ -454,7 +455,7 @@ class Claims(Phase):
         ctx.seat = seat
         self._start_turn(st, d, int((self.next_lie if d.lie else self.next_truth)(ctx)))
 
-    def _flush(self, st: State, d: ClaimData) -> None:
+    def _flush(self, st: Board, d: ClaimData) -> None:
         """Everyone else passed: the pile leaves the game face down, unseen (``downed_by`` is kept)."""
         pile = st.zones[st.zone_instance(self.pile)]
         removed = st.zone_instance(self.removed)
@@ -470,7 +471,7 @@ class Claims(Phase):
         assert self.next_flush is not None
         self._start_turn(st, d, int(self.next_flush(st.ctx)))
 
-    def _advance(self, st: State, d: ClaimData, after: int) -> None:
+    def _advance(self, st: Board, d: ClaimData, after: int) -> None:
         """The next seat to claim or pass after ``after``; a flush when every other holder has passed."""
         waiting = [s for s in st.order_from(st.seat_after(after, 1))
                    if s != d.last_player and s not in d.finished and st.hand(s) and s not in d.passed]
@@ -479,7 +480,7 @@ class Claims(Phase):
             return
         d.to_play = waiting[0]
 
-    def _start_turn(self, st: State, d: ClaimData, seat: int) -> None:
+    def _start_turn(self, st: Board, d: ClaimData, seat: int) -> None:
         """A new turn from ``seat``, or from the next seat in the direction of play that still holds pieces."""
         start = next((s for s in st.order_from(seat % st.rs.seats.count)
                       if s not in d.finished and st.hand(s)), seat)
@@ -488,7 +489,7 @@ class Claims(Phase):
         d.last_pieces = ()
         d.claims, d.passed, d.window = [], [], None
 
-    def _responders(self, st: State, d: ClaimData, player: int) -> list[int]:
+    def _responders(self, st: Board, d: ClaimData, player: int) -> list[int]:
         step = 1 if self.order == ORDERS[0] else -1
         n = st.rs.seats.count
         out = []
@@ -502,7 +503,7 @@ class Claims(Phase):
                 out.append(s)
         return out
 
-    def _survived(self, st: State, d: ClaimData, seat: int) -> None:
+    def _survived(self, st: Board, d: ClaimData, seat: int) -> None:
         """The seat's last play survived: with an empty hand it is now out."""
         if st.hand(seat) or seat in d.finished:
             return
@@ -512,7 +513,7 @@ class Claims(Phase):
             st.vars[self.places][seat] = place
         st.history.append({"type": "out", "seat": seat, "place": place})
 
-    def _check_end(self, st: State, d: ClaimData) -> bool:
+    def _check_end(self, st: Board, d: ClaimData) -> bool:
         left = [s for s in st.active if s not in d.finished]
         if len(left) > 1:
             return False
@@ -525,7 +526,7 @@ class Claims(Phase):
         return True
 
     # ------------------------------------------------------------------ what may be claimed
-    def allowed_values(self, st: State, d: ClaimData, seat: int) -> list[str]:
+    def allowed_values(self, st: Board, d: ClaimData, seat: int) -> list[str]:
         vals = self.values
         if d.previous is None and self.start is not None:
             cand = [self.start]
@@ -549,7 +550,7 @@ class Claims(Phase):
             cand = kept
         return cand
 
-    def count_range(self, st: State, seat: int) -> tuple[int, int]:
+    def count_range(self, st: Board, seat: int) -> tuple[int, int]:
         st.ctx.seat = seat
         hand = len(st.hand(seat))
         lo = int(self.count_min(st.ctx)) if self.count_min is not None else 1
@@ -559,14 +560,14 @@ class Claims(Phase):
     def _may_pass(self, d: ClaimData) -> bool:
         return self.passing and d.last_player is not None
 
-    def _turn_moves(self, st: State, d: ClaimData, seat: int) -> ClaimMoves:
+    def _turn_moves(self, st: Board, d: ClaimData, seat: int) -> ClaimMoves:
         lo, hi = self.count_range(st, seat)
         vmax = {v: hi if self.over_claims else min(hi, self.totals.get(v, 0))
                 for v in self.allowed_values(st, d, seat)}
         return ClaimMoves(st, seat, self._may_pass(d), vmax, lo)
 
     # ------------------------------------------------------------------ explanations and views
-    def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
+    def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:
         d: ClaimData = st.pdata
         seat = st.to_act
         assert seat is not None
@@ -585,7 +586,7 @@ class Claims(Phase):
                    f"{describe_legal(list(itertools.islice(self.legal(st), 8)))}"
         return self._explain_claim(st, d, seat, value, piece_ids)
 
-    def _explain_claim(self, st: State, d: ClaimData, seat: int, value: str, piece_ids: list[str]) -> str:
+    def _explain_claim(self, st: Board, d: ClaimData, seat: int, value: str, piece_ids: list[str]) -> str:
         pool = list(st.hand(seat))
         for pid in piece_ids:
             p = next((q for q in pool if st.rs.pieces.type_id(q) == pid), None)
@@ -622,7 +623,7 @@ class Claims(Phase):
             return f"a claim is one up or one down from the last: after {d.previous} it must be {which}"
         return self.allow_message
 
-    def public_view(self, st: State) -> dict[str, Any]:
+    def public_view(self, st: Board) -> dict[str, Any]:
         """What every seat sees of the round: the claims on the pile, never the pieces under them."""
         d: ClaimData = st.pdata
         out: dict[str, Any] = {

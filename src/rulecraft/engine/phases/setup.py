@@ -11,8 +11,9 @@ from rulecraft.engine.phases.base import Phase
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
-    from rulecraft.engine.state import State
-    from rulecraft.rules.model import Builder, Ruleset
+    from rulecraft.engine.board import Board
+    from rulecraft.engine.builder import Builder
+    from rulecraft.engine.equipment import Equipment
 
 
 class Shuffle(Phase):
@@ -25,12 +26,12 @@ class Shuffle(Phase):
         self.zone = zone
 
     @classmethod
-    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         zone = raw.get("zone", rs.start_zone)
         b.ref(zone, rs.zone_by_name, "zone")
         return cls(str(raw.get("id", "shuffle")), pos_of(raw), zone)
 
-    def step(self, st: State) -> bool:
+    def step(self, st: Board) -> bool:
         zi = st.zone_instance(self.zone)
         st.zones[zi][:] = st.chance_shuffle(list(st.zones[zi]))
         return False
@@ -59,7 +60,7 @@ class Deal(Phase):
         self._plans: dict[tuple[Any, ...], list[tuple[int, bool]]] = {}  # see step
 
     @classmethod
-    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         d = cls(str(raw.get("id", "deal")), pos_of(raw))
         d.src = raw.get("from", rs.start_zone)
         d.dst = raw.get("to", "hand")
@@ -80,7 +81,7 @@ class Deal(Phase):
         d.record_dealt = bool(raw.get("record_dealt", True))
         return d
 
-    def step(self, st: State) -> bool:
+    def step(self, st: Board) -> bool:
         ctx = st.ctx
         src = st.zone_instance(self.src)
         pile = st.zones[src]
@@ -113,7 +114,7 @@ class Deal(Phase):
                     dealt_owner[p] = s
         return False
 
-    def _plan(self, st: State, seats: list[int], need: list[int], left: int, side_zi: int,
+    def _plan(self, st: Board, seats: list[int], need: list[int], left: int, side_zi: int,
               side_have: int) -> list[tuple[int, bool]]:
         """Where each piece from the top of the pile goes, in dealing order: (zone instance, face down)."""
         to = [(st.hand_instance(s) if self.dst == "hand" else st.zone_instance(self.dst, s), False) for s in seats]
@@ -153,10 +154,10 @@ class Effects(Phase):
         self.effects = effects
 
     @classmethod
-    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         pid = str(raw.get("id", "effects"))
         return cls(pid, pos_of(raw), compile_effects(b, rs, raw.get("effects", ()), scope, f"phase '{pid}'"))
 
-    def step(self, st: State) -> bool:
+    def step(self, st: Board) -> bool:
         run_effects(st, self.effects)
         return False

@@ -10,9 +10,10 @@ are generated once, when the ruleset is first played, as straight-line Python:
 - the play: the piece to the trick zone, its strength (the combination's expression, inline),
   the best play so far, and the next seat of the round.
 
-The generic path of ``Tricks`` makes a call per step and per expression; these make none, and do
-the same (a test plays seeded games with both and compares every decision and every state after
-a play).
+``GeneratedTricks`` is the trick phase kind the rule files get: a ``Tricks`` that decides at first
+use whether its shape fits. The generic path of ``Tricks`` makes a call per step and per
+expression; these make none, and do the same (a test plays seeded games with both and compares
+every decision and every state after a play).
 
 Any other shape (combinations of several pieces, face-down plays, "beating" follows, restrictions
 whose refusals are asked about with ``barred()``, identical copies of pieces) keeps the generic
@@ -27,24 +28,41 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl.itemloop import ITEM, inline_reads, loop_parts, renamed
 from rulecraft.engine.effects import run_effects
+from rulecraft.engine.phases.tricks import Options, Restriction, Tricks
 
 if TYPE_CHECKING:
-    from rulecraft.dsl.scope import NameBinding
+    from rulecraft.dsl.bindings import NameBinding
+    from rulecraft.engine.board import Board
     from rulecraft.engine.moves import Move
-    from rulecraft.engine.phases.tricks import Restriction, Tricks
-    from rulecraft.engine.state import State
 
-LegalFn = Callable[["State"], "list[Move]"]
-ApplyFn = Callable[["State", "Move"], bool]
+LegalFn = Callable[["Board"], "list[Move]"]
+ApplyFn = Callable[["Board", "Move"], bool]
 
 
-def fits(phase: Tricks, st: State) -> bool:
+class GeneratedTricks(Tricks):
+    """A trick phase whose decision and play are generated functions when its shape fits."""
+
+    def __init__(self, pid: str, pos: Any) -> None:
+        super().__init__(pid, pos)
+        self._generated: bool | None = None  # whether decide and play are generated: None until first use
+
+    def legal(self, st: Board) -> list[Move]:
+        if self._generated is None:  # decided at first use: the ruleset is complete by then
+            self._generated = fits(self, st)
+            if self._generated:
+                self.decide = generate(self, st, Options)
+                self.play = generate_apply(self, st)
+                return self.decide(st)
+        return super().legal(st)
+
+
+def fits(phase: Tricks, st: Board) -> bool:
     """Whether the phase has the shape the generated decision covers."""
     return (len(phase.combos) == 1 and phase.combos[0].kind == "single" and not st.rs.pieces.has_copies
             and phase.face_up == "any" and phase.face_down == "never" and not phase.track_barred)
 
 
-def generate(phase: Tricks, st: State, options_type: type) -> LegalFn:
+def generate(phase: Tricks, st: Board, options_type: type) -> LegalFn:
     """``legal(st)``: the moves of the seat to act (``st.pdata.options`` set), as ``phase.legal`` gives them."""
     rs = st.rs
     out = _Source({"_singles": phase.combos[0].singles, "_hb": rs.hand_base, "_Options": options_type,
@@ -80,7 +98,7 @@ def generate(phase: Tricks, st: State, options_type: type) -> LegalFn:
     return fn
 
 
-def generate_apply(phase: Tricks, st: State) -> ApplyFn:
+def generate_apply(phase: Tricks, st: Board) -> ApplyFn:
     """``apply(st, move)`` (of a phase that ``fits``), as ``phase.apply`` does it.
 
     A face-up play, as straight-line Python: the piece goes face up to the trick zone, the play's

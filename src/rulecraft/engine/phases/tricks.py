@@ -24,13 +24,13 @@ from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import ComboSpec, FaceDownPlays, Play, enumerate_plays
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
-from rulecraft.engine.phases import trick_code
 from rulecraft.engine.phases.base import Phase, describe_legal
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
-    from rulecraft.engine.state import State
-    from rulecraft.rules.model import Builder, Ruleset
+    from rulecraft.engine.board import Board
+    from rulecraft.engine.builder import Builder
+    from rulecraft.engine.equipment import Equipment
 
 FACE_UP = ("any", "beating")
 FACE_DOWN = ("never", "when_cannot_beat", "always")
@@ -193,11 +193,9 @@ class Tricks(Phase):
         self._trick_zi = -1  # the trick zone's instance, looked up at first use
         self._captures: list[int] = []
         self._down: FaceDownPlays | None = None  # made at first use
-        # Whether decide and play are generated (trick_code): None until first use.
-        self._generated: bool | None = None
 
     @classmethod
-    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         t = cls(str(raw.get("id", "tricks")), pos_of(raw))
         tscope = rs.trick_scope
         assert tscope is not None
@@ -240,12 +238,12 @@ class Tricks(Phase):
         return t
 
     # ------------------------------------------------------------------ flow
-    def begin(self, st: State) -> None:
+    def begin(self, st: Board) -> None:
         assert self.first is not None
         leader = int(self.first(st.ctx))
         st.pdata = TrickData(leader, 1, st.order_from(leader))
 
-    def step(self, st: State) -> bool:
+    def step(self, st: Board) -> bool:
         d: TrickData = st.pdata
         if d.ended:
             return False
@@ -259,7 +257,7 @@ class Tricks(Phase):
         st.ctx.seat = st.to_act
         return True
 
-    def _finish_round(self, st: State, d: TrickData) -> None:
+    def _finish_round(self, st: Board, d: TrickData) -> None:
         ctx = st.ctx
         winner = d.seats[d.best] if d.best >= 0 else d.leader
         d.winner = winner
@@ -303,7 +301,7 @@ class Tricks(Phase):
         d.winner, d.value, d.options = None, 0, None
 
     # ------------------------------------------------------------------ options
-    def _rate(self, st: State, play: Play) -> tuple[Any, Any]:
+    def _rate(self, st: Board, play: Play) -> tuple[Any, Any]:
         """The class and strength of a play made now by ``st.ctx.seat``."""
         ctx = st.ctx
         ctx.combo = play
@@ -322,7 +320,7 @@ class Tricks(Phase):
             return True
         return bool(cls == d.classes[d.best] and strength > d.strengths[d.best])
 
-    def _lead_options(self, st: State, seat: int) -> tuple[list[Play], dict[tuple[int, ...], Restriction]]:
+    def _lead_options(self, st: Board, seat: int) -> tuple[list[Play], dict[tuple[int, ...], Restriction]]:
         hand = st.hand(seat)
         st.ctx.seat = seat
         cands: list[Play] = []
@@ -332,7 +330,7 @@ class Tricks(Phase):
         return allowed, removed
 
     def _follow_options(
-        self, st: State, seat: int
+        self, st: Board, seat: int
     ) -> tuple[list[Play], list[Play], dict[tuple[int, ...], Restriction], frozenset[str]]:
         """(face-up plays, face-down plays, removed-by-restriction, ids of restrictions that barred a win)."""
         d: TrickData = st.pdata
@@ -360,7 +358,7 @@ class Tricks(Phase):
             down = self._face_down(st).from_hand(hand, k)  # nothing else is possible: discard
         return allowed, down, removed, barred
 
-    def _options(self, st: State) -> Options:
+    def _options(self, st: Board) -> Options:
         d: TrickData = st.pdata
         opts = d.options
         if opts is not None:
@@ -384,26 +382,20 @@ class Tricks(Phase):
         d.options = opts
         return opts
 
-    def _face_down(self, st: State) -> FaceDownPlays:
+    def _face_down(self, st: Board) -> FaceDownPlays:
         if self._down is None:
             self._down = FaceDownPlays(st.rs.pieces)
         return self._down
 
     @staticmethod
-    def _move_of(st: State, play: Play) -> Move:
+    def _move_of(st: Board, play: Play) -> Move:
         play.move = st.rs.moves.get("play" if play.face_up else "down", play.pieces)
         return play.move
 
-    def legal(self, st: State) -> list[Move]:
-        if self._generated is None:  # decided at first use: the ruleset is complete by then
-            self._generated = trick_code.fits(self, st)
-            if self._generated:
-                self.decide = trick_code.generate(self, st, Options)
-                self.play = trick_code.generate_apply(self, st)
-                return self.decide(st)
+    def legal(self, st: Board) -> list[Move]:
         return self._options(st).moves
 
-    def apply(self, st: State, move: Move) -> bool:
+    def apply(self, st: Board, move: Move) -> bool:
         d: TrickData = st.pdata
         if move.verb == "stop":
             st.note_fired("stop")
@@ -448,7 +440,7 @@ class Tricks(Phase):
         return self.step(st)  # (when it returns False, stepping again returns False: it is done)
 
     # ------------------------------------------------------------------ explanations
-    def explain(self, st: State, verb: str, value: str, piece_ids: list[str]) -> str:
+    def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:
         d: TrickData = st.pdata
         seat = st.to_act
         assert seat is not None
@@ -520,7 +512,7 @@ def _restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple[Rest
 
 
 def _apply_restrictions(
-    st: State, rules: tuple[Restriction, ...], cands: list[Play]
+    st: Board, rules: tuple[Restriction, ...], cands: list[Play]
 ) -> tuple[list[Play], dict[tuple[int, ...], Restriction]]:
     """Apply restrictions in order; returns the plays left and, for each removed play, the rule that removed it."""
     ctx = st.ctx

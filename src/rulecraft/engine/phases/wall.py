@@ -19,8 +19,9 @@ from rulecraft.engine.phases.base import Phase
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
-    from rulecraft.engine.state import State
-    from rulecraft.rules.model import Builder, Ruleset
+    from rulecraft.engine.board import Board
+    from rulecraft.engine.builder import Builder
+    from rulecraft.engine.equipment import Equipment
 
 ORDERS = ("play", "clockwise", "counter-clockwise")
 
@@ -37,7 +38,7 @@ class Dice(Phase):
         self.var = var
 
     @classmethod
-    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         pid = str(raw.get("id", "dice"))
         var = -1
         if b.ref(raw.get("set"), rs.var_index, "variable"):
@@ -47,7 +48,7 @@ class Dice(Phase):
             b.error(raw, f"roll at least one die of at least two sides (not {dice} of {sides})")
         return cls(pid, pos_of(raw), dice, sides, var)
 
-    def step(self, st: State) -> bool:
+    def step(self, st: Board) -> bool:
         st.vars[self.var] = st.chance_roll(self.dice, self.sides)
         return False
 
@@ -63,7 +64,7 @@ class Wall(Phase):
         self.dst = dst
 
     @classmethod
-    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         src, dst = raw.get("from", rs.start_zone), raw.get("to", "wall")
         for z in (src, dst):
             b.ref(z, rs.zone_by_name, "zone")
@@ -72,7 +73,7 @@ class Wall(Phase):
             b.error(raw.get("to", raw), f"a wall is a shared zone with a grid ({{columns, tiers}}); '{dst}' is not")
         return cls(str(raw.get("id", "wall")), pos_of(raw), src, dst)
 
-    def step(self, st: State) -> bool:
+    def step(self, st: Board) -> bool:
         zone = st.rs.zone_by_name[self.dst]
         assert zone.grid is not None
         columns, tiers = zone.grid
@@ -119,7 +120,7 @@ class Pickup(Phase):
         self.patterns: dict[str, Pattern] = {}
 
     @classmethod
-    def build(cls, b: Builder, rs: Ruleset, raw: dict[str, Any], scope: Scope) -> Phase:
+    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         p = cls(str(raw.get("id", "pickup")), pos_of(raw))
         what = f"pickup '{p.id}'"
         p.wall, p.to = raw.get("wall", "wall"), raw.get("to", "hand")
@@ -144,7 +145,7 @@ class Pickup(Phase):
         p.method = b.expr(raw.get("method", repr(next(iter(p.patterns), ""))), scope, T.STRING, f"{what} method")
         return p
 
-    def step(self, st: State) -> bool:
+    def step(self, st: Board) -> bool:
         assert self.first is not None and self.end is not None and self.method is not None
         ctx = st.ctx
         name = str(self.method(ctx))
@@ -187,7 +188,7 @@ def _cells(take: Take, tiers: int, columns: int) -> list[tuple[int, int]]:
     return [(c, t) for c in cols for t in rows]
 
 
-def _next(st: State, seat: int, order: str) -> int:
+def _next(st: Board, seat: int, order: str) -> int:
     if order == "clockwise":
         return (seat + 1) % st.rs.seats.count
     if order == "counter-clockwise":

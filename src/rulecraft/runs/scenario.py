@@ -30,10 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.engine.game import Game
+from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
 from rulecraft.errors import IllegalMoveError, RulecraftError, RuleFileError, SourcePos
+from rulecraft.load import load_ruleset
 from rulecraft.rules.located import pos_of
-from rulecraft.rules.model import Ruleset, load_ruleset
 
 _ZONE = re.compile(r"^([A-Za-z_][\w-]*)(?:\[(\d+)\])?$")
 
@@ -263,10 +264,9 @@ def _canonical(st: State, text: str) -> str:
 
 
 def _check_view(st: State, want: dict[str, Any], problems: list[str]) -> None:
-    from rulecraft.engine.views import view
 
     seat = int(want["seat"])
-    shown = view(st, seat)
+    shown = st.view(seat)
     seen = {pid for z in shown["zones"].values() for pid in z.get("pieces", ())}
     for pid in want.get("hidden", ()):
         if str(pid) in seen:

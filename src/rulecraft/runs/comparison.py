@@ -2,7 +2,7 @@
 
 Both sides are played over the same game seeds, so a difference is the rules' (and chance's), not a
 different luck of the deal. Everything here reads only the plain per-game records of
-``engine.simulate.game_record``, so it does not matter where the games were played.
+``runs.simulate.game_record``, so it does not matter where the games were played.
 
 Balance measures:
 
@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from rulecraft.engine.stats import describe, wilson
+from rulecraft.runs.stats import describe, wilson
 
 
 def side_stats(records: Sequence[dict[str, Any]], seats: int) -> dict[str, Any]:

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulecraft.engine.simulate import Summary, play_record, summarize
+from rulecraft.engine.ruleset import Ruleset
 from rulecraft.errors import RulecraftError, UsageError
-from rulecraft.rules.model import Ruleset, load_ruleset
+from rulecraft.load import load_ruleset
+from rulecraft.runs.simulate import Summary, play_record, summarize
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +60,7 @@ def run_chunk(spec: RunSpec, start: int, stop: int, log_dir: str | None = None) 
     rs = _ruleset(spec)
     on_game = None
     if log_dir is not None:
-        from rulecraft.engine.log import write_log
+        from rulecraft.runs.log import write_log
 
         def on_game(i: int, st: Any) -> None:
             write_log(Path(log_dir) / f"game-{i:06d}.jsonl", st, list(spec.agents))

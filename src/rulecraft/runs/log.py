@@ -17,10 +17,10 @@ from typing import Any
 
 from rulecraft import __version__
 from rulecraft.engine.game import Game
+from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
 from rulecraft.engine.views import redact_event
 from rulecraft.errors import IllegalMoveError, LogError
-from rulecraft.rules.model import Ruleset
 
 FORMAT = "rulecraft-log/1"
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from rulecraft.errors import RulecraftError
 
 if TYPE_CHECKING:
+    from rulecraft.engine.ruleset import Ruleset
     from rulecraft.engine.state import State
-    from rulecraft.rules.model import Ruleset
 
 MOVE_BOUND = 200_000  # a game still going after this many moves is taken not to end
 
@@ -87,7 +87,7 @@ def check_behaviour(rs: Ruleset, games: int, seed: int = 1, max_moves: int = MOV
     """Play ``games`` seeded random games, checking every state; the first problem of each game is reported."""
     from rulecraft.agents.simple import RandomAgent
     from rulecraft.engine.game import Game
-    from rulecraft.engine.simulate import game_seed
+    from rulecraft.runs.simulate import game_seed
 
     problems = []
     for i in range(games):

@@ -2,7 +2,7 @@
 
 A run is split into *chunks* of consecutive game indices. Game i's seed is ``game_seed(seed, i)``
 whatever chunk it falls in, each game yields a plain per-game record, and records are merged in
-index order, so one process, local worker processes (``engine.distribute``) and a cluster give the
+index order, so one process, local worker processes (``runs.distribute``) and a cluster give the
 same statistics to the last digit.
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 
 from rulecraft.agents.base import make_agent
 from rulecraft.engine.game import Game
+from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.standings import leader, match_scores
 from rulecraft.engine.state import State
 from rulecraft.errors import UsageError
-from rulecraft.rules.model import Ruleset
 
 MAX_MOVES = 100_000
 
@@ -184,7 +184,7 @@ def summarize(rs_identity: dict[str, Any], n: int, seed: int, agents: Sequence[s
 def simulate(rs: Ruleset, n: int, seed: int, agents: Sequence[str] | None = None,
              progress: Callable[[int], None] | None = None,
              on_game: Callable[[int, State], None] | None = None) -> Summary:
-    """Play ``n`` games in this process (see ``engine.distribute.run_games`` for workers and clusters)."""
+    """Play ``n`` games in this process (see ``runs.distribute.run_games`` for workers and clusters)."""
     names = resolve_agents(rs, agents)
     start = time.perf_counter()
     records = []

@@ -11,7 +11,7 @@ A file is one of three things, told apart by its top-level keys:
 Rulesets and overlays are then composed and built once per option choice (the defaults plus that
 one choice) and once per preset, so a broken patch is caught even when it is not the default.
 Problems are collected, never raised: a validator reports everything it can find. With
-``simulate``, every configuration also plays that many seeded random games (engine/invariants.py).
+``simulate``, every configuration also plays that many seeded random games (runs/invariants.py).
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def _check_one(path: str | Path, options: dict[str, str], preset: str | None, bu
     composed = compose(str(path), options, preset)
     check_composed(composed)
     if build:
-        from rulecraft.rules.model import build_ruleset
+        from rulecraft.load import build_ruleset
         from rulecraft.rules.relocate import relocate
 
         try:
@@ -137,7 +137,7 @@ def _check_one(path: str | Path, options: dict[str, str], preset: str | None, bu
 
 def _check_play(rs: Any, games: int, file: str) -> None:
     """Play the configuration; every game that breaks is reported with its seed, at the file's top."""
-    from rulecraft.engine.invariants import check_behaviour
+    from rulecraft.runs.invariants import check_behaviour
 
     problems = check_behaviour(rs, games)
     if problems:

@@ -1,0 +1,70 @@
+"""What a name in a scope is bound to: a value read at run time, a constant, a function, or a macro.
+
+Kept apart from ``scope`` so that the builtins (which are function bindings) and the scopes (which
+offer the builtins everywhere) each import this module, not each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rulecraft.dsl.types import T
+from rulecraft.errors import SourcePos
+
+
+@dataclass(frozen=True, slots=True)
+class NameBinding:
+    name: str
+    type: T
+    getter: Callable[[Any], Any] | None  # reads the value from the evaluation context
+    value: Any = None  # for constants (getter is None)
+    doc: str = ""
+    # A name that describes the item being judged (a trick round's candidate play): it changes from
+    # item to item when an expression is evaluated over many (``CompiledExpr.select``); every other
+    # name is read once for all of them. ``item_code`` reads it straight from the item ``_it`` (engine
+    # code, never rule text; no builtins are available to it) instead of through the getter.
+    per_item: bool = False
+    item_code: str | None = None
+    # The getter as a Python expression over ``ctx`` (engine code, no builtins), when it is that
+    # simple: generated code then reads the value inline instead of calling the getter.
+    code: str | None = None
+
+
+def getter_from_code(code: str) -> Callable[[Any], Any]:
+    """The getter that evaluates ``code`` (a Python expression over ``ctx``, engine code, no builtins)."""
+    namespace: dict[str, Any] = {"__builtins__": {}}
+    fn: Callable[[Any], Any] = eval(compile(f"lambda ctx: {code}", f"<getter {code!r}>", "eval"), namespace)
+    return fn
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionBinding:
+    name: str
+    params: tuple[T, ...]
+    returns: T
+    impl: Callable[..., Any]  # called as impl(ctx, *args), or impl(*args) for builtins
+    doc: str = ""
+    takes_ctx: bool = True
+    param_names: tuple[str, ...] = ()
+    # A pure function's result depends only on its arguments (not on the game): called with
+    # literal arguments it is evaluated once, at load time (``piece('joker')`` becomes a number).
+    pure: bool = False
+    # A function that only looks its one argument up in a table (a piece attribute): compiled to an
+    # index into the table instead of a call. A ``None`` argument gives ``None``.
+    table: list[Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MacroBinding:
+    """A function written in the rule file: ``is_trump(p): "p == bird() or suit(p) == trump"``."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Any  # the located body text
+    pos: SourcePos
+    doc: str = ""
+
+
+Binding = NameBinding | FunctionBinding | MacroBinding

@@ -1,0 +1,380 @@
+"""The board: where everything is during a game, in plain lists and small dicts (so ``clone()`` is cheap).
+
+A piece is an int. ``zones`` holds one list per zone *instance* (a per-seat zone has one instance
+per seat); ``loc[p]`` is the instance holding piece p; ``face_down[p]`` and ``downed_by[p]`` say how
+it lies and who put it face down. Knowledge is kept alongside (``seen_public``, ``dealt_owner``,
+``marks``) because visibility rules and expressions need it. The flow of play (phases, hands, the
+match) and the public API (legal moves, apply, view) live in ``engine.state``, whose ``State`` is a
+Board under a Ruleset; phase kinds and effects, which sit below the ruleset, work on the Board.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterator
+from typing import Any, Self
+
+from rulecraft.engine.combos import Play
+from rulecraft.engine.equipment import Equipment
+from rulecraft.engine.history import History
+from rulecraft.engine.moves import Move
+
+NOBODY = -1
+
+
+class Board:
+    """Where everything is in one game. ``engine.state.State`` adds the rules' procedure and the API."""
+
+    __slots__ = (
+        "_legal_cache",
+        "_rng",
+        "_rng_state",
+        "active",
+        "cells",
+        "chance_feed",
+        "ctx",
+        "dealt_owner",
+        "downed_by",
+        "face_down",
+        "fired",
+        "hand_fired",
+        "hand_limit",
+        "hand_no",
+        "hand_results",
+        "history",
+        "is_over",
+        "loc",
+        "marks",
+        "payments",
+        "pdata",
+        "pidx",
+        "result",
+        "rs",
+        "seat_order",
+        "seed",
+        "seen_public",
+        "signal",
+        "to_act",
+        "tricks",
+        "vars",
+        "zones",
+    )
+
+    def __init__(self, rs: Equipment, seed: int) -> None:
+        self.rs = rs
+        self.seed = seed
+        self._rng: random.Random | None = random.Random(seed)
+        self._rng_state: Any = None  # the generator's state while no live generator is made (see rng)
+        n_pieces = rs.pieces.count
+        self.zones: list[list[int]] = [[] for _ in range(rs.zone_instance_count)]
+        self.loc: list[int] = [0] * n_pieces
+        self.face_down = bytearray(n_pieces)
+        self.downed_by: list[int] = [NOBODY] * n_pieces
+        self.seen_public = bytearray(n_pieces)
+        self.dealt_owner: list[int] = [NOBODY] * n_pieces
+        self.marks: dict[str, set[int]] = {}
+        # For zones laid out as a grid (a wall): zone instance -> piece in each cell, -1 once taken.
+        self.cells: dict[int, list[int]] = {}
+        self.vars: list[Any] = []
+        self.tricks: list[int] = [0] * rs.seats.count
+        self.active: tuple[int, ...] = tuple(range(rs.seats.count))  # seats playing this hand
+        self.seat_order: list[int] = list(range(rs.seats.count))
+        self.hand_no = 0
+        self.hand_limit = 0  # a safety bound on the match (State sets it); a game may ask for less
+        self.pidx = 0
+        self.pdata: Any = None
+        self.to_act: int | None = None
+        self.is_over = False  # an attribute, not a property: a playout reads it after every move
+        self.result: dict[str, Any] | None = None
+        self.signal: str | None = None
+        self.history = History()
+        self.payments: list[dict[str, Any]] = []
+        self.hand_results: list[dict[str, Any]] = []
+        self.fired: dict[str, int] = {}
+        self.hand_fired: dict[str, int] = {}
+        self.chance_feed: list[Any] | None = None
+        self.ctx = Ctx(self)
+        self._legal_cache: list[Move] | None = None
+
+    def clone(self) -> Self:
+        c = type(self).__new__(type(self))
+        c.rs = self.rs
+        c.seed = self.seed
+        if self._rng is not None:  # from now on this state and its clones share one snapshot
+            self._rng_state, self._rng = self._rng.getstate(), None
+        c._rng, c._rng_state = None, self._rng_state
+        c.zones = [list(z) for z in self.zones]
+        c.loc = list(self.loc)
+        c.face_down = bytearray(self.face_down)
+        c.downed_by = list(self.downed_by)
+        c.seen_public = bytearray(self.seen_public)
+        c.dealt_owner = list(self.dealt_owner)
+        c.marks = {k: set(v) for k, v in self.marks.items()}
+        c.cells = {k: list(v) for k, v in self.cells.items()}
+        c.vars = [list(v) if isinstance(v, list) else v for v in self.vars]
+        c.tricks = list(self.tricks)
+        c.active = self.active
+        c.seat_order = list(self.seat_order)
+        c.hand_no = self.hand_no
+        c.hand_limit = self.hand_limit
+        c.pidx = self.pidx
+        c.pdata = self.pdata.copy() if self.pdata is not None else None
+        c.to_act = self.to_act
+        c.is_over = self.is_over
+        c.result = self.result
+        c.signal = self.signal
+        c.history = self.history.copy()
+        c.payments = list(self.payments)
+        c.hand_results = list(self.hand_results)
+        c.fired = dict(self.fired)
+        c.hand_fired = dict(self.hand_fired)
+        c.chance_feed = list(self.chance_feed) if self.chance_feed is not None else None
+        c.ctx = Ctx(c)
+        c._legal_cache = self._legal_cache
+        return c
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's one source of chance, made from the shared snapshot when first needed.
+
+        Copying a generator's state costs far more than the rest of a clone, and most clones (a
+        search's playouts) never shuffle or roll: so a clone gets the snapshot, not a generator.
+        """
+        r = self._rng
+        if r is None:
+            r = self._rng = random.Random.__new__(random.Random)
+            r.setstate(self._rng_state)
+            self._rng_state = None
+        return r
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng, self._rng_state = value, None
+
+    # ----------------------------------------------------------------- seats
+    def seat_after(self, seat: int, n: int = 1) -> int:
+        return (seat + n * self.rs.seats.direction) % self.rs.seats.count
+
+    def active_after(self, seat: int, n: int = 1) -> int:
+        """The n-th seat after ``seat`` in the direction of play, counting only active seats."""
+        step = 1 if n >= 0 else -1
+        s = seat
+        for _ in range(abs(n)):
+            for _ in range(self.rs.seats.count):
+                s = self.seat_after(s, step)
+                if s in self.active:
+                    break
+        return s
+
+    def order_from(self, seat: int) -> tuple[int, ...]:
+        """Active seats in the direction of play, starting with ``seat``."""
+        return _order_from(self.rs.seats.count, self.rs.seats.direction, self.active, seat)
+
+    # ----------------------------------------------------------------- zones and pieces
+    def zone_instance(self, name: str, owner: Any = None) -> int:
+        z = self.rs.zone_by_name[name]
+        return z.instance(None if owner is None else int(owner))
+
+    def zone_view(self, name: str, owner: Any = None) -> ZoneView:
+        zi = self.zone_instance(name, owner)
+        return ZoneView(self.zones[zi], self.loc, zi)
+
+    def hand_instance(self, seat: int) -> int:
+        return self.rs.hand_base + seat
+
+    def hand_view(self, seat: int) -> ZoneView:
+        zi = self.hand_instance(seat)
+        return ZoneView(self.zones[zi], self.loc, zi)
+
+    def hand(self, seat: int) -> list[int]:
+        return self.zones[self.rs.hand_base + seat]
+
+    def holds(self, seat: int, piece: int) -> bool:
+        return self.loc[piece] == self.hand_instance(seat)
+
+    def put(self, piece: int, zi: int, face_down: bool = False, by: int | None = None) -> None:
+        """Move a piece to zone instance ``zi``; face-up placements in shared public zones are seen by all."""
+        old = self.loc[piece]
+        if old != zi:
+            self.zones[old].remove(piece)
+            self.zones[zi].append(piece)
+            self.loc[piece] = zi
+        self.face_down[piece] = 1 if face_down else 0
+        if face_down and by is not None:
+            self.downed_by[piece] = by
+        if not face_down and self.rs.public_instance[zi]:
+            self.seen_public[piece] = 1
+
+    def gather(self, pieces: tuple[int, ...] | list[int], zi: int) -> None:
+        """Move pieces to zone instance ``zi``, each lying as it lies (a captured trick)."""
+        # What put(p, zi, face_down[p]) does, without a call per piece: captures move every round.
+        zones, loc, face_down, dest = self.zones, self.loc, self.face_down, self.zones[zi]
+        public = self.rs.public_instance[zi]
+        for p in pieces:
+            old = loc[p]
+            if old != zi:
+                zones[old].remove(p)
+                dest.append(p)
+                loc[p] = zi
+            if public and not face_down[p]:
+                self.seen_public[p] = 1
+
+    def owned_instance(self, name: str, seat: int) -> int:
+        """The instance of zone ``name`` that belongs to ``seat``: its own, its team's, or the only one."""
+        z = self.rs.zone_by_name[name]
+        return z.instance(None if z.per == "none" else self.rs.seats.team_of[seat] if z.per == "team" else seat)
+
+    def put_from_top(self, src: int, targets: list[tuple[int, bool]]) -> None:
+        """Move the first pieces of zone instance ``src``, in order, each to its (zone instance, face down).
+
+        What ``put`` does piece by piece, in one pass: a deal moves a whole deck.
+        """
+        pile = self.zones[src]
+        moving = pile[: len(targets)]
+        del pile[: len(targets)]
+        zones, loc, face_down, public = self.zones, self.loc, self.face_down, self.rs.public_instance
+        for p, (zi, down) in zip(moving, targets, strict=True):
+            zones[zi].append(p)
+            loc[p] = zi
+            face_down[p] = down
+            if not down and public[zi]:
+                self.seen_public[p] = 1
+
+    def zone_of_instance(self, zi: int) -> Any:
+        return self.rs.zone_of_instance[zi]
+
+    def reveal(self, pieces: list[int]) -> None:
+        for p in pieces:
+            self.face_down[p] = 0
+            self.seen_public[p] = 1
+
+    # ----------------------------------------------------------------- variables, payments, counters
+    def assign(self, var_index: int, index: Any, value: Any, add: bool) -> None:
+        if index is None:
+            self.vars[var_index] = self.vars[var_index] + value if add else value
+        else:
+            table = self.vars[var_index]
+            i = int(index)
+            table[i] = table[i] + value if add else value
+
+    def var(self, name: str) -> Any:
+        return self.vars[self.rs.var_index[name]]
+
+    def transfer(self, account: int, payer: int, payee: int, amount: Any, rule: str, factors: tuple[str, ...]) -> None:
+        chips = self.vars[account]
+        chips[payer] -= amount
+        chips[payee] += amount
+        self.payments.append({"rule": rule, "from": payer, "to": payee, "amount": amount, "factors": list(factors)})
+
+    def note_fired(self, rule_id: str) -> None:
+        self.fired[rule_id] = self.fired.get(rule_id, 0) + 1
+        self.hand_fired[rule_id] = self.hand_fired.get(rule_id, 0) + 1
+
+    # ----------------------------------------------------------------- chance
+    def chance_shuffle(self, pieces: list[int]) -> list[int]:
+        """A random order of ``pieces`` (from the log or scenario when one is being replayed)."""
+        event = self._next_chance("shuffle")
+        if event is not None:
+            # Draw as the original game did, so chance after the given outcomes stays the same: a
+            # replayed or resumed game deals its later hands exactly as the game it continues.
+            self.rng.shuffle(list(pieces))
+            pool = list(pieces)
+            ids = [self.piece_from_id(str(x), pool) for x in event["order"]]
+            if pool:
+                missing = ", ".join(self.rs.pieces.type_id(p) for p in pool)
+                raise ValueError(f"the given order leaves out {missing}")
+            self.record_chance("shuffle", {"order": list(event["order"])})
+            return ids
+        order = list(pieces)
+        self.rng.shuffle(order)
+        ids = self.rs.pieces.columns["id"]
+        self.record_chance("shuffle", {"order": [ids[p] for p in order]})
+        return order
+
+    def chance_roll(self, dice: int, sides: int) -> list[int]:
+        event = self._next_chance("dice")
+        if event is not None:
+            for _ in range(dice):
+                self.rng.randint(1, sides)  # keep the generator in step (see chance_shuffle)
+            values = [int(v) for v in event["dice"]]
+        else:
+            values = [self.rng.randint(1, sides) for _ in range(dice)]
+        self.record_chance("dice", {"dice": values})
+        return values
+
+    def _next_chance(self, kind: str) -> dict[str, Any] | None:
+        """The next given outcome of this kind (shuffles and dice are matched separately, in order)."""
+        if not self.chance_feed:
+            return None
+        for i, event in enumerate(self.chance_feed):
+            if event.get("kind") == kind:
+                given: dict[str, Any] = self.chance_feed.pop(i)
+                return given
+        return None
+
+    def piece_from_id(self, type_id: str, pool: list[int]) -> int:
+        """Resolve a logged piece type id to a piece int, taking each copy once."""
+        t = self.rs.pieces.by_type_id[type_id]
+        for p in self.rs.pieces.instances[t]:
+            if p in pool:
+                pool.remove(p)
+                return p
+        raise ValueError(f"piece '{type_id}' appears more often than it exists")
+
+    def record_chance(self, kind: str, outcome: dict[str, Any]) -> None:
+        self.history.append({"type": "chance", "kind": kind, **outcome})
+
+
+@functools.lru_cache(maxsize=1024)
+def _order_from(count: int, direction: int, active: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    # Asked at every trick and auction: a handful of distinct answers per ruleset, so remembered.
+    return tuple((seat + i * direction) % count for i in range(count) if (seat + i * direction) % count in active)
+
+
+class Ctx:
+    """Mutable slots read by compiled expressions. Phase kinds document which slots they set."""
+
+    __slots__ = ("bind", "cand", "combo", "extra", "piece", "seat", "st")
+
+    def __init__(self, st: Board | None = None) -> None:
+        # None only where no game is read (constants at load time, `rulecraft eval` without a game)
+        self.st: Board = st  # type: ignore[assignment]
+        self.seat: int | None = None
+        self.piece: int | None = None
+        self.cand: tuple[int, ...] = ()
+        self.combo: Play | None = None  # the candidate play (or, after a round, the lead)
+        self.bind: dict[str, Any] = {}
+        self.extra: dict[str, Any] = {}
+
+
+class ZoneView:
+    """A read-only view of one zone instance for expressions: iterable, sized, O(1) membership."""
+
+    __slots__ = ("_loc", "_pieces", "_zi")
+
+    def __init__(self, pieces: list[int], loc: list[int], zi: int) -> None:
+        self._pieces = pieces
+        self._loc = loc
+        self._zi = zi
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._pieces)
+
+    def __len__(self) -> int:
+        return len(self._pieces)
+
+    def __contains__(self, piece: object) -> bool:
+        return isinstance(piece, int) and 0 <= piece < len(self._loc) and self._loc[piece] == self._zi
+
+    def __getitem__(self, i: int) -> int:
+        return self._pieces[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ZoneView):
+            return self._pieces == other._pieces
+        if isinstance(other, list):
+            return self._pieces == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]

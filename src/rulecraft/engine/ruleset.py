@@ -1,0 +1,33 @@
+"""A ruleset ready to play: the equipment, plus the procedure — the phases of a hand, what happens
+when a hand is voided, and the match (start, after each hand, when it ends, how seats are ranked).
+
+``engine.build`` makes one from composed rule data; the engine only ever receives a Ruleset that
+passed every check, so it never re-checks a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulecraft.dsl import CompiledExpr
+from rulecraft.engine.effects import Effect
+from rulecraft.engine.equipment import Equipment
+from rulecraft.engine.phases.base import Phase
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    start: tuple[Effect, ...]
+    after_hand: tuple[Effect, ...]
+    end_when: CompiledExpr
+    max_hands: int
+    score: CompiledExpr  # per seat (name `seat`): the match result
+
+
+@dataclass(slots=True)
+class Ruleset(Equipment):
+    """A ruleset ready to play. Treat as immutable: the engine and agents share one instance."""
+
+    phases: tuple[Phase, ...] = ()
+    on_void: tuple[Effect, ...] = ()
+    match: MatchSpec | None = None

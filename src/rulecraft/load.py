@@ -1,0 +1,41 @@
+"""Loading a ruleset: the one public entry that runs the whole pipeline.
+
+``load_ruleset("rook", {"bird_rank": "lowest"})`` reads the rule file (a path or a bundled name),
+composes it with what it extends, its options and a preset (``rules``), checks it against the
+schema, and builds the runnable ``Ruleset`` (``engine.build``): every problem is a
+``RuleFileError`` naming its ``file:line:col``.
+"""
+
+from __future__ import annotations
+
+from rulecraft.dsl import Scope
+from rulecraft.engine.build import build_from_data
+from rulecraft.engine.ruleset import Ruleset
+from rulecraft.rules.compose import Composed, compose
+from rulecraft.rules.schema_check import check_composed
+
+
+def build_ruleset(composed: Composed) -> Ruleset:
+    """Build the frozen Ruleset; raises RuleFileError listing every semantic problem found."""
+    return build_from_data(
+        composed.data,
+        name=composed.name,
+        chosen=dict(composed.chosen),
+        content_hash=composed.content_hash,
+        composed=composed,
+        source_text=dict(getattr(composed, "source_text", {}) or {}),
+    )
+
+
+def load_ruleset(ref: str, options: dict[str, str] | None = None, preset: str | None = None) -> Ruleset:
+    """Load, compose, validate and build a ruleset from a path or bundled name."""
+    composed = compose(ref, options or {}, preset)
+    check_composed(composed)
+    return build_ruleset(composed)
+
+
+def ruleset_scope(ref: str) -> Scope:
+    """The constants, functions and piece attributes of a ruleset, for ``rulecraft eval --ruleset``."""
+    rs = load_ruleset(ref)
+    assert rs.scope is not None
+    return rs.scope
