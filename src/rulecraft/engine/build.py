@@ -7,6 +7,7 @@ with its position; a RuleFileError lists them all at the end.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from rulecraft.dsl import Scope, T
@@ -79,6 +80,7 @@ def build_from_data(
 
     game = base_scope(rs, root)
     rs.scope = game
+    _build_variable_owners(b, rs, data.get("variables", {}) or {}, game)
     rs.seats = _build_seats(b, rs, data.get("seats", {}) or {}, game)
     tscope = trick_scope(game)
     rs.trick_scope = tscope
@@ -268,10 +270,30 @@ def _build_variables(b: Builder, rs: Ruleset, raw: dict[str, Any]) -> None:
             b.error(spec.get("type"), f"unknown type '{tname}'; types are {', '.join(TYPE_NAMES)}")
         etype = T.LIST if per != "none" else (TYPE_NAMES.get(tname or "", type_of_value(initial))
                                                if initial is not None or tname else T.ANY)
+        vis = str(spec.get("visibility", "all"))
+        if vis not in VISIBILITIES:
+            b.error(spec.get("visibility"), f"visibility is one of {', '.join(VISIBILITIES)}, not '{vis}'")
+            vis = "all"
+        if spec.get("owner") is not None and (vis != "owner" or per != "none"):
+            b.error(spec.get("owner"), "'owner' names the seat that may see a single value with visibility: owner; "
+                                       "a per-seat or per-team variable's entries belong to their seat or team")
+        elif vis == "owner" and per == "none" and spec.get("owner") is None:
+            b.error(spec.get("visibility", spec), f"variable '{vname}' holds one value: say which seat may see it "
+                                                  "with owner: (an expression giving a seat, e.g. declarer)")
         out.append(VarSpec(str(vname), scope, per, initial, etype, str(spec.get("description", "")),
-                           pos_of(spec)))
+                           pos_of(spec), vis))
     rs.variables = tuple(out)
     rs.var_index = {v.name: i for i, v in enumerate(out)}
+
+
+def _build_variable_owners(b: Builder, rs: Ruleset, raw: dict[str, Any], game: Scope) -> None:
+    """Compile each single-valued owner-visible variable's ``owner`` (it may read other variables)."""
+    specs = list(rs.variables)
+    for i, v in enumerate(specs):
+        owner = (raw.get(v.name) or {}).get("owner")
+        if v.visibility == "owner" and v.per == "none" and owner is not None:
+            specs[i] = dataclasses.replace(v, owner=b.expr(owner, game, T.SEAT, f"variable '{v.name}' owner"))
+    rs.variables = tuple(specs)
 
 
 def _entries_by_first_type(entries: list[TableEntry]) -> dict[int, tuple[int, ...]]:

@@ -56,6 +56,10 @@ class VarSpec:
     expr_type: T
     description: str
     pos: SourcePos
+    # Who may see the value, as for zones: "all"; "owner" (a per-seat variable's entry to its seat, a
+    # per-team one's to the team's seats, a single value to the seat ``owner`` names); "nobody".
+    visibility: str = "all"
+    owner: CompiledExpr | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,28 @@ def visible(st: Board, piece: int, viewer: int | None) -> bool:
     return False
 
 
+def visible_variables(st: Board, viewer: int | None) -> dict[str, Any]:
+    """The variables ``viewer`` may see (None: all of them), by each variable's declared visibility.
+
+    A variable nobody may see is left out; a per-seat or per-team one shows only the viewer's own
+    entry (the others as None); a single value with an owner shows only to the seat it names.
+    """
+    out: dict[str, Any] = {}
+    for i, v in enumerate(st.rs.variables):
+        value = st.vars[i]
+        if viewer is None or v.visibility == "all":
+            out[v.name] = value
+        elif v.visibility == "owner":
+            if v.per == "seat":
+                out[v.name] = [x if k == viewer else None for k, x in enumerate(value)]
+            elif v.per == "team":
+                mine = st.rs.seats.team_of[viewer]
+                out[v.name] = [x if k == mine else None for k, x in enumerate(value)]
+            elif v.owner is not None and v.owner(st.ctx) == viewer:
+                out[v.name] = value
+    return out
+
+
 def board_view(st: Board, seat: int | None) -> dict[str, Any]:
     """What ``seat`` sees of the board (None: everything): zones, variables, tricks, payments."""
     rs = st.rs
@@ -56,7 +78,7 @@ def board_view(st: Board, seat: int | None) -> dict[str, Any]:
         "to_act": st.to_act,
         "active": list(st.active),
         "tricks": list(st.tricks),
-        "variables": {v.name: st.vars[i] for i, v in enumerate(rs.variables)},
+        "variables": visible_variables(st, seat),
         "zones": zones,
         "payments": list(st.payments),
     }
