@@ -12,7 +12,10 @@ import pytest
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-    if file_path.suffix in (".yaml", ".yml"):
+    from rulecraft.runs.suite import EQUIVALENT_MUTANTS_FILE
+
+    # A folder's list of equivalent mutants (rulecraft test --mutate) is not a scenario.
+    if file_path.suffix in (".yaml", ".yml") and file_path.name != EQUIVALENT_MUTANTS_FILE:
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
 

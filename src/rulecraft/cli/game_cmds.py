@@ -72,14 +72,44 @@ def simulate(ruleset: str, options: tuple[str, ...], preset: str | None, games: 
 @click.command("test")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("-q", "--quiet", is_flag=True, help="Only print failures and the summary.")
-def test_cmd(paths: tuple[str, ...], quiet: bool) -> None:
-    """Run rule scenarios (YAML files, or directories of them) and report like pytest."""
-    from rulecraft.runs.scenario import run_scenario_file
+@click.option("--mutate", is_flag=True,
+              help="Mutation testing: change the rule files the scenarios play, one small change at a time, and "
+                   "report the changes no scenario notices.")
+@click.option("--coverage", is_flag=True, help="List the rules with an id (restrictions, effects, multipliers, "
+                                               "extra calls, option choices) that no scenario exercises.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Output of --mutate and --coverage.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="--mutate: local worker processes; the figures do not depend on it.")
+@click.option("--max-mutants", type=click.IntRange(min=1), default=None,
+              help="--mutate: try a sample of this many mutants (chosen by --seed).")
+@click.option("--seed", type=int, default=1, show_default=True, help="--mutate: the seed of --max-mutants' sample.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=None,
+              help="--mutate: seconds a mutant may run before it counts as killed (default: ten times the "
+                   "suite's own time, at least 30; 0: no limit).")
+@click.option("--fail-under", type=click.FloatRange(min=0, max=100), default=None,
+              help="--mutate: exit 1 when the kill rate (percent) is below this.")
+def test_cmd(paths: tuple[str, ...], quiet: bool, mutate: bool, coverage: bool, fmt: str, workers: int,
+             max_mutants: int | None, seed: int, timeout: float | None, fail_under: float | None) -> None:
+    """Run rule scenarios (YAML files, or directories of them) and report like pytest.
 
-    files: list[Path] = []
-    for p in paths:
-        path = Path(p)
-        files.extend(sorted(path.rglob("*.yaml")) if path.is_dir() else [path])
+    With --mutate, measure what the scenarios pin down instead; with --coverage, which rules they exercise.
+    """
+    if mutate and coverage:
+        raise UsageError("--mutate and --coverage are separate runs: give one of them")
+    if mutate or coverage:
+        from rulecraft.cli.mutate_cmd import run_coverage, run_mutate
+
+        if mutate:
+            run_mutate(paths, fmt=fmt, quiet=quiet, workers=workers, max_mutants=max_mutants, seed=seed,
+                       timeout=timeout, fail_under=fail_under)
+        else:
+            run_coverage(paths, fmt=fmt)
+        return
+    from rulecraft.runs.scenario import run_scenario_file
+    from rulecraft.runs.suite import scenario_files
+
+    files: list[Path] = scenario_files(paths)
     if not files:
         raise UsageError("no scenario files found")
     passed = failed = errors = 0

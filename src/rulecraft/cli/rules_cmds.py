@@ -210,8 +210,8 @@ def diff(a: str, b: str, a_options: tuple[str, ...], b_options: tuple[str, ...],
 
 # --------------------------------------------------------------------------- schema
 @click.command()
-@click.option("--kind", type=click.Choice(["ruleset", "overlay", "scenario"]), default="ruleset", show_default=True,
-              help="Which schema.")
+@click.option("--kind", type=click.Choice(["ruleset", "overlay", "scenario", "mutants"]), default="ruleset",
+              show_default=True, help="Which schema.")
 def schema(kind: str) -> None:
     """Print a JSON Schema (for editors: yaml-language-server, VS Code)."""
     from rulecraft.rules.schema_check import schema_text

@@ -35,6 +35,7 @@ SCHEMA_FILES = {
     "ruleset": "ruleset.schema.json",
     "overlay": "overlay.schema.json",
     "scenario": "scenario.schema.json",
+    "mutants": "mutants.schema.json",
 }
 PATCH_REF = "https://rulecraft.dev/schemas/overlay.schema.json#/$defs/patch"
 
@@ -75,6 +76,11 @@ def check_overlay(data: Any, path: str | Path, source_text: str | None = None) -
 def check_scenario(data: Any, path: str | Path, source_text: str | None = None) -> None:
     """Check a scenario file against the scenario schema."""
     _raise(schema_diagnostics(data, "scenario", _texts(path, source_text)))
+
+
+def check_mutants(data: Any, path: str | Path, source_text: str | None = None) -> None:
+    """Check a list of equivalent mutants (a scenario folder's ``mutants.yaml``) against its schema."""
+    _raise(schema_diagnostics(data, "mutants", _texts(path, source_text)))
 
 
 def check_ruleset_data(data: Any, path: str | Path, source_text: str | None = None) -> None:

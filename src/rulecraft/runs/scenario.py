@@ -45,6 +45,8 @@ class ScenarioResult:
     name: str
     rule: str
     failures: list[str] = field(default_factory=list)
+    # How often each rule with an id fired over the whole scenario (``State.fired``), for coverage.
+    fired: dict[str, int] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -81,10 +83,19 @@ def _resolve_ref(ref: str, base: str) -> str:
     return ref
 
 
-def run_scenario(data: dict[str, Any], path: str) -> ScenarioResult:
-    result = ScenarioResult(path, str(data.get("name", Path(path).stem)), str(data.get("rule", "")))
+def scenario_ruleset(data: dict[str, Any], path: str) -> tuple[str, dict[str, str], str | None]:
+    """The ruleset a scenario plays, as ``load_ruleset`` takes it: (ruleset, options, preset)."""
     options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
-    rs = load_ruleset(_resolve_ref(str(data["ruleset"]), path), options, data.get("preset"))
+    preset = data.get("preset")
+    return _resolve_ref(str(data["ruleset"]), path), options, str(preset) if preset is not None else None
+
+
+def run_scenario(data: dict[str, Any], path: str, ruleset: Ruleset | None = None) -> ScenarioResult:
+    """Play a scenario. ``ruleset`` replaces the one it names (tools that change the rules, such as
+    mutation testing, pass theirs; it must be that ruleset with the scenario's options)."""
+    result = ScenarioResult(path, str(data.get("name", Path(path).stem)), str(data.get("rule", "")))
+    rs = ruleset if ruleset is not None else load_ruleset(*scenario_ruleset(data, path))
+    st: State | None = None
     try:
         st = start_arranged(rs, data)
         given = (data.get("given") or {}).get("vars", {}) or {}
@@ -98,6 +109,8 @@ def run_scenario(data: dict[str, Any], path: str) -> ScenarioResult:
             _check(st, data["expect"], "at the end", pos_of(data["expect"]))
     except ScenarioFailure as exc:
         result.failures.append(str(exc))
+    if st is not None:
+        result.fired = dict(st.fired)
     return result
 
 

@@ -3,6 +3,8 @@
 A file is one of three things, told apart by its top-level keys:
 
 - a **scenario** (has ``ruleset:``): checked against the scenario schema;
+- a list of **equivalent mutants** (has ``equivalent:``; ``rulecraft test --mutate``): checked against
+  its schema;
 - an **overlay** (has ``extends:``): checked against the overlay schema, then composed with what it
   extends and checked as a whole;
 - a **ruleset**: composed, checked against the full schema and built (references resolved,
@@ -30,7 +32,7 @@ from rulecraft.rules.yamlload import YamlDocument, display_path, read_yaml_file
 @dataclass
 class FileReport:
     path: str
-    kind: str  # ruleset | overlay | scenario | unknown
+    kind: str  # ruleset | overlay | scenario | mutants | unknown
     diagnostics: list[Diagnostic] = field(default_factory=list)
     variants_checked: int = 0
 
@@ -60,6 +62,8 @@ def classify(data: Any) -> str:
         return "unknown"
     if "ruleset" in data:
         return "scenario"
+    if "equivalent" in data:
+        return "mutants"
     if "extends" in data:
         return "overlay"
     return "ruleset"
@@ -85,6 +89,11 @@ def validate_file(path: str | Path, build: bool = True, simulate: int = 0) -> Fi
         from rulecraft.rules.schema_check import check_scenario
 
         sink.run(lambda: check_scenario(doc.data, doc.file, doc.text), name)
+        return report
+    if report.kind == "mutants":
+        from rulecraft.rules.schema_check import check_mutants
+
+        sink.run(lambda: check_mutants(doc.data, doc.file, doc.text), name)
         return report
     if report.kind == "overlay":
         from rulecraft.rules.schema_check import check_overlay

@@ -48,7 +48,7 @@ class GeneratedTricks(Tricks):
 
     def legal(self, st: Board) -> list[Move]:
         if self._generated is None:  # decided at first use: the ruleset is complete by then
-            self._generated = fits(self, st)
+            self._generated = self.observer is None and fits(self, st)  # an observer needs the generic path
             if self._generated:
                 self.decide = generate(self, st, Options)
                 self.play = generate_apply(self, st)

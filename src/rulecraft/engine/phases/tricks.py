@@ -16,7 +16,7 @@ pieces optionally to a separate one).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -193,6 +193,9 @@ class Tricks(Phase):
         self._trick_zi = -1  # the trick zone's instance, looked up at first use
         self._captures: list[int] = []
         self._down: FaceDownPlays | None = None  # made at first use
+        # Told the ids of the restrictions that refused a candidate, at each decision they did
+        # (rule-coverage tools set it before play; the generated decision is not used then).
+        self.observer: Callable[[set[str]], None] | None = None
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -327,6 +330,8 @@ class Tricks(Phase):
         for spec in self.combos:
             cands.extend(enumerate_plays(spec, hand, st.rs.pieces))
         allowed, removed = _apply_restrictions(st, self.lead_rules, cands)
+        if removed and self.observer is not None:
+            self.observer({r.id for r in removed.values()})
         return allowed, removed
 
     def _follow_options(
@@ -342,6 +347,8 @@ class Tricks(Phase):
             cands.extend(enumerate_plays(spec, hand, st.rs.pieces, size=k))
         pool = [p for p in cands if self._beats(d, *self._rate(st, p))] if self.face_up == "beating" else cands
         allowed, removed = _apply_restrictions(st, self.follow_rules, pool)
+        if removed and self.observer is not None:
+            self.observer({r.id for r in removed.values()})
         # A restriction "barred" the round when it refused a play that would have beaten the best.
         barred = frozenset(r.id for r, p in ((removed[p.pieces], p) for p in pool if p.pieces in removed)
                            if self.face_up == "beating" or self._beats(d, *self._rate(st, p))

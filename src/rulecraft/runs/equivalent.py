@@ -1,0 +1,62 @@
+"""Mutants judged equivalent: listed, with a reason, in a scenario folder's ``mutants.yaml``.
+
+Some mutants cannot change any game (``>= 0`` against ``> -1`` on whole numbers, a bound no deal
+reaches). A rule author who has convinced themselves of that lists the mutant, exactly as
+``rulecraft test --mutate`` printed it, with the reason (schema: ``schemas/mutants.schema.json``)::
+
+    equivalent:
+      - at: variants/my-game/base.yaml:120:14
+        change: "'>=' -> '>'"
+        reason: "scores are multiples of 5, so no score lies between the two bounds"
+
+``--mutate`` then reports it apart from the survivors. A listed mutant that no longer exists (the
+file was edited) or that a scenario kills is reported too, so the list cannot silently go stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulecraft.errors import SourcePos
+from rulecraft.rules.located import pos_of
+from rulecraft.runs.suite import EQUIVALENT_MUTANTS_FILE
+
+
+@dataclass(frozen=True, slots=True)
+class Equivalent:
+    at: str
+    change: str
+    reason: str
+    where: SourcePos  # where the entry is written in the mutants file
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.at, self.change)
+
+
+def equivalents_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The mutants lists in the folders named (and below them), and any named directly."""
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out.extend(sorted(path.rglob(EQUIVALENT_MUTANTS_FILE)))
+        elif path.name == EQUIVALENT_MUTANTS_FILE:
+            out.append(path)
+    return out
+
+
+def load_equivalents(paths: Iterable[str | Path]) -> list[Equivalent]:
+    """Every entry of every mutants list under ``paths`` (RuleFileError for a malformed list)."""
+    from rulecraft.rules.schema_check import check_mutants
+    from rulecraft.rules.yamlload import read_yaml_file
+
+    out: list[Equivalent] = []
+    for f in equivalents_files(paths):
+        doc = read_yaml_file(f)
+        check_mutants(doc.data, doc.file, doc.text)
+        for item in doc.data["equivalent"]:
+            out.append(Equivalent(str(item["at"]), str(item["change"]), str(item["reason"]), pos_of(item)))
+    return out

@@ -1,0 +1,347 @@
+"""Mutation testing of rule files: does the scenario suite notice when a rule is changed?
+
+For every mutant of the rule files a suite plays (``runs/mutants.py``), each group of scenarios
+whose rules the change reaches (the same ruleset and options; ``runs/suite.py``) gets the mutated
+rules composed, checked and built once, and its scenarios are played against them until one fails:
+
+- **killed**: a scenario failed (or the game stopped with an error, or ran past the time limit);
+- **survived**: every scenario still passed — the suite does not pin that part of the rule. A
+  survivor that changes no group's rules (it is in an option choice no scenario takes) says so;
+- **invalid**: the mutated rules do not load (schema or semantic check) — not counted as killed;
+- **equivalent**: a survivor listed, with a reason, in a scenario folder's ``mutants.yaml``.
+
+The mutants and the order they are tried in depend only on the files, so every run (with any
+number of worker processes) gives the same figures. Only scenarios that pass with the rules as
+written are used; the others are reported.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.errors import RulecraftError, UsageError
+from rulecraft.runs.equivalent import Equivalent, load_equivalents
+from rulecraft.runs.mutants import Mutant, apply_mutant, enumerate_mutants
+from rulecraft.runs.suite import Suite, build_composed, compose_group, load_suite, mutated_document
+
+if TYPE_CHECKING:
+    from rulecraft.engine.ruleset import Ruleset
+
+KILLED, SURVIVED, INVALID, EQUIVALENT = "killed", "survived", "invalid", "equivalent"
+NOT_REACHED = "no scenario plays rules that include it"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    index: int
+    status: str  # killed | survived | invalid (equivalent is decided afterwards)
+    detail: str = ""  # killed: which scenario and why; invalid: the first problem; survived: NOT_REACHED or ''
+    how: str = ""  # killed: failed | error | crash | timeout
+
+
+@dataclass
+class Baseline:
+    """The suite with the rules as written: which scenarios pass, and each group's content hash."""
+
+    hashes: list[str]
+    passing: list[int]  # scenario indices
+    failures: list[str]  # scenarios that fail (or whose rules do not load) as written
+    seconds: float
+
+
+class _TimedOut(BaseException):
+    """Raised by the alarm inside a mutant's run (a BaseException, so no engine ``except`` swallows it)."""
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise _TimedOut
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+def run_baseline(suite: Suite) -> Baseline:
+    """Play every scenario once against the rules as written."""
+    from rulecraft.runs.scenario import run_scenario
+
+    start = time.perf_counter()
+    hashes: list[str] = []
+    passing: list[int] = []
+    failures: list[str] = []
+    for group in suite.groups:
+        hashes.append("")
+        try:
+            composed = compose_group(suite, group)
+            hashes[-1] = composed.content_hash
+            rs = build_composed(composed)
+        except RulecraftError as exc:
+            failures.extend(f"{suite.scenarios[i].path}: the rules do not load: {_first_line(str(exc))}"
+                            for i in group.scenarios)
+            continue
+        for i in group.scenarios:
+            sc = suite.scenarios[i]
+            try:
+                res = run_scenario(sc.data, sc.path, ruleset=rs)
+            except RulecraftError as exc:
+                failures.append(f"{sc.path}: {_first_line(str(exc))}")
+                continue
+            if res.passed:
+                passing.append(i)
+            else:
+                failures.append(f"{sc.path}: {_first_line(res.failures[0])}")
+    return Baseline(hashes, passing, failures, time.perf_counter() - start)
+
+
+class MutantRunner:
+    """Decides one mutant's fate; one per process (workers build their own from the same files)."""
+
+    def __init__(self, suite: Suite, mutants: Sequence[Mutant], baseline: Baseline, timeout: float) -> None:
+        self.suite = suite
+        self.mutants = mutants
+        self.hashes = baseline.hashes
+        self.passing = set(baseline.passing)
+        self.timeout = timeout
+
+    def evaluate(self, m: Mutant) -> Outcome:
+        try:
+            with _time_limit(self.timeout):
+                return self._evaluate(m)
+        except _TimedOut:
+            return Outcome(m.index, KILLED, f"ran past the time limit of {self.timeout:g} s", "timeout")
+
+    def _evaluate(self, m: Mutant) -> Outcome:
+        from rulecraft.runs.scenario import run_scenario
+
+        doc = self.suite.docs[m.file]
+        replaced = {m.file: mutated_document(doc, apply_mutant(doc.data, m))}
+        reached = False
+        for gi in self.suite.groups_using(m.file):
+            group = self.suite.groups[gi]
+            scenarios = [i for i in group.scenarios if i in self.passing]
+            if not scenarios:
+                continue
+            rs, problem = self._rules(gi, replaced)
+            if problem:
+                return Outcome(m.index, INVALID, f"{group.label}: {problem}")
+            if rs is None:  # the change does not reach this group's rules
+                continue
+            reached = True
+            for i in scenarios:
+                sc = self.suite.scenarios[i]
+                try:
+                    res = run_scenario(sc.data, sc.path, ruleset=rs)
+                except RulecraftError as exc:
+                    return Outcome(m.index, KILLED, f"{sc.path}: {_first_line(str(exc))}", "error")
+                except Exception as exc:  # a changed rule may break what the engine assumes of valid rules
+                    return Outcome(m.index, KILLED, f"{sc.path}: {type(exc).__name__}: {exc}", "crash")
+                if not res.passed:
+                    return Outcome(m.index, KILLED, f"{sc.path}: {_first_line(res.failures[0])}", "failed")
+        return Outcome(m.index, SURVIVED, "" if reached else NOT_REACHED)
+
+    def _rules(self, gi: int, replaced: dict[str, Any]) -> tuple[Ruleset | None, str]:
+        """The group's mutated ruleset (None when the change leaves its rules as they were), or a problem."""
+        group = self.suite.groups[gi]
+        try:
+            composed = compose_group(self.suite, group, replaced)
+            if composed.content_hash == self.hashes[gi]:
+                return None, ""
+            return build_composed(composed), ""
+        except RulecraftError as exc:
+            return None, _first_line(str(exc)) or type(exc).__name__
+        except Exception as exc:  # a rule the checks let through but the builder cannot take
+            return None, f"{type(exc).__name__}: {exc}"
+
+
+# --------------------------------------------------------------------------- the run
+@dataclass
+class MutationReport:
+    suite: Suite
+    mutants: list[Mutant]  # those tried (all, or the sample)
+    total: int  # how many the files have
+    outcomes: dict[int, Outcome]
+    baseline: Baseline
+    equivalents: list[Equivalent] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def status(self, m: Mutant) -> str:
+        st = self.outcomes[m.index].status
+        if st == SURVIVED and (m.at, m.change) in self._listed:
+            return EQUIVALENT
+        return st
+
+    @property
+    def _listed(self) -> dict[tuple[str, str], Equivalent]:
+        return {e.key: e for e in self.equivalents}
+
+    def by_status(self, status: str) -> list[Mutant]:
+        return [m for m in self.mutants if self.status(m) == status]
+
+    def stale_equivalents(self) -> list[Equivalent]:
+        """Listed mutants that do not exist any more (when every mutant was tried)."""
+        if len(self.mutants) < self.total:
+            return []
+        known = {(m.at, m.change) for m in self.mutants}
+        return [e for e in self.equivalents if e.key not in known]
+
+    def killed_equivalents(self) -> list[tuple[Equivalent, Mutant]]:
+        """Listed as equivalent, yet a scenario kills it (or it does not load): the listing is wrong."""
+        listed = self._listed
+        return [(listed[(m.at, m.change)], m) for m in self.mutants
+                if (m.at, m.change) in listed and self.outcomes[m.index].status != SURVIVED]
+
+    def figures(self, mutants: Sequence[Mutant]) -> dict[str, Any]:
+        counts = {s: 0 for s in (KILLED, SURVIVED, INVALID, EQUIVALENT)}
+        for m in mutants:
+            counts[self.status(m)] += 1
+        judged = counts[KILLED] + counts[SURVIVED]
+        return {"mutants": len(mutants), "killed": counts[KILLED], "survived": counts[SURVIVED],
+                "invalid": counts[INVALID], "equivalent": counts[EQUIVALENT],
+                "kill_rate": round(counts[KILLED] / judged, 4) if judged else None}
+
+    def kill_rate(self) -> float | None:
+        rate = self.figures(self.mutants)["kill_rate"]
+        return float(rate) if rate is not None else None
+
+    def as_json(self) -> dict[str, Any]:
+        listed = self._listed
+        out = self.figures(self.mutants)
+        out["total_mutants"] = self.total
+        out["survivors"] = [self._entry(m) for m in self.by_status(SURVIVED)]
+        out["equivalents"] = [{**self._entry(m), "reason": listed[(m.at, m.change)].reason}
+                              for m in self.by_status(EQUIVALENT)]
+        out["stale_equivalents"] = [{"at": e.at, "change": e.change, "listed_at": str(e.where)}
+                                    for e in self.stale_equivalents()]
+        out["killed_equivalents"] = [{**self._entry(m), "listed_at": str(e.where),
+                                      "detail": self.outcomes[m.index].detail}
+                                     for e, m in self.killed_equivalents()]
+        out["rulesets"] = [{"file": f, "rulesets": self.suite.rulesets_of(f),
+                            **self.figures([m for m in self.mutants if m.file == f])} for f in self.suite.files]
+        out["scenarios"] = {"total": len(self.suite.scenarios), "passing": len(self.baseline.passing),
+                            "failing_as_written": self.baseline.failures}
+        out["results"] = [{**self._entry(m), "status": self.status(m), "how": self.outcomes[m.index].how,
+                           "detail": self.outcomes[m.index].detail} for m in self.mutants]
+        return out
+
+    def _entry(self, m: Mutant) -> dict[str, Any]:
+        entry: dict[str, Any] = {"index": m.index, "at": m.at, "file": m.file, "line": m.line, "col": m.col,
+                                 "rule": m.rule, "operator": m.operator, "change": m.change}
+        if self.outcomes[m.index].status == SURVIVED:
+            entry["reached"] = self.outcomes[m.index].detail != NOT_REACHED
+        return entry
+
+
+def sample(mutants: list[Mutant], max_mutants: int | None, seed: int) -> list[Mutant]:
+    """At most ``max_mutants`` of them, chosen by ``seed``, in their own order."""
+    if max_mutants is None or max_mutants >= len(mutants):
+        return mutants
+    picked = random.Random(seed).sample(range(len(mutants)), max_mutants)
+    return [mutants[i] for i in sorted(picked)]
+
+
+@dataclass
+class MutationPlan:
+    """What a run will do: the suite as written, its mutants, and which of them are tried."""
+
+    paths: list[str]
+    suite: Suite
+    equivalents: list[Equivalent]
+    baseline: Baseline
+    mutants: list[Mutant]  # every mutant of the files
+    tried: list[Mutant]  # all of them, or a sample
+
+    def run(self, *, workers: int = 1, timeout: float | None = None,
+            progress: Callable[[int], None] | None = None) -> MutationReport:
+        """Decide every tried mutant's fate; ``progress(1)`` after each. The figures do not depend on ``workers``."""
+        start = time.perf_counter()
+        limit = timeout if timeout is not None else max(30.0, 10 * self.baseline.seconds)
+        if workers > 1 and len(self.tried) > 1:
+            outcomes = _run_processes(self, limit, workers, progress)
+        else:
+            runner = MutantRunner(self.suite, self.mutants, self.baseline, limit)
+            outcomes = {}
+            for m in self.tried:
+                outcomes[m.index] = runner.evaluate(m)
+                if progress is not None:
+                    progress(1)
+        return MutationReport(self.suite, self.tried, len(self.mutants), outcomes, self.baseline, self.equivalents,
+                              self.baseline.seconds + time.perf_counter() - start)
+
+
+def plan_mutations(paths: Sequence[str | Path], *, max_mutants: int | None = None, seed: int = 1) -> MutationPlan:
+    """Read the scenarios under ``paths`` and the rule files they play, play the suite as written, list the mutants."""
+    suite = load_suite(paths)
+    if not suite.scenarios:
+        raise UsageError("no scenario files found")
+    equivalents = load_equivalents(paths)
+    baseline = run_baseline(suite)
+    everything = enumerate_mutants(suite.docs[f] for f in suite.files)
+    return MutationPlan([str(p) for p in paths], suite, equivalents, baseline, everything,
+                        sample(everything, max_mutants, seed))
+
+
+def mutation_test(paths: Sequence[str | Path], *, workers: int = 1, max_mutants: int | None = None, seed: int = 1,
+                  timeout: float | None = None) -> MutationReport:
+    """Mutation-test the rule files the scenarios under ``paths`` play."""
+    return plan_mutations(paths, max_mutants=max_mutants, seed=seed).run(workers=workers, timeout=timeout)
+
+
+# --------------------------------------------------------------------------- worker processes
+_RUNNER: MutantRunner | None = None
+
+
+def _init_worker(paths: Sequence[str], baseline: Baseline, timeout: float, expected: int) -> None:
+    """Each worker reads the same files and lists the same mutants (checked by their number)."""
+    global _RUNNER
+    suite = load_suite(paths)
+    mutants = enumerate_mutants(suite.docs[f] for f in suite.files)
+    if len(mutants) != expected:
+        raise RulecraftError(f"a worker found {len(mutants)} mutants, not {expected}: were the files changed?")
+    _RUNNER = MutantRunner(suite, mutants, baseline, timeout)
+
+
+def _evaluate_in_worker(index: int, describe: str) -> Outcome:
+    assert _RUNNER is not None
+    m = _RUNNER.mutants[index]
+    if m.describe() != describe:
+        raise RulecraftError(f"a worker's mutant {index} is '{m.describe()}', not '{describe}'")
+    return _RUNNER.evaluate(m)
+
+
+def _run_processes(plan: MutationPlan, timeout: float, workers: int,
+                   progress: Callable[[int], None] | None) -> dict[int, Outcome]:
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    args = (plan.paths, plan.baseline, timeout, len(plan.mutants))
+    outcomes: dict[int, Outcome] = {}
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=args) as pool:
+        futures = [pool.submit(_evaluate_in_worker, m.index, m.describe()) for m in plan.tried]
+        for fut in as_completed(futures):
+            out = fut.result()
+            outcomes[out.index] = out
+            if progress is not None:
+                progress(1)
+    return outcomes
