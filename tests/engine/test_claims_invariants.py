@@ -130,7 +130,9 @@ def _arranged(**options: str) -> State:
 
 def test_flushed_pile_is_never_shown_to_another_seat() -> None:
     st = _arranged()
-    for move in ["claim 7: s7 h2", "accept", "accept", "accept", "pass", "pass", "pass"]:
+    # each pass but the last reopens the window (Yukushi: challenge until the next play or the flush)
+    for move in ["claim 7: s7 h2", "accept", "accept", "accept", "pass", "accept", "accept", "accept",
+                 "pass", "accept", "accept", "accept", "pass"]:
         st.apply(move)
     assert len(st.zone_view("removed")) == 2 and not st.zone_view("pile")
     for seat in (1, 2, 3):
@@ -220,6 +222,37 @@ def test_bluffer_decides_the_same_whatever_lies_hidden() -> None:
         st.apply("accept")
         answers.add(make_agent("bluffer", 4, 2).choose(st, 2).text)
     assert len(answers) == 1
+
+
+def test_a_pass_reopens_the_window_and_the_view_says_so() -> None:
+    st = _arranged()
+    for move in ["claim 7: s7 h2", "accept", "accept", "accept"]:
+        st.apply(move)
+    public = st.view(2)["public"]
+    assert "responding" not in public and public["to_play"] == 1
+    assert public["challengeable"] == {"seat": 0, "value": "7", "count": 2}
+    st.apply("pass")
+    public = st.view(2)["public"]
+    assert (public["responding"], public["asked_after"], public["challenge_until"]) == (1, "pass", "next_play")
+    assert [m.text for m in st.legal_moves()] == ["accept", "challenge"]
+    strict = _arranged(challenge_until="response")
+    for move in ["claim 7: s7 h2", "accept", "accept", "accept", "pass"]:
+        strict.apply(move)
+    public = strict.view(2)["public"]
+    assert strict.to_act == 2 and "challengeable" not in public and "responding" not in public
+
+
+def test_bluffer_asked_again_after_a_pass_challenges_only_the_impossible() -> None:
+    """A pass tells nothing about the pieces under a claim: the bluffer does not roll its suspicion again."""
+    rs = _rules("yukushi")
+    possible = {"deal": {"hand[0]": ["s9", "h9"], "hand[1]": ["c2"], "hand[2]": ["d7", "s3"], "hand[3]": ["h7", "c7"]}}
+    impossible = {"deal": {"hand[0]": ["sA", "s2", "s3"], "hand[1]": ["c2"], "hand[2]": ["h7", "d7"]}}
+    for data, claim, want in ((possible, "claim 7: s9 h9", "accept"), (impossible, "claim 7: sA s2 s3", "challenge")):
+        st = start_arranged(rs, data)
+        for move in [claim, "accept", "accept", "accept", "pass", "accept"]:
+            st.apply(move)
+        assert st.to_act == 2 and st.view(2)["public"]["asked_after"] == "pass"
+        assert {make_agent("bluffer", seed, 2).choose(st, 2).text for seed in range(100)} == {want}
 
 
 def test_bluffer_argument_is_checked() -> None:

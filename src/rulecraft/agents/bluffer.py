@@ -5,7 +5,10 @@ piece of it it may play), and otherwise lies at the given rate (default 0.3) wit
 a play may have, taken from the values it holds least of; when it does not lie it passes (if passing
 is allowed; if not, it must lie). Asked whether to challenge, it challenges a claim that cannot be
 true given what it can see (its hand, the pieces it put down itself, revealed pieces whose holder has
-not played since) and otherwise rarely — more often when the claim would take the player out.
+not played since) and otherwise rarely — more often when the claim would take the player out. Where a
+claim stays open to challenge after later passes (``challenge.until: next_play``) it is asked again
+after each pass; a pass says nothing about the pieces under the claim, so it takes its chance on
+suspicion once, when the claim is made, and later challenges only a claim that cannot be true.
 
 It reads only what its seat may know: the phase's public view, its own view of the pieces
 (``views.visible``) and the log as redacted for its seat. Outside a claims phase it plays at random.
@@ -91,6 +94,8 @@ class Bluffer:
     def _respond(self, state: State, seat: int, public: dict[str, Any]) -> Move:
         if not self._could_be_true(state, seat, public):
             return state.parse_move("challenge")
+        if public.get("asked_after") == "pass":
+            return state.parse_move("accept")
         player = int(public["claims"][-1]["seat"])
         suspicion = SUSPECT_GOING_OUT if not state.hand(player) else SUSPECT
         return state.parse_move("challenge" if self.rng.random() < suspicion else "accept")

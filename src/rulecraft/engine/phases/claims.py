@@ -5,7 +5,10 @@ the pile and says "these are n pieces of value x" (a value of one piece attribut
 other seats either claim on top (taking the initiative) or pass. After **every** claim a *response
 window* opens: the other seats are asked, one at a time in priority order, whether they challenge
 (``challenge``) or let the claim stand (``accept``); the first seat that challenges wins the right, so
-"simultaneous calls go to the seat nearest the player" is just the order of asking. A challenge turns
+"simultaneous calls go to the seat nearest the player" is just the order of asking. With
+``challenge.until: next_play`` the last claim stays open to challenge until the next claim or the
+flush: the window opens again, in the same order, after every pass that does not end the turn (the
+engine has no clock, so "at any moment between two actions" is one more round of asking). A challenge turns
 the last play face up: a lie means one seat picks up the whole pile, a truth another (both
 expressions). When every other seat holding pieces has passed since the last play, the pile is
 removed from the game face down and unseen (each seat still knows the pieces it put down itself).
@@ -33,6 +36,9 @@ Rule-file keys of a ``claims`` phase (all optional but ``claim.attribute``)::
     challenge:
       order: clockwise_from_player   or counter_clockwise_from_player: who is asked first
       when: EXPR             whether ``seat`` may challenge at all (default: true)
+      until: response        how long the last claim may be challenged: ``response`` (only in the
+                             window right after it) or ``next_play`` (until the next claim or the
+                             flush: every pass reopens the window)
     pick_up: {on_lie: player, on_truth: challenger}   who takes the pile after a challenge
     next_turn: {on_lie: challenger, on_truth: player, after_flush: last_player}
                              who starts the next turn (seats that are out are skipped, see below)
@@ -78,6 +84,7 @@ if TYPE_CHECKING:
 
 RULES = ("same_as_turn", "rising", "falling", "one_up_or_down", "any")
 ORDERS = ("clockwise_from_player", "counter_clockwise_from_player")
+UNTILS = ("response", "next_play")
 
 
 @dataclass(slots=True)
@@ -94,6 +101,8 @@ class ClaimData:
     claims: list[tuple[int, str, int]] = field(default_factory=list)  # (seat, value, count) in the pile
     passed: list[int] = field(default_factory=list)  # seats that passed since the last claim
     window: list[int] | None = None  # seats still to be asked whether they challenge
+    asked_after: str = "play"  # what opened the window: the claim itself, or a later pass
+    ended: str = ""  # how the previous turn ended ("flush" or "challenge"), for refusals
     finished: list[int] = field(default_factory=list)
     challenger: int | None = None
     picker: int | None = None
@@ -105,8 +114,9 @@ class ClaimData:
     def copy(self) -> ClaimData:
         return ClaimData(self.leader, self.to_play, self.last_player, self.last_value, self.last_pieces,
                          self.turn_value, self.previous, list(self.claims), list(self.passed),
-                         None if self.window is None else list(self.window), list(self.finished),
-                         self.challenger, self.picker, self.lie, list(self.reveals), self.done, self.moves)
+                         None if self.window is None else list(self.window), self.asked_after, self.ended,
+                         list(self.finished), self.challenger, self.picker, self.lie, list(self.reveals),
+                         self.done, self.moves)
 
 
 def _cd(c: Any) -> ClaimData:
@@ -283,6 +293,7 @@ class Claims(Phase):
         self.pile = "pile"
         self.removed = "removed"
         self.order = ORDERS[0]
+        self.until = UNTILS[0]
         self.may_challenge: CompiledExpr | None = None
         self.pick_lie: CompiledExpr | None = None
         self.pick_truth: CompiledExpr | None = None
@@ -312,6 +323,9 @@ class Claims(Phase):
         c.order = str(challenge.get("order", ORDERS[0]))
         if c.order not in ORDERS:
             b.error(challenge.get("order"), f"challenge order is one of {', '.join(ORDERS)}, not '{c.order}'")
+        c.until = str(challenge.get("until", UNTILS[0]))
+        if c.until not in UNTILS:
+            b.error(challenge.get("until"), f"challenge until is one of {', '.join(UNTILS)}, not '{c.until}'")
         if "when" in challenge:
             c.may_challenge = b.expr(challenge["when"], cscope, T.BOOL, f"{what} challenge when")
         pick = raw.get("pick_up") or {}
@@ -400,6 +414,9 @@ class Claims(Phase):
         elif move.verb == "pass":
             d.passed.append(seat)
             self._advance(st, d, seat)
+            if self.until == "next_play" and d.last_player is not None and not d.done:
+                # The turn goes on (no flush): the last claim may still be challenged, by anyone.
+                self._open_window(st, d, d.last_player, "pass")
         else:
             self._claim(st, d, seat, move)
         return False
@@ -420,7 +437,7 @@ class Claims(Phase):
             self._survived(st, d, before)  # someone claimed on top of it
             if self._check_end(st, d):
                 return
-        d.window = self._responders(st, d, seat) or None
+        self._open_window(st, d, seat, "play")
         if d.window is None:
             self._advance(st, d, seat)
 
@@ -445,6 +462,7 @@ class Claims(Phase):
                   "pieces": [st.rs.pieces.type_id(p) for p in pieces], "lie": d.lie, "picker": d.picker,
                   "taken": taken}
         d.reveals.append(record)
+        d.ended = "challenge"
         st.history.append({"type": "reveal", **record})
         if not d.lie:
             self._survived(st, d, player)  # a challenge found it true
@@ -463,6 +481,7 @@ class Claims(Phase):
         for p in list(pile):
             st.put(p, removed, face_down=True)
         st.history.append({"type": "flush", "last_player": d.last_player, "count": count})
+        d.ended = "flush"
         assert d.last_player is not None
         self._survived(st, d, d.last_player)
         run_effects(st, self.on_flush)
@@ -488,6 +507,11 @@ class Claims(Phase):
         d.last_player = d.last_value = d.turn_value = None
         d.last_pieces = ()
         d.claims, d.passed, d.window = [], [], None
+
+    def _open_window(self, st: Board, d: ClaimData, player: int, after: str) -> None:
+        """Ask the seats that may challenge ``player``'s claim, in priority order (none: no window)."""
+        d.window = self._responders(st, d, player) or None
+        d.asked_after = after
 
     def _responders(self, st: Board, d: ClaimData, player: int) -> list[int]:
         step = 1 if self.order == ORDERS[0] else -1
@@ -572,11 +596,16 @@ class Claims(Phase):
         seat = st.to_act
         assert seat is not None
         if d.window:
+            if d.asked_after == "pass":
+                return (f"{self._claim_text(d)} may still be challenged (until the next claim or the flush): "
+                        f"answer 'challenge' or 'accept'")
             return (f"seat {d.last_player} has just claimed {len(d.last_pieces)} x {d.last_value}: "
                     f"answer 'challenge' or 'accept'")
-        if verb in ("challenge", "accept"):
-            return "there is no claim to answer now: it is your turn to claim" + (" or pass" if self._may_pass(d)
-                                                                                  else "")
+        your_turn = "it is your turn to claim" + (" or pass" if self._may_pass(d) else "")
+        if verb == "challenge":
+            return f"{self._why_no_challenge(d)}; {your_turn}"
+        if verb == "accept":
+            return f"there is no claim to answer now: {your_turn}"
         if verb == "pass":
             if d.last_player is None:
                 return "you hold the initiative: you must make the turn's first claim"
@@ -585,6 +614,23 @@ class Claims(Phase):
             return f"in a claims round you claim{' or pass' if self._may_pass(d) else ''}: " \
                    f"{describe_legal(list(itertools.islice(self.legal(st), 8)))}"
         return self._explain_claim(st, d, seat, value, piece_ids)
+
+    def _claim_text(self, d: ClaimData) -> str:
+        return f"seat {d.last_player}'s claim of {len(d.last_pieces)} x {d.last_value}"
+
+    def _why_no_challenge(self, d: ClaimData) -> str:
+        """Why the seat on turn may not challenge: what ended the chance, in terms of ``challenge.until``."""
+        limit = ("only in the response window right after it is made" if self.until == "response"
+                 else "only until the next claim or the flush")
+        if d.last_player is None:
+            why = {"flush": f"the last pile was removed unseen when everyone passed, and a claim can be "
+                            f"challenged {limit}",
+                   "challenge": "the last challenge ended the turn"}.get(d.ended, "no claim has been made yet")
+            return f"there is no claim to challenge: {why}"
+        if self.until == "response":
+            return f"{self._claim_text(d)} was let stand: a claim can be challenged {limit}"
+        return (f"you let {self._claim_text(d)} stand when asked just now; every seat is asked again "
+                f"after each pass, until the next claim or the flush")
 
     def _explain_claim(self, st: Board, d: ClaimData, seat: int, value: str, piece_ids: list[str]) -> str:
         pool = list(st.hand(seat))
@@ -637,11 +683,15 @@ class Claims(Phase):
             "passed": list(d.passed),
             "finished": list(d.finished),
             "reveals": [dict(r) for r in d.reveals],
+            "challenge_until": self.until,
         }
         if d.done:
             return out
+        if d.window or (self.until == "next_play" and d.last_player is not None):
+            out["challengeable"] = {"seat": d.last_player, "value": d.last_value, "count": len(d.last_pieces)}
         if d.window:
             out["responding"] = d.window[0]
+            out["asked_after"] = d.asked_after
         else:
             lo, hi = self.count_range(st, d.to_play)
             out.update({"to_play": d.to_play, "may_claim": self.allowed_values(st, d, d.to_play),
