@@ -26,8 +26,12 @@ def test_parse_errors_say_what_is_wrong() -> None:
     st = Game(ruleset("rook"), 1).new_state()
     with pytest.raises(IllegalMoveError, match="no piece called 'red-41' \\(did you mean 'red-14'\\?\\)"):
         st.parse_move("play red-41")
-    with pytest.raises(IllegalMoveError, match="unknown move 'jump'"):
+    with pytest.raises(IllegalMoveError, match="unknown move 'jump'") as refused:
         st.parse_move("jump")
+    # The hint names the verbs of this decision (an auction), not every verb of every game.
+    verbs = sorted({m.verb for m in st.legal_moves()})
+    assert str(refused.value).endswith(f"here a move starts with {' or '.join(verbs)}")
+    assert "bid" in verbs and "claim" not in str(refused.value) and "challenge" not in str(refused.value)
     with pytest.raises(IllegalMoveError, match="'bid' takes exactly one value"):
         split_move_text("bid")
     with pytest.raises(IllegalMoveError, match="empty move"):

@@ -80,6 +80,14 @@ class MoveBook:
         return move
 
 
+class UnknownVerb(IllegalMoveError):
+    """Text that starts with no verb of any move; the game says which verbs its current decision takes."""
+
+    def __init__(self, word: str) -> None:
+        self.word = word
+        super().__init__(f"unknown move '{word}'")
+
+
 def split_move_text(text: str) -> tuple[str, str, list[str]]:
     """Split move text into (verb, value, piece ids) without resolving pieces.
 
@@ -90,7 +98,7 @@ def split_move_text(text: str) -> tuple[str, str, list[str]]:
         raise IllegalMoveError("empty move: type a move such as 'play red-14' or 'pass'")
     verb = words[0].lower()
     if verb not in ALL_VERBS:
-        raise IllegalMoveError(f"unknown move '{words[0]}': moves start with one of {', '.join(sorted(ALL_VERBS))}")
+        raise UnknownVerb(words[0])
     rest = words[1:]
     value = ""
     if verb == "claim":

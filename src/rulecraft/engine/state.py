@@ -16,10 +16,12 @@ from typing import Any
 
 from rulecraft.engine.board import NOBODY, Board
 from rulecraft.engine.effects import run_effects
-from rulecraft.engine.moves import Move, split_move_text
+from rulecraft.engine.moves import Move, UnknownVerb, split_move_text
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.views import LEGAL_LISTED, board_view
 from rulecraft.errors import IllegalMoveError
+
+VERB_SCAN = 5000  # legal moves read to say which verbs a decision takes (a claim set can be huge)
 
 
 class State(Board):
@@ -179,6 +181,8 @@ def _end_hand(st: State, voided: bool) -> None:
         "tricks": list(st.tricks),
         "payments": list(st.payments),
         "fired": dict(st.hand_fired),
+        # What the hand's own variables came to (they are reset when the next hand begins).
+        "vars": {v.name: _copied(st.vars[i]) for i, v in enumerate(rs.variables) if v.scope == "hand"},
     })
     st.history.append({"type": "hand_end", "number": st.hand_no, "voided": voided})
     if rs.match.end_when(st.ctx):
@@ -187,6 +191,10 @@ def _end_hand(st: State, voided: bool) -> None:
         _finish(st, truncated=True)
     else:
         _begin_hand(st)
+
+
+def _copied(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
 
 
 def _finish(st: State, truncated: bool) -> None:
@@ -218,7 +226,12 @@ def parse_move(st: State, text: str) -> Move:
     """Read a move typed by a person or found in a log; raises IllegalMoveError saying why it is refused."""
     if st.is_over:
         raise IllegalMoveError("the game is over: no more moves")
-    verb, value, words = split_move_text(text)
+    try:
+        verb, value, words = split_move_text(text)
+    except UnknownVerb as exc:
+        # The verbs this decision takes, not every verb of every game: 'claim' means nothing in an auction.
+        verbs = sorted({m.verb for m in itertools.islice(st.legal_moves(), VERB_SCAN)})
+        raise IllegalMoveError(f"{exc}: here a move starts with {' or '.join(verbs)}") from None
     pieces = st.rs.pieces
     unknown = [w for w in words if w not in pieces.by_type_id]
     if unknown:

@@ -154,10 +154,16 @@ def _join(prefix: str, path: str) -> str:
 def _most_specific(error: ValidationError) -> ValidationError:
     """Descend through anyOf/oneOf to the cause that best explains the failure."""
     while error.validator in ("anyOf", "oneOf") and error.context:
-        if _all_type_errors(error.context):
+        if _all_type_errors(error.context) or _all_required_errors(error.context):
             return error
         error = best_match(error.context)
     return error
+
+
+def _all_required_errors(errors: Iterable[ValidationError]) -> bool:
+    """Alternatives that each ask for a key ("steps or expect"): one message naming them all."""
+    errs = list(errors)
+    return bool(errs) and all(e.validator == "required" and not e.relative_path for e in errs)
 
 
 def _all_type_errors(errors: Iterable[ValidationError]) -> bool:
@@ -232,6 +238,10 @@ def _translate(error: ValidationError, root: Any) -> list[tuple[SourcePos, str, 
         what = title or "this mapping"
         return [(pos, f"{what} needs '{k}'{_example(schema, k)}", path) for k in missing] or \
             [(pos, error.message, path)]
+    if v in ("anyOf", "oneOf") and _all_required_errors(error.context):
+        keys = [k for e in error.context for k in _as_list(e.validator_value)]
+        what = title or "this mapping"
+        return [(pos, f"{what} needs {' or '.join(repr(k) for k in keys)}", path)]
     if v == "type" or (v in ("anyOf", "oneOf") and _all_type_errors(error.context)):
         types = vv if v == "type" else [t for e in error.context for t in _as_list(e.validator_value)]
         return [(pos, f"expected {_describe_types(types)} for {name}, got {_describe_value(error.instance)}", path)]

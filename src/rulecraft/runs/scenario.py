@@ -30,9 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.engine.game import Game
+from rulecraft.engine.moves import split_move_text
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
-from rulecraft.errors import IllegalMoveError, RulecraftError, RuleFileError, SourcePos
+from rulecraft.errors import Diagnostic, IllegalMoveError, RulecraftError, RuleFileError, SourcePos, UsageError
 from rulecraft.load import load_ruleset
 from rulecraft.rules.located import pos_of
 
@@ -90,11 +91,92 @@ def scenario_ruleset(data: dict[str, Any], path: str) -> tuple[str, dict[str, st
     return _resolve_ref(str(data["ruleset"]), path), options, str(preset) if preset is not None else None
 
 
+def scenario_rules(data: dict[str, Any], path: str) -> Ruleset:
+    """The ruleset a scenario plays, loaded; an unknown ruleset, option, choice or preset is a problem
+    of the scenario file, reported where the scenario names it (not a usage error of the command)."""
+    try:
+        return load_ruleset(*scenario_ruleset(data, path))
+    except UsageError as exc:
+        raise RuleFileError.single(pos_of(_named_in(data, str(exc)), SourcePos(path, 1, 1)), str(exc)) from None
+
+
+def _named_in(data: dict[str, Any], message: str) -> Any:
+    """The place in a scenario that a loading refusal is about: the option, its choice, the preset."""
+    options = data.get("options") or {}
+    for key, value in options.items():
+        if message.startswith(f"unknown option '{key}'"):
+            return key
+        if message.startswith(f"option '{key}' has no choice"):
+            return value
+    if "preset" in data and message.startswith("unknown preset"):
+        return data["preset"]
+    return data.get("ruleset", data)
+
+
+def scenario_problems(data: dict[str, Any], path: str) -> list[Diagnostic]:
+    """What ``rulecraft validate`` finds in a scenario without playing it: the ruleset, options and
+    preset it names, the zones and pieces of its deal, the variables it sets and expects, and the
+    verbs and pieces of its moves, each at the place the scenario writes it."""
+    try:
+        rs = scenario_rules(data, path)
+        start_arranged(rs, data)  # zones and pieces of the deal, and whether they fit
+    except RuleFileError as exc:
+        return list(exc.diagnostics)
+    out: list[Diagnostic] = []
+
+    def problem(where: Any, message: str) -> None:
+        out.append(Diagnostic(pos_of(where, SourcePos(path, 1, 1)), message))
+
+    for name in ((data.get("given") or {}).get("vars") or {}):
+        if name not in rs.var_index:
+            problem(name, f"unknown variable '{name}'")
+    for step in _flat_steps(data.get("steps") or []):
+        if isinstance(step, str):
+            step = {"move": step}
+        if "move" in step:
+            try:
+                _, _, words = split_move_text(str(step["move"]))
+            except IllegalMoveError as exc:
+                problem(step["move"], str(exc))
+                continue
+            for word in words:
+                if word not in rs.pieces.by_type_id:
+                    problem(step["move"], f"move '{step['move']}': there is no piece called '{word}'")
+        if "expect" in step:
+            _expectation_problems(rs, step["expect"], problem)
+    if data.get("expect"):
+        _expectation_problems(rs, data["expect"], problem)
+    return out
+
+
+def _flat_steps(steps: list[Any]) -> list[Any]:
+    return [s for step in steps for s in (_flat_steps(step) if isinstance(step, list) else [step])]
+
+
+def _expectation_problems(rs: Ruleset, expect: dict[str, Any], problem: Any) -> None:
+    for name in expect.get("vars") or {}:
+        if name not in rs.var_index:
+            problem(name, f"unknown variable '{name}'")
+    for zname in expect.get("zones") or {}:
+        m = _ZONE.match(str(zname))
+        if not m or m.group(1) not in rs.zone_by_name:
+            problem(zname, f"unknown zone '{zname}'")
+            continue
+        try:
+            _instance(rs, m, str(zname))
+        except ValueError as exc:
+            problem(zname, str(exc))
+    view = expect.get("view") or {}
+    for name in [*(view.get("variables") or {}), *view.get("hidden_variables", ())]:
+        if name not in rs.var_index:
+            problem(name, f"unknown variable '{name}'")
+
+
 def run_scenario(data: dict[str, Any], path: str, ruleset: Ruleset | None = None) -> ScenarioResult:
     """Play a scenario. ``ruleset`` replaces the one it names (tools that change the rules, such as
     mutation testing, pass theirs; it must be that ruleset with the scenario's options)."""
     result = ScenarioResult(path, str(data.get("name", Path(path).stem)), str(data.get("rule", "")))
-    rs = ruleset if ruleset is not None else load_ruleset(*scenario_ruleset(data, path))
+    rs = ruleset if ruleset is not None else scenario_rules(data, path)
     st: State | None = None
     try:
         st = start_arranged(rs, data)
@@ -146,8 +228,10 @@ def _order_for_deal(rs: Ruleset, seed: int, deal: dict[str, Any], dice: list[dic
         m = _ZONE.match(str(zname))
         if not m or m.group(1) not in rs.zone_by_name:
             raise RuleFileError.single(pos_of(zname, pos_of(deal)), f"unknown zone '{zname}' in deal")
-        zone = rs.zone_by_name[m.group(1)]
-        zi = zone.instance(int(m.group(2)) if m.group(2) is not None else None)
+        try:
+            zi = _instance(rs, m, str(zname))
+        except ValueError as exc:
+            raise RuleFileError.single(pos_of(zname, pos_of(deal)), str(exc)) from None
         slots = positions_by_zone.get(zi, [])
         if len(wanted) > len(slots):
             raise RuleFileError.single(pos_of(wanted, pos_of(deal)),
@@ -163,6 +247,23 @@ def _order_for_deal(rs: Ruleset, seed: int, deal: dict[str, Any], dice: list[dic
             order[slot] = pieces.type_id(piece)
     rest = iter(remaining)
     return [o if o is not None else pieces.type_id(next(rest)) for o in order]
+
+
+def _instance(rs: Ruleset, m: re.Match[str], written: str) -> int:
+    """The zone instance ``hand[2]`` or ``nest`` names; ValueError saying why when it names none."""
+    zone = rs.zone_by_name[m.group(1)]
+    if zone.per == "none":
+        if m.group(2) is not None:
+            raise ValueError(f"zone '{zone.name}' is shared: write {zone.name}, not {written}")
+        return zone.base
+    if m.group(2) is None:
+        raise ValueError(f"zone '{zone.name}' has one instance per {zone.per}: write {zone.name}[0] to "
+                         f"{zone.name}[{zone.instances - 1}]")
+    owner = int(m.group(2))
+    if owner >= zone.instances:
+        raise ValueError(f"{written}: zone '{zone.name}' has {zone.instances} instances (one per {zone.per}), "
+                         f"numbered 0 to {zone.instances - 1}")
+    return zone.base + owner
 
 
 def _run_step(st: State, step: Any, index: int) -> None:
@@ -230,7 +331,14 @@ def _check(st: State, expect: dict[str, Any], label: str, where: SourcePos) -> N
                 continue
             last = st.hand_results[-1]
             for k, v in want.items():
-                if k == "payments":
+                if k == "vars":
+                    for name, value in v.items():
+                        if name not in last["vars"]:
+                            kind = "a match variable" if name in rs.var_index else "not a variable"
+                            problems.append(f"'{name}' is {kind}: last_hand.vars holds the hand's own variables")
+                        else:
+                            cmp(f"variable {name} at the end of the last hand", last["vars"][name], value)
+                elif k == "payments":
                     paid = [{"from": p["from"], "to": p["to"], "amount": p["amount"]} for p in last["payments"]]
                     cmp("last hand payments", sorted(paid, key=str), sorted(v, key=str))
                 elif k == "fired":
@@ -247,13 +355,25 @@ def _check(st: State, expect: dict[str, Any], label: str, where: SourcePos) -> N
                 if not m or m.group(1) not in rs.zone_by_name:
                     problems.append(f"unknown zone '{zname}'")
                     continue
-                owner = int(m.group(2)) if m.group(2) is not None else None
-                contents = st.zone_view(m.group(1), owner)
-                if isinstance(pids, int):  # only how many pieces the zone holds
-                    cmp(f"number of pieces in {zname}", len(contents), pids)
+                try:
+                    zi = _instance(rs, m, str(zname))
+                except ValueError as exc:
+                    problems.append(str(exc))
                     continue
-                got = sorted(rs.pieces.type_id(p) for p in contents)
-                cmp(f"zone {zname}", got, sorted(str(p) for p in pids))
+                got = sorted(rs.pieces.type_id(p) for p in st.zones[zi])
+                if isinstance(pids, int):  # only how many pieces the zone holds
+                    cmp(f"number of pieces in {zname}", len(got), pids)
+                elif isinstance(pids, dict):  # some pieces in, some out, perhaps how many
+                    for pid in pids.get("contains", ()):
+                        if str(pid) not in got:
+                            problems.append(f"zone {zname} should hold {pid}; it holds {got}")
+                    for pid in pids.get("excludes", ()):
+                        if str(pid) in got:
+                            problems.append(f"zone {zname} should not hold {pid}")
+                    if "count" in pids:
+                        cmp(f"number of pieces in {zname}", len(got), pids["count"])
+                else:
+                    cmp(f"zone {zname}", got, sorted(str(p) for p in pids))
         elif key in ("legal_includes", "legal_excludes"):
             legal = {m.text for m in st.legal_moves()}
             for text in want:
@@ -279,6 +399,9 @@ def _canonical(st: State, text: str) -> str:
 def _check_view(st: State, want: dict[str, Any], problems: list[str]) -> None:
 
     seat = int(want["seat"])
+    if not 0 <= seat < st.rs.seats.count:
+        problems.append(f"view of seat {seat}: the game has seats 0 to {st.rs.seats.count - 1}")
+        return
     shown = st.view(seat)
     seen = {pid for z in shown["zones"].values() for pid in z.get("pieces", ())}
     for pid in want.get("hidden", ()):
@@ -287,6 +410,27 @@ def _check_view(st: State, want: dict[str, Any], problems: list[str]) -> None:
     for pid in want.get("visible", ()):
         if str(pid) not in seen:
             problems.append(f"seat {seat} cannot see {pid}, which it should see")
+    variables = shown["variables"]
+    for name, value in (want.get("variables") or {}).items():
+        if name not in variables:
+            problems.append(f"seat {seat} cannot see variable {name}")
+        elif _norm(variables[name]) != _norm(value):
+            problems.append(f"seat {seat} sees {name} as {_norm(variables[name])!r}, not {_norm(value)!r}")
+    for name in want.get("hidden_variables", ()):
+        if name not in st.rs.var_index:
+            problems.append(f"unknown variable '{name}'")
+        elif name in variables:
+            problems.append(f"seat {seat} can see variable {name}, which should be hidden from it")
+    if "log_hidden" in want or "log_visible" in want:
+        from rulecraft.runs.log import log_lines
+
+        named = set(" ".join(log_lines(st, viewer=seat)).replace('"', " ").replace(",", " ").split())
+        for pid in want.get("log_hidden", ()):
+            if str(pid) in named:
+                problems.append(f"seat {seat}'s log names {pid}, which should be hidden from it")
+        for pid in want.get("log_visible", ()):
+            if str(pid) not in named:
+                problems.append(f"seat {seat}'s log does not name {pid}")
 
 
 def _norm(v: Any) -> Any:

@@ -88,7 +88,11 @@ def validate_file(path: str | Path, build: bool = True, simulate: int = 0) -> Fi
     if report.kind == "scenario":
         from rulecraft.rules.schema_check import check_scenario
 
-        sink.run(lambda: check_scenario(doc.data, doc.file, doc.text), name)
+        if sink.run(lambda: check_scenario(doc.data, doc.file, doc.text), name):
+            from rulecraft.runs.scenario import scenario_problems
+
+            for d in scenario_problems(doc.data, str(path)):
+                sink.add(RuleFileError([d]), name)
         return report
     if report.kind == "mutants":
         from rulecraft.rules.schema_check import check_mutants

@@ -1,0 +1,111 @@
+"""The scenario format as its users meet it: problems reported where the scenario writes them, and
+checks that can say "contains", "as this seat sees it" and "when the hand ended"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulecraft.cli.main import cli
+from rulecraft.runs.scenario import run_scenario_file
+
+ROOK_DEAL = """\
+ruleset: rook
+deal:
+  "hand[0]": [red-5, red-6, red-7, red-8, red-9, yellow-5, yellow-6, yellow-7, rook-bird]
+  "hand[1]": [red-10, red-11, red-12, red-13, red-14, yellow-8, yellow-9, yellow-10, yellow-11]
+  "hand[2]": [green-5, green-6, green-7, green-8, green-9, green-10, green-11, green-12, green-13]
+  "hand[3]": [black-5, black-6, black-7, black-8, black-9, black-10, black-11, black-12, black-13]
+  nest: [green-14, black-14, yellow-12, yellow-13, yellow-14]
+"""
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+def test_an_unknown_option_is_an_error_of_that_scenario_and_the_others_still_run(tmp_path: Path) -> None:
+    _write(tmp_path, "a-bad.yaml", "ruleset: rook\noptions:\n  bird_rank: lowst\nsteps: [bid 70]\n")
+    _write(tmp_path, "b-bad.yaml", "ruleset: rook\npreset: nope\nsteps: [bid 70]\n")
+    _write(tmp_path, "c-good.yaml", ROOK_DEAL + "steps: [bid 70]\nexpect: {to_act: 2}\n")
+    code, out = _cli("test", str(tmp_path))
+    assert code == 1
+    assert "a-bad.yaml:3:14: error: option 'bird_rank' has no choice 'lowst' (did you mean 'lowest'?)" in out
+    assert "b-bad.yaml:2:9: error: unknown preset 'nope'" in out
+    assert "PASS" in out and "1 passed, 0 failed, 2 errors" in out
+
+
+def test_validate_checks_what_a_scenario_names_without_playing_it(tmp_path: Path) -> None:
+    path = _write(tmp_path, "refs.yaml", ROOK_DEAL.replace('"hand[3]"', '"hand[9]"') + """\
+given: {vars: {scroe: [0, 0]}}
+steps:
+  - jump 70
+  - play red-41
+  - {expect: {zones: {hand: 3, "nest[1]": 2}, vars: {bidd: 1}}}
+""")
+    code, out = _cli("validate", str(path))
+    assert code == 1
+    assert "refs.yaml:6:4: error: hand[9]: zone 'hand' has 4 instances (one per seat), numbered 0 to 3" in out
+    # Once the deal is mended, the rest is reported, each at its place.
+    path.write_text(path.read_text().replace('"hand[9]"', '"hand[3]"'))
+    code, out = _cli("validate", str(path))
+    assert code == 1
+    for expected in ("refs.yaml:8:16: error: unknown variable 'scroe'", "refs.yaml:10:5: error: unknown move 'jump'",
+                     "refs.yaml:11:5: error: move 'play red-41': there is no piece called 'red-41'",
+                     "error: zone 'hand' has one instance per seat: write hand[0] to hand[3]",
+                     "error: zone 'nest' is shared: write nest, not nest[1]", "error: unknown variable 'bidd'"):
+        assert expected in out, out
+
+
+def test_a_scenario_that_checks_nothing_is_refused(tmp_path: Path) -> None:
+    code, out = _cli("validate", str(_write(tmp_path, "empty.yaml", "ruleset: rook\n")))
+    assert code == 1 and "a scenario needs 'steps' or 'expect'" in out
+
+
+@pytest.mark.parametrize(("check", "holds"), [
+    ('{contains: [rook-bird, red-5], excludes: [red-14]}', True),
+    ('{contains: [red-14]}', False),
+    ('{excludes: [rook-bird]}', False),
+    ('{contains: [red-5], count: 9}', True),
+    ('{count: 8}', False),
+])
+def test_a_zone_check_can_name_some_pieces(tmp_path: Path, check: str, holds: bool) -> None:
+    path = _write(tmp_path, "zone.yaml", ROOK_DEAL + f'expect: {{zones: {{"hand[0]": {check}}}}}\n')
+    assert run_scenario_file(path).passed is holds
+
+
+def test_hand_variables_are_checked_as_they_stood_when_the_hand_ended(tmp_path: Path) -> None:
+    # Luk Fu: every seat passes, so the hand is void; who passed is a hand variable, reset as the
+    # next hand begins, and still readable as the last hand left it.
+    steps = "ruleset: luk-fu\nsteps: [pass, pass, pass]\n"
+    ok = _write(tmp_path, "ok.yaml", steps + "expect: {vars: {passed: [false, false, false]}, "
+                                             "last_hand: {voided: true, vars: {passed: [true, true, true]}}}\n")
+    result = run_scenario_file(ok)
+    assert result.passed, result.failures
+    wrong = _write(tmp_path, "wrong.yaml", steps + "expect: {last_hand: {vars: {passed: [true, false, true], "
+                                                   "chips: [0, 0, 0]}}}\n")
+    failures = " ".join(run_scenario_file(wrong).failures)
+    assert "variable passed at the end of the last hand: expected [True, False, True], got [True, True, True]" \
+        in failures
+    assert "'chips' is a match variable" in failures
+
+
+def test_a_view_check_reads_what_the_seat_sees_and_its_log(tmp_path: Path) -> None:
+    base = ROOK_DEAL + "steps:\n  - bid 70\n  - expect: {view: %s}\n"
+    good = _write(tmp_path, "good.yaml", base % "{seat: 1, visible: [red-14], hidden: [rook-bird], "
+                                                "log_hidden: [rook-bird, green-14], variables: {bid: 0}}")
+    result = run_scenario_file(good)
+    assert result.passed, result.failures
+    leaky = _write(tmp_path, "leaky.yaml", base % "{seat: 1, log_visible: [rook-bird], variables: {bid: 75}}")
+    failures = " ".join(run_scenario_file(leaky).failures)
+    assert "seat 1's log does not name rook-bird" in failures
+    assert "seat 1 sees bid as 0, not 75" in failures
