@@ -86,8 +86,6 @@ def _first_line(text: str) -> str:
 
 def run_baseline(suite: Suite) -> Baseline:
     """Play every scenario once against the rules as written."""
-    from rulecraft.engine.scenario import run_scenario
-
     start = time.perf_counter()
     hashes: list[str] = []
     passing: list[int] = []
@@ -105,7 +103,7 @@ def run_baseline(suite: Suite) -> Baseline:
         for i in group.scenarios:
             sc = suite.scenarios[i]
             try:
-                res = run_scenario(sc.data, sc.path, ruleset=rs)
+                res = suite.play(i, rs)
             except RulecraftError as exc:
                 failures.append(f"{sc.path}: {_first_line(str(exc))}")
                 continue
@@ -134,17 +132,16 @@ class MutantRunner:
             return Outcome(m.index, KILLED, f"ran past the time limit of {self.timeout:g} s", "timeout")
 
     def _evaluate(self, m: Mutant) -> Outcome:
-        from rulecraft.engine.scenario import run_scenario
-
         doc = self.suite.docs[m.file]
         replaced = {m.file: mutated_document(doc, apply_mutant(doc.data, m))}
         reached = False
+        built: dict[str, Ruleset] = {}  # by content hash: groups whose options come to the same rules share one
         for gi in self.suite.groups_using(m.file):
             group = self.suite.groups[gi]
             scenarios = [i for i in group.scenarios if i in self.passing]
             if not scenarios:
                 continue
-            rs, problem = self._rules(gi, replaced)
+            rs, problem = self._rules(gi, replaced, built)
             if problem:
                 return Outcome(m.index, INVALID, f"{group.label}: {problem}")
             if rs is None:  # the change does not reach this group's rules
@@ -153,7 +150,7 @@ class MutantRunner:
             for i in scenarios:
                 sc = self.suite.scenarios[i]
                 try:
-                    res = run_scenario(sc.data, sc.path, ruleset=rs)
+                    res = self.suite.play(i, rs)
                 except RulecraftError as exc:
                     return Outcome(m.index, KILLED, f"{sc.path}: {_first_line(str(exc))}", "error")
                 except Exception as exc:  # a changed rule may break what the engine assumes of valid rules
@@ -162,14 +159,21 @@ class MutantRunner:
                     return Outcome(m.index, KILLED, f"{sc.path}: {_first_line(res.failures[0])}", "failed")
         return Outcome(m.index, SURVIVED, "" if reached else NOT_REACHED)
 
-    def _rules(self, gi: int, replaced: dict[str, Any]) -> tuple[Ruleset | None, str]:
-        """The group's mutated ruleset (None when the change leaves its rules as they were), or a problem."""
+    def _rules(self, gi: int, replaced: dict[str, Any], built: dict[str, Ruleset]) -> tuple[Ruleset | None, str]:
+        """The group's mutated ruleset (None when the change leaves its rules as they were), or a problem.
+
+        The schema check, the slowest step, runs with the first group the change reaches: every
+        option's patch is checked whatever the options, so other options add little to check.
+        """
         group = self.suite.groups[gi]
         try:
             composed = compose_group(self.suite, group, replaced)
-            if composed.content_hash == self.hashes[gi]:
+            h = composed.content_hash
+            if h == self.hashes[gi]:
                 return None, ""
-            return build_composed(composed), ""
+            if h not in built:
+                built[h] = build_composed(composed, schema=not built)
+            return built[h], ""
         except RulecraftError as exc:
             return None, _first_line(str(exc)) or type(exc).__name__
         except Exception as exc:  # a rule the checks let through but the builder cannot take
