@@ -193,13 +193,13 @@ class MutationReport:
 
     def status(self, m: Mutant) -> str:
         st = self.outcomes[m.index].status
-        if st == SURVIVED and (m.at, m.change) in self._listed:
+        if st == SURVIVED and self.listing(m) is not None:
             return EQUIVALENT
         return st
 
-    @property
-    def _listed(self) -> dict[tuple[str, str], Equivalent]:
-        return {e.key: e for e in self.equivalents}
+    def listing(self, m: Mutant) -> Equivalent | None:
+        """The entry of a mutants list that names ``m`` as equivalent, if any."""
+        return next((e for e in self.equivalents if e.matches(m)), None)
 
     def by_status(self, status: str) -> list[Mutant]:
         return [m for m in self.mutants if self.status(m) == status]
@@ -208,14 +208,12 @@ class MutationReport:
         """Listed mutants that do not exist any more (when every mutant was tried)."""
         if len(self.mutants) < self.total:
             return []
-        known = {(m.at, m.change) for m in self.mutants}
-        return [e for e in self.equivalents if e.key not in known]
+        return [e for e in self.equivalents if not any(e.matches(m) for m in self.mutants)]
 
     def killed_equivalents(self) -> list[tuple[Equivalent, Mutant]]:
         """Listed as equivalent, yet a scenario kills it (or it does not load): the listing is wrong."""
-        listed = self._listed
-        return [(listed[(m.at, m.change)], m) for m in self.mutants
-                if (m.at, m.change) in listed and self.outcomes[m.index].status != SURVIVED]
+        return [(e, m) for m in self.mutants if self.outcomes[m.index].status != SURVIVED
+                for e in self.equivalents if e.matches(m)]
 
     def figures(self, mutants: Sequence[Mutant]) -> dict[str, Any]:
         counts = {s: 0 for s in (KILLED, SURVIVED, INVALID, EQUIVALENT)}
@@ -231,13 +229,11 @@ class MutationReport:
         return float(rate) if rate is not None else None
 
     def as_json(self) -> dict[str, Any]:
-        listed = self._listed
         out = self.figures(self.mutants)
         out["total_mutants"] = self.total
         out["survivors"] = [self._entry(m) for m in self.by_status(SURVIVED)]
-        out["equivalents"] = [{**self._entry(m), "reason": listed[(m.at, m.change)].reason}
-                              for m in self.by_status(EQUIVALENT)]
-        out["stale_equivalents"] = [{"at": e.at, "change": e.change, "listed_at": str(e.where)}
+        out["equivalents"] = [{**self._entry(m), "reason": self._reason(m)} for m in self.by_status(EQUIVALENT)]
+        out["stale_equivalents"] = [{"at": e.at, "rule": e.rule, "change": e.change, "listed_at": str(e.where)}
                                     for e in self.stale_equivalents()]
         out["killed_equivalents"] = [{**self._entry(m), "listed_at": str(e.where),
                                       "detail": self.outcomes[m.index].detail}
@@ -249,6 +245,10 @@ class MutationReport:
         out["results"] = [{**self._entry(m), "status": self.status(m), "how": self.outcomes[m.index].how,
                            "detail": self.outcomes[m.index].detail} for m in self.mutants]
         return out
+
+    def _reason(self, m: Mutant) -> str:
+        e = self.listing(m)
+        return e.reason if e is not None else ""
 
     def _entry(self, m: Mutant) -> dict[str, Any]:
         entry: dict[str, Any] = {"index": m.index, "at": m.at, "file": m.file, "line": m.line, "col": m.col,
