@@ -228,3 +228,16 @@ def test_validate_checks_a_mutants_list(tiny_copy: Path) -> None:
     r = CliRunner().invoke(cli, ["validate", "tiny/mutants.yaml"])
     assert r.exit_code == 1
     assert "tiny/mutants.yaml:2:5: error:" in r.output and "reason" in r.output
+
+
+def test_a_scenario_failing_as_written_is_left_out_and_fails_the_run(tiny_copy: Path) -> None:
+    scenario = tiny_copy / "scenarios" / "two-tricks-win-the-bonus.yaml"
+    shutil.copy(scenario, tiny_copy / "scenarios" / "wrong.yaml")
+    wrong = tiny_copy / "scenarios" / "wrong.yaml"
+    wrong.write_text(wrong.read_text(encoding="utf-8").replace("scores: [0, 10]", "scores: [0, 11]"), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["test", "--mutate", "tiny/scenarios", "--format", "json"])
+    assert r.exit_code == 1
+    out = json.loads(r.output)
+    assert out["scenarios"]["total"] == 2 and out["scenarios"]["passing"] == 1
+    (failure,) = out["scenarios"]["failing_as_written"]
+    assert failure.startswith("tiny/scenarios/wrong.yaml: ") and "scores: expected [0, 11], got [0, 10]" in failure
