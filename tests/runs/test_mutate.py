@@ -183,18 +183,26 @@ def test_listed_equivalents_are_reported_apart(tiny_copy: Path) -> None:
     lines = (tiny_copy / "rules.yaml").read_text(encoding="utf-8").splitlines()
     n = next(i for i, line in enumerate(lines, 1) if "direction: clockwise" in line)
     at = f"tiny/rules.yaml:{n}:{lines[n - 1].index('clockwise') + 1}"
+    # An off-suit play worth -1 instead of 0 still never beats the lead's rank (at least 1): named by
+    # its rule path, which does not move when lines above it are edited.
     (tiny_copy / "scenarios" / "mutants.yaml").write_text(
         "equivalent:\n"
         f"  - at: {at}\n"
         "    change: \"'clockwise' -> 'counter-clockwise'\"\n"
-        "    reason: \"with two seats both directions give the same order\"\n", encoding="utf-8")
+        "    reason: \"with two seats both directions give the same order\"\n"
+        "  - rule: combinations[single].strength\n"
+        "    change: \"'0' -> '-1'\"\n"
+        "    reason: \"an off-suit play never beats the lead either way\"\n", encoding="utf-8")
     r = CliRunner().invoke(cli, ["test", "--mutate", "tiny/scenarios", "--format", "json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
-    assert out["equivalent"] == 1
-    assert [(e["at"], e["reason"]) for e in out["equivalents"]] == [
-        (at, "with two seats both directions give the same order")]
-    assert at not in {s["at"] for s in out["survivors"]}
+    assert out["equivalent"] == 2
+    assert [(e["at"], e["change"], e["reason"]) for e in out["equivalents"]] == [
+        (at, "'clockwise' -> 'counter-clockwise'", "with two seats both directions give the same order"),
+        (where("strength:", "else 0", len("else ")).replace(TINY, "tiny"), "'0' -> '-1'",
+         "an off-suit play never beats the lead either way"),
+    ]
+    assert not {(e["at"], e["change"]) for e in out["equivalents"]} & {(s["at"], s["change"]) for s in out["survivors"]}
     # The plain scenario run does not take the list for a scenario.
     plain = CliRunner().invoke(cli, ["test", "tiny/scenarios"])
     assert plain.exit_code == 0 and "1 passed, 0 failed" in plain.output
@@ -220,3 +228,16 @@ def test_validate_checks_a_mutants_list(tiny_copy: Path) -> None:
     r = CliRunner().invoke(cli, ["validate", "tiny/mutants.yaml"])
     assert r.exit_code == 1
     assert "tiny/mutants.yaml:2:5: error:" in r.output and "reason" in r.output
+
+
+def test_a_scenario_failing_as_written_is_left_out_and_fails_the_run(tiny_copy: Path) -> None:
+    scenario = tiny_copy / "scenarios" / "two-tricks-win-the-bonus.yaml"
+    shutil.copy(scenario, tiny_copy / "scenarios" / "wrong.yaml")
+    wrong = tiny_copy / "scenarios" / "wrong.yaml"
+    wrong.write_text(wrong.read_text(encoding="utf-8").replace("scores: [0, 10]", "scores: [0, 11]"), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["test", "--mutate", "tiny/scenarios", "--format", "json"])
+    assert r.exit_code == 1
+    out = json.loads(r.output)
+    assert out["scenarios"]["total"] == 2 and out["scenarios"]["passing"] == 1
+    (failure,) = out["scenarios"]["failing_as_written"]
+    assert failure.startswith("tiny/scenarios/wrong.yaml: ") and "scores: expected [0, 11], got [0, 10]" in failure

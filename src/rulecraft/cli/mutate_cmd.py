@@ -37,15 +37,15 @@ def _print_mutants(report: MutationReport, quiet: bool) -> None:
     for m in report.by_status(SURVIVED):
         reached = report.outcomes[m.index].detail != NOT_REACHED
         click.echo(f"{m.at}: {m.change} survived" + ("" if reached else f" ({NOT_REACHED})"))
-    listed = {e.key: e for e in report.equivalents}
     if not quiet:
         for m in report.by_status("equivalent"):
-            click.echo(f"{m.at}: {m.change} equivalent: {listed[(m.at, m.change)].reason}")
+            listing = report.listing(m)
+            click.echo(f"{m.at}: {m.change} equivalent: {listing.reason if listing else ''}")
     for e, m in report.killed_equivalents():
         click.echo(f"{e.where}: the mutant {m.at}: {m.change} is listed as equivalent, but it is "
                    f"{report.status(m)}: {report.outcomes[m.index].detail}")
     for e in report.stale_equivalents():
-        click.echo(f"{e.where}: no mutant {e.at}: {e.change} (was the rule file edited?)")
+        click.echo(f"{e.where}: no mutant {e.named}: {e.change} (was the rule file edited?)")
     for f in report.suite.files:
         _summary(f"{f} ({', '.join(report.suite.rulesets_of(f))})", report.figures([m for m in report.mutants
                                                                                         if m.file == f]))

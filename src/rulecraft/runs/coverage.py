@@ -84,7 +84,6 @@ def _rules_of(data: Any) -> Iterator[RuleId]:
 def rule_coverage(paths: Sequence[str | Path]) -> CoverageReport:
     """Play every scenario under ``paths`` once, watching which rules act."""
     from rulecraft.engine.phases.tricks import Tricks
-    from rulecraft.runs.scenario import run_scenario
 
     suite = load_suite(paths)
     if not suite.scenarios:
@@ -105,7 +104,7 @@ def rule_coverage(paths: Sequence[str | Path]) -> CoverageReport:
         for i in group.scenarios:
             sc = suite.scenarios[i]
             try:
-                res = run_scenario(sc.data, sc.path, ruleset=rs)
+                res = suite.play(i, rs)
             except RulecraftError as exc:
                 failing.append(f"{sc.path}: {exc}")
                 continue

@@ -1,13 +1,18 @@
 """Mutants judged equivalent: listed, with a reason, in a scenario folder's ``mutants.yaml``.
 
 Some mutants cannot change any game (``>= 0`` against ``> -1`` on whole numbers, a bound no deal
-reaches). A rule author who has convinced themselves of that lists the mutant, exactly as
-``rulecraft test --mutate`` printed it, with the reason (schema: ``schemas/mutants.schema.json``)::
+reaches). A rule author who has convinced themselves of that lists the mutant as
+``rulecraft test --mutate`` printed it — by its place (``at``), or by its rule path (``rule``, which
+does not move when lines above are edited), or both — with the change and the reason (schema:
+``schemas/mutants.schema.json``)::
 
     equivalent:
       - at: variants/my-game/base.yaml:120:14
         change: "'>=' -> '>'"
         reason: "scores are multiples of 5, so no score lies between the two bounds"
+      - rule: "hand.phases[scoring].effects[bid-made].when"
+        change: "'>=' -> '>'"
+        reason: "..."
 
 ``--mutate`` then reports it apart from the survivors. A listed mutant that no longer exists (the
 file was edited) or that a scenario kills is reported too, so the list cannot silently go stale.
@@ -21,19 +26,25 @@ from pathlib import Path
 
 from rulecraft.errors import SourcePos
 from rulecraft.rules.located import pos_of
+from rulecraft.runs.mutants import Mutant
 from rulecraft.runs.suite import EQUIVALENT_MUTANTS_FILE
 
 
 @dataclass(frozen=True, slots=True)
 class Equivalent:
-    at: str
+    at: str | None  # file:line:col, as printed
+    rule: str | None  # the rule path, as in --format json
     change: str
     reason: str
     where: SourcePos  # where the entry is written in the mutants file
 
+    def matches(self, m: Mutant) -> bool:
+        """Whether ``m`` is the mutant listed: the same change, at the place and rule given."""
+        return m.change == self.change and self.at in (None, m.at) and self.rule in (None, m.rule)
+
     @property
-    def key(self) -> tuple[str, str]:
-        return (self.at, self.change)
+    def named(self) -> str:
+        return " ".join(x for x in (self.at, f"[{self.rule}]" if self.rule else None) if x)
 
 
 def equivalents_files(paths: Iterable[str | Path]) -> list[Path]:
@@ -58,5 +69,7 @@ def load_equivalents(paths: Iterable[str | Path]) -> list[Equivalent]:
         doc = read_yaml_file(f)
         check_mutants(doc.data, doc.file, doc.text)
         for item in doc.data["equivalent"]:
-            out.append(Equivalent(str(item["at"]), str(item["change"]), str(item["reason"]), pos_of(item)))
+            at, rule = item.get("at"), item.get("rule")
+            out.append(Equivalent(str(at) if at is not None else None, str(rule) if rule is not None else None,
+                                  str(item["change"]), str(item["reason"]), pos_of(item)))
     return out

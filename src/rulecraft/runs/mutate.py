@@ -86,8 +86,6 @@ def _first_line(text: str) -> str:
 
 def run_baseline(suite: Suite) -> Baseline:
     """Play every scenario once against the rules as written."""
-    from rulecraft.runs.scenario import run_scenario
-
     start = time.perf_counter()
     hashes: list[str] = []
     passing: list[int] = []
@@ -105,7 +103,7 @@ def run_baseline(suite: Suite) -> Baseline:
         for i in group.scenarios:
             sc = suite.scenarios[i]
             try:
-                res = run_scenario(sc.data, sc.path, ruleset=rs)
+                res = suite.play(i, rs)
             except RulecraftError as exc:
                 failures.append(f"{sc.path}: {_first_line(str(exc))}")
                 continue
@@ -134,17 +132,16 @@ class MutantRunner:
             return Outcome(m.index, KILLED, f"ran past the time limit of {self.timeout:g} s", "timeout")
 
     def _evaluate(self, m: Mutant) -> Outcome:
-        from rulecraft.runs.scenario import run_scenario
-
         doc = self.suite.docs[m.file]
         replaced = {m.file: mutated_document(doc, apply_mutant(doc.data, m))}
         reached = False
+        built: dict[str, Ruleset] = {}  # by content hash: groups whose options come to the same rules share one
         for gi in self.suite.groups_using(m.file):
             group = self.suite.groups[gi]
             scenarios = [i for i in group.scenarios if i in self.passing]
             if not scenarios:
                 continue
-            rs, problem = self._rules(gi, replaced)
+            rs, problem = self._rules(gi, replaced, built)
             if problem:
                 return Outcome(m.index, INVALID, f"{group.label}: {problem}")
             if rs is None:  # the change does not reach this group's rules
@@ -153,7 +150,7 @@ class MutantRunner:
             for i in scenarios:
                 sc = self.suite.scenarios[i]
                 try:
-                    res = run_scenario(sc.data, sc.path, ruleset=rs)
+                    res = self.suite.play(i, rs)
                 except RulecraftError as exc:
                     return Outcome(m.index, KILLED, f"{sc.path}: {_first_line(str(exc))}", "error")
                 except Exception as exc:  # a changed rule may break what the engine assumes of valid rules
@@ -162,14 +159,21 @@ class MutantRunner:
                     return Outcome(m.index, KILLED, f"{sc.path}: {_first_line(res.failures[0])}", "failed")
         return Outcome(m.index, SURVIVED, "" if reached else NOT_REACHED)
 
-    def _rules(self, gi: int, replaced: dict[str, Any]) -> tuple[Ruleset | None, str]:
-        """The group's mutated ruleset (None when the change leaves its rules as they were), or a problem."""
+    def _rules(self, gi: int, replaced: dict[str, Any], built: dict[str, Ruleset]) -> tuple[Ruleset | None, str]:
+        """The group's mutated ruleset (None when the change leaves its rules as they were), or a problem.
+
+        The schema check, the slowest step, runs with the first group the change reaches: every
+        option's patch is checked whatever the options, so other options add little to check.
+        """
         group = self.suite.groups[gi]
         try:
             composed = compose_group(self.suite, group, replaced)
-            if composed.content_hash == self.hashes[gi]:
+            h = composed.content_hash
+            if h == self.hashes[gi]:
                 return None, ""
-            return build_composed(composed), ""
+            if h not in built:
+                built[h] = build_composed(composed, schema=not built)
+            return built[h], ""
         except RulecraftError as exc:
             return None, _first_line(str(exc)) or type(exc).__name__
         except Exception as exc:  # a rule the checks let through but the builder cannot take
@@ -189,13 +193,13 @@ class MutationReport:
 
     def status(self, m: Mutant) -> str:
         st = self.outcomes[m.index].status
-        if st == SURVIVED and (m.at, m.change) in self._listed:
+        if st == SURVIVED and self.listing(m) is not None:
             return EQUIVALENT
         return st
 
-    @property
-    def _listed(self) -> dict[tuple[str, str], Equivalent]:
-        return {e.key: e for e in self.equivalents}
+    def listing(self, m: Mutant) -> Equivalent | None:
+        """The entry of a mutants list that names ``m`` as equivalent, if any."""
+        return next((e for e in self.equivalents if e.matches(m)), None)
 
     def by_status(self, status: str) -> list[Mutant]:
         return [m for m in self.mutants if self.status(m) == status]
@@ -204,14 +208,12 @@ class MutationReport:
         """Listed mutants that do not exist any more (when every mutant was tried)."""
         if len(self.mutants) < self.total:
             return []
-        known = {(m.at, m.change) for m in self.mutants}
-        return [e for e in self.equivalents if e.key not in known]
+        return [e for e in self.equivalents if not any(e.matches(m) for m in self.mutants)]
 
     def killed_equivalents(self) -> list[tuple[Equivalent, Mutant]]:
         """Listed as equivalent, yet a scenario kills it (or it does not load): the listing is wrong."""
-        listed = self._listed
-        return [(listed[(m.at, m.change)], m) for m in self.mutants
-                if (m.at, m.change) in listed and self.outcomes[m.index].status != SURVIVED]
+        return [(e, m) for m in self.mutants if self.outcomes[m.index].status != SURVIVED
+                for e in self.equivalents if e.matches(m)]
 
     def figures(self, mutants: Sequence[Mutant]) -> dict[str, Any]:
         counts = {s: 0 for s in (KILLED, SURVIVED, INVALID, EQUIVALENT)}
@@ -227,13 +229,11 @@ class MutationReport:
         return float(rate) if rate is not None else None
 
     def as_json(self) -> dict[str, Any]:
-        listed = self._listed
         out = self.figures(self.mutants)
         out["total_mutants"] = self.total
         out["survivors"] = [self._entry(m) for m in self.by_status(SURVIVED)]
-        out["equivalents"] = [{**self._entry(m), "reason": listed[(m.at, m.change)].reason}
-                              for m in self.by_status(EQUIVALENT)]
-        out["stale_equivalents"] = [{"at": e.at, "change": e.change, "listed_at": str(e.where)}
+        out["equivalents"] = [{**self._entry(m), "reason": self._reason(m)} for m in self.by_status(EQUIVALENT)]
+        out["stale_equivalents"] = [{"at": e.at, "rule": e.rule, "change": e.change, "listed_at": str(e.where)}
                                     for e in self.stale_equivalents()]
         out["killed_equivalents"] = [{**self._entry(m), "listed_at": str(e.where),
                                       "detail": self.outcomes[m.index].detail}
@@ -245,6 +245,10 @@ class MutationReport:
         out["results"] = [{**self._entry(m), "status": self.status(m), "how": self.outcomes[m.index].how,
                            "detail": self.outcomes[m.index].detail} for m in self.mutants]
         return out
+
+    def _reason(self, m: Mutant) -> str:
+        e = self.listing(m)
+        return e.reason if e is not None else ""
 
     def _entry(self, m: Mutant) -> dict[str, Any]:
         entry: dict[str, Any] = {"index": m.index, "at": m.at, "file": m.file, "line": m.line, "col": m.col,

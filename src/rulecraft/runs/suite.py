@@ -19,6 +19,7 @@ from rulecraft.rules.yamlload import YamlDocument
 
 if TYPE_CHECKING:
     from rulecraft.engine.ruleset import Ruleset
+    from rulecraft.runs.scenario import ScenarioResult
 
 # A scenario folder may hold this file, listing mutants judged equivalent (runs/equivalent.py);
 # it is not a scenario.
@@ -65,6 +66,13 @@ class Suite:
         """The group's documents, with any of them replaced (a mutated file)."""
         swap = replaced or {}
         return [swap.get(f, self.docs[f]) for f in group.files]
+
+    def play(self, index: int, ruleset: Ruleset) -> ScenarioResult:
+        """Play scenario ``index`` against ``ruleset`` (its group's rules, as written or changed)."""
+        from rulecraft.runs.scenario import run_scenario
+
+        sc = self.scenarios[index]
+        return run_scenario(sc.data, sc.path, ruleset=ruleset)
 
     def groups_using(self, file: str) -> list[int]:
         return [i for i, g in enumerate(self.groups) if file in g.files]
@@ -117,12 +125,17 @@ def compose_group(suite: Suite, group: Group, replaced: dict[str, YamlDocument] 
     return compose_documents(suite.chain(group, replaced), group.options, group.preset, ref=group.ref)
 
 
-def build_composed(composed: Composed) -> Ruleset:
-    """Check and build composed rules: the Ruleset (RuleFileError if they are not valid)."""
+def build_composed(composed: Composed, schema: bool = True) -> Ruleset:
+    """Check and build composed rules: the Ruleset (RuleFileError if they are not valid).
+
+    ``schema=False`` skips the schema check (the builder's semantic checks still run): for the same
+    changed file composed again with other options, once it has passed with one set.
+    """
     from rulecraft.load import build_ruleset
     from rulecraft.rules.schema_check import check_composed
 
-    check_composed(composed)
+    if schema:
+        check_composed(composed)
     return build_ruleset(composed)
 
 
