@@ -8,10 +8,12 @@ schema, and builds the runnable ``Ruleset`` (``engine.build``): every problem is
 
 from __future__ import annotations
 
+from typing import Any
+
 from rulecraft.dsl import Scope
 from rulecraft.engine.build import build_from_data
 from rulecraft.engine.ruleset import Ruleset
-from rulecraft.rules.compose import Composed, compose
+from rulecraft.rules.compose import Composed, compose_documents, load_chain
 from rulecraft.rules.schema_check import check_composed
 
 
@@ -27,11 +29,28 @@ def build_ruleset(composed: Composed) -> Ruleset:
     )
 
 
+_BUILT: dict[tuple[Any, ...], Ruleset] = {}
+_BUILT_KEPT = 32
+
+
 def load_ruleset(ref: str, options: dict[str, str] | None = None, preset: str | None = None) -> Ruleset:
-    """Load, compose, validate and build a ruleset from a path or bundled name."""
-    composed = compose(ref, options or {}, preset)
-    check_composed(composed)
-    return build_ruleset(composed)
+    """Load, compose, validate and build a ruleset from a path or bundled name.
+
+    A ruleset is built once per process for the same files (by content), options and preset: a
+    Ruleset is immutable and shared (games, agents and scenarios all read the same one).
+    """
+    chain = load_chain(ref)
+    chosen = dict(options or {})
+    key = (str(ref), tuple((d.file, d.text) for d in chain), tuple(sorted(chosen.items())), preset)
+    built = _BUILT.get(key)
+    if built is None:
+        composed = compose_documents(chain, chosen, preset, ref=str(ref))
+        check_composed(composed)
+        built = build_ruleset(composed)
+        if len(_BUILT) >= _BUILT_KEPT:
+            del _BUILT[next(iter(_BUILT))]  # the oldest
+        _BUILT[key] = built
+    return built
 
 
 def ruleset_scope(ref: str) -> Scope:

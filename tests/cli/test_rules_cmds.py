@@ -143,3 +143,26 @@ def test_parse_option_assignments(items: tuple[str, ...], expected: dict[str, st
 def test_parse_option_assignments_refuses(items: tuple[str, ...]) -> None:
     with pytest.raises(UsageError):
         parse_option_assignments(items)
+
+
+def test_the_command_table_matches_each_command() -> None:
+    # `rulecraft --help` lists commands from a table so that it imports none of them; it must say
+    # what each command's own help says.
+    import inspect
+
+    from rulecraft.cli.main import COMMANDS, load_command
+
+    for name, (_, text) in COMMANDS.items():
+        first = inspect.cleandoc(load_command(name).help or "").split("\n\n")[0].replace("\n", " ")
+        assert text == first, name
+
+
+def test_help_imports_no_command_module() -> None:
+    code = ("import sys; sys.argv = ['rulecraft', '--help']\n"
+            "from rulecraft.cli.main import cli\n"
+            "try:\n    cli()\nexcept SystemExit:\n    pass\n"
+            "heavy = [m for m in sys.modules if m.startswith(('rulecraft.engine', 'rulecraft.dsl', 'lark', "
+            "'rulecraft.cli.play', 'jsonschema'))]\n"
+            "print(heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().endswith("[]"), out

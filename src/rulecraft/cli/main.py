@@ -1,4 +1,10 @@
-"""The ``rulecraft`` command: a click group; each command family lives in its own module."""
+"""The ``rulecraft`` command: a click group; each command family lives in its own module.
+
+A command's module (and what it imports: the engine, the expression compiler, plotting) is loaded
+only when that command runs, so ``rulecraft --help`` and a quick ``eval`` do not pay for ``play``.
+The group lists the commands from the table below; a test checks that each short help here is the
+command's own.
+"""
 
 from __future__ import annotations
 
@@ -9,35 +15,57 @@ import click
 
 from rulecraft import __version__
 
-# Each module exposes ``register(group)``. Order is the order of ``rulecraft --help``.
-COMMAND_MODULES = [
-    "rulecraft.cli.rules_cmds",  # validate, list, explain, diff, schema
-    "rulecraft.cli.eval_cmd",  # eval
-    "rulecraft.cli.game_cmds",  # simulate, test
-    "rulecraft.cli.compare_cmd",  # compare
-    "rulecraft.cli.play_cmds",  # play
-    "rulecraft.cli.replay_cmds",  # replay
-]
+# Command -> (the module whose ``register(group)`` defines it, the first sentence of its help).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "compare": ("rulecraft.cli.compare_cmd", "Compare rulesets A and B over the same N seeded games: win rates, "
+                                             "scores, length, rules fired, balance."),
+    "diff": ("rulecraft.cli.rules_cmds", "Show the rules that differ between A and B, each with where it came from."),
+    "eval": ("rulecraft.cli.eval_cmd", "Compile and evaluate EXPRESSION, and print its value."),
+    "explain": ("rulecraft.cli.rules_cmds", "Show the effective rules of RULESET and where each came from "
+                                            "(options marked *)."),
+    "list": ("rulecraft.cli.rules_cmds", "List the bundled rulesets with their options (default marked *) and "
+                                         "presets."),
+    "play": ("rulecraft.cli.play_cmds", "Play RULESET at the terminal: you against bots, or several people taking "
+                                        "turns at one keyboard."),
+    "replay": ("rulecraft.cli.replay_cmds", "Step through a saved game (FILE, a log from play or simulate "
+                                            "--log-dir)."),
+    "schema": ("rulecraft.cli.rules_cmds", "Print a JSON Schema (for editors: yaml-language-server, VS Code)."),
+    "simulate": ("rulecraft.cli.game_cmds", "Play N seeded games of RULESET and summarise them."),
+    "test": ("rulecraft.cli.game_cmds", "Run rule scenarios (YAML files, or directories of them) and report like "
+                                        "pytest."),
+    "validate": ("rulecraft.cli.rules_cmds", "Check rule files, overlays and scenarios (files, or directories "
+                                             "searched for *.yaml)."),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def load_command(name: str) -> click.Command:
+    """The command ``name``, its module imported now."""
+    module = importlib.import_module(COMMANDS[name][0])
+    found = click.Group()
+    module.register(found)
+    return found.commands[name]
+
+
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return load_command(cmd_name) if cmd_name in COMMANDS else None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # The listing from the table, so that --help imports no command's module.
+        with formatter.section("Commands"):
+            limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+            rows = [(name, click.Command(name, help=text).get_short_help_str(limit))
+                    for name, (_, text) in sorted(COMMANDS.items())]
+            formatter.write_dl(rows)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rulecraft")
 def cli() -> None:
     """Play traditional card and tile games by their documented rules and variants."""
-
-
-def _register_all() -> None:
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:  # a command family not written yet
-                continue
-            raise
-        module.register(cli)
-
-
-_register_all()
 
 
 def main() -> None:

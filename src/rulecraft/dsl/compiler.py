@@ -19,6 +19,7 @@ import difflib
 import math
 import re
 from dataclasses import dataclass, field
+from types import CodeType
 from typing import Any, Protocol, cast
 
 from rulecraft.dsl import ast as A
@@ -416,6 +417,22 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
                                          source_text)]) from None
 
 
+_CODE: dict[tuple[str, str], CodeType] = {}
+_CODE_KEPT = 16384
+
+
+def _code(source: str, filename: str) -> CodeType:
+    """Python's compile of generated source, once per process: a ruleset is built once per option
+    choice when it is validated, and most of its expressions generate the same source each time."""
+    key = (source, filename)
+    code = _CODE.get(key)
+    if code is None:
+        if len(_CODE) >= _CODE_KEPT:
+            _CODE.clear()
+        code = _CODE[key] = compile(source, filename, "exec")
+    return code
+
+
 def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> CompiledExpr:
     pos = _pos(src)
     where = f"{pos}: " if pos is not UNKNOWN_POS else ""
@@ -431,7 +448,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     source = inline_reads(f"def _expr(ctx):\n    try:\n{reads}        return {body}\n"
                           "    except _guarded as exc:\n        raise _fail(exc) from exc\n", comp.getters)
     # exec of source generated from our own checked tree (never user text), with no builtins.
-    exec(compile(source, f"<rule expression {where or src!r}>", "exec"), comp.namespace)
+    exec(_code(source, f"<rule expression {where or src!r}>"), comp.namespace)
     fn: Any = comp.namespace["_expr"]
     fn.text = str(src)
     fn.type = rtype
@@ -451,7 +468,7 @@ def _finish_select(comp: _Compiler, code: str, src: Any, scope: Scope) -> Any:
         raise ValueError(f"scope '{scope.name}' has no item slot to select over")
     source = select_source(code, comp.getters, slot)
     where = comp.namespace["_where"]
-    exec(compile(source, f"<rule expression {where or src!r}, over items>", "exec"), comp.namespace)
+    exec(_code(source, f"<rule expression {where or src!r}, over items>"), comp.namespace)
     fn = comp.namespace["_select"]
     fn.python = source
     return fn

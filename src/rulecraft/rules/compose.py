@@ -50,7 +50,7 @@ import difflib
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -156,13 +156,23 @@ class Composed:
     content_hash: str
     source_text: dict[str, str]
     files: list[str]  # the extends chain, base first, the file asked for last
-    provenance: Provenance
+    # Where every value came from, made when first asked for (explain, diff): a walk over all the data
+    # that loading and validating never need.
+    make_provenance: Callable[[], Provenance]
     options: list[OptionInfo] = field(default_factory=list)
     presets: list[PresetInfo] = field(default_factory=list)
     preset: str | None = None
     ref: str = ""
     layers: list[str] = field(default_factory=list)  # labels, in the order applied
     chosen_by: dict[str, str] = field(default_factory=dict)  # option id -> default | preset P | command line
+
+    _provenance: Provenance | None = None
+
+    @property
+    def provenance(self) -> Provenance:
+        if self._provenance is None:
+            self._provenance = self.make_provenance()
+        return self._provenance
 
     @property
     def title(self) -> str:
@@ -279,7 +289,8 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
     name = str(data.get("name") or Path(docs[-1].file).stem)
     return Composed(
         data=data, name=name, chosen=chosen, content_hash=content_hash(data), source_text=source_text,
-        files=[d.file for d in docs], provenance=build_provenance(data, file_layers, regions, provenance_deleted),
+        files=[d.file for d in docs],
+        make_provenance=lambda: build_provenance(data, file_layers, regions, provenance_deleted),
         options=opts, presets=presets, preset=preset, ref=ref, layers=labels, chosen_by=chosen_by,
     )
 

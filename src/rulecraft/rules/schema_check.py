@@ -124,9 +124,59 @@ def _texts(path: str | Path, source_text: str | None) -> dict[str, str]:
 
 
 # --------------------------------------------------------------------------- translation
+# Sections of rule data already found valid, by content: validating a ruleset checks it once per
+# option choice and preset, and most sections come out of every composition the same. Only valid
+# content is remembered (positions do not matter to it); anything invalid is checked in full.
+_VALID: set[tuple[str, str, str]] = set()
+_VALID_KEPT = 4096
+_SHALLOW = frozenset({"$schema", "$id", "title", "description", "type", "properties", "required",
+                      "additionalProperties", "$defs", "examples", "$comment"})
+
+
+def _known_valid(data: Any, kind: str) -> bool:
+    """Whether ``data`` is valid judging by sections already checked, checking only the new ones.
+
+    Applies when the schema is a plain mapping of properties (no keyword across sections); a
+    section found invalid leaves the judgement to the full check, which explains the problem."""
+    schema = validator(kind).schema
+    if not isinstance(data, dict) or not isinstance(schema, dict) or not set(schema) <= _SHALLOW \
+            or schema.get("type") not in (None, "object"):
+        whole = (kind, "", json.dumps(data, sort_keys=True, ensure_ascii=False, default=str))
+        if whole in _VALID:
+            return True
+        if next(validator(kind).iter_errors(data), None) is not None:
+            return False
+        _remember([whole])
+        return True
+    properties = schema.get("properties", {})
+    if any(k not in data for k in schema.get("required", ())):
+        return False
+    if schema.get("additionalProperties") is False and any(k not in properties for k in data):
+        return False
+    fresh = []
+    for key, value in data.items():
+        if key not in properties:
+            continue
+        mark = (kind, str(key), json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
+        if mark not in _VALID:
+            if next(validator(kind).evolve(schema=properties[key]).iter_errors(value), None) is not None:
+                return False
+            fresh.append(mark)
+    _remember(fresh)
+    return True
+
+
+def _remember(marks: list[tuple[str, str, str]]) -> None:
+    if len(_VALID) + len(marks) > _VALID_KEPT:
+        _VALID.clear()
+    _VALID.update(marks)
+
+
 def schema_diagnostics(data: Any, kind: str, source_text: dict[str, str] | None = None,
                        prefix: str = "") -> list[Diagnostic]:
     """Every schema problem of ``data`` as positioned, plain-words Diagnostics (deduplicated)."""
+    if _known_valid(data, kind):
+        return []
     texts = source_text or {}
     out: list[Diagnostic] = []
     seen: set[tuple[SourcePos, str]] = set()

@@ -142,13 +142,29 @@ class _StrictComposer(Composer):
         return node
 
 
-class _Loader(Reader, Scanner, Parser, _StrictComposer, _CoreResolver):
+class _PyLoader(Reader, Scanner, Parser, _StrictComposer, _CoreResolver):
     def __init__(self, stream: str) -> None:
         Reader.__init__(self, stream)
         Scanner.__init__(self)
         Parser.__init__(self)
         _StrictComposer.__init__(self)
         _CoreResolver.__init__(self)
+
+
+_Loader: Callable[[str], Any] = _PyLoader
+if getattr(yaml, "__with_libyaml__", False):
+    # libyaml scans and parses (in C, with the same events and marks: index, line and column count
+    # characters); the strict composer above still builds the nodes, so what is accepted and refused,
+    # and where, is the same. This is most of the cost of loading a rule file.
+    from yaml.cyaml import CParser  # type: ignore[attr-defined]
+
+    class _CLoader(_StrictComposer, CParser, _CoreResolver):
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            _StrictComposer.__init__(self)
+            _CoreResolver.__init__(self)
+
+    _Loader = _CLoader
 
 
 # --------------------------------------------------------------------------- public API
@@ -184,8 +200,17 @@ def display_path(path: str | os.PathLike[str]) -> str:
     return rel.as_posix()
 
 
+_PARSED: dict[tuple[str, bytes], YamlDocument] = {}
+_PARSED_KEPT = 64
+
+
 def read_yaml_file(path: str | os.PathLike[str], display: str | None = None) -> YamlDocument:
-    """Load a file, keeping its text (compose needs it to show source lines under errors)."""
+    """Load a file, keeping its text (compose needs it to show source lines under errors).
+
+    The same bytes are parsed once per process: validating a ruleset composes its files once per
+    option choice and preset. The located data is then shared, so nothing downstream may change
+    it (compose builds new mappings and lists).
+    """
     name = display or display_path(path)
     try:
         size = os.path.getsize(path)
@@ -198,6 +223,17 @@ def read_yaml_file(path: str | os.PathLike[str], display: str | None = None) -> 
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise RuleFileError.single(SourcePos(name, 1, 1), f"cannot read the file: {exc.strerror or exc}") from None
+    key = (name, raw)
+    doc = _PARSED.get(key)
+    if doc is None:
+        doc = _parse_bytes(raw, name)
+        if len(_PARSED) >= _PARSED_KEPT:
+            del _PARSED[next(iter(_PARSED))]  # the oldest
+        _PARSED[key] = doc
+    return doc
+
+
+def _parse_bytes(raw: bytes, name: str) -> YamlDocument:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -225,11 +261,7 @@ def parse_yaml_text(text: str, filename: str = "<string>") -> YamlDocument:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise RuleFileError.single(SourcePos(filename, 1, 1), f"rule files may be at most {MAX_BYTES:,} bytes")
     try:
-        loader = _Loader(text)
-        try:
-            root = loader.get_single_node()
-        finally:
-            loader.dispose()
+        root = _compose(text)
         if root is None:
             return YamlDocument(None, text, filename)
         _check_budget(root, filename, text)
@@ -250,6 +282,26 @@ def parse_yaml_text(text: str, filename: str = "<string>") -> YamlDocument:
     if builder.diags:
         raise RuleFileError(builder.diags)
     return YamlDocument(data, text, filename)
+
+
+def _compose(text: str) -> Node | None:
+    """The node graph of the one document in ``text``. libyaml first; on a YAML error the Python
+    parser reads the text again, for its messages, which the hints below and the tests know."""
+    try:
+        return _run_loader(_Loader, text)
+    except (yaml.YAMLError, _LoaderError):
+        if _Loader is _PyLoader:
+            raise
+        return _run_loader(_PyLoader, text)
+
+
+def _run_loader(make: Callable[[str], Any], text: str) -> Node | None:
+    loader = make(text)
+    try:
+        root: Node | None = loader.get_single_node()
+        return root
+    finally:
+        loader.dispose()
 
 
 # --------------------------------------------------------------------------- errors
@@ -423,7 +475,7 @@ class _Builder:
             shown = "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
             self.error(pos, f"keys must be names (strings); write '{shown}' in quotes if you mean the text")
             return None
-        if value == "<<" and target.style is None:
+        if value == "<<" and not target.style:  # plain (libyaml says '', PyYAML None), not quoted
             self.error(pos, "merge keys ('<<') are not supported; use 'extends:' and overlays to share rules")
             return None
         if isinstance(knode, _AliasNode):
