@@ -25,8 +25,20 @@ def test_bundled_variants_validate() -> None:
     # CI fails here when a bundled rule file (or any of its options and presets) breaks.
     r = run("validate", "variants/")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout == ""
-    assert "valid" in r.stderr
+    assert r.stderr == ""
+    assert r.stdout.startswith("ok: 7 files valid"), r.stdout
+
+
+def test_bundled_files_validate_and_test_from_any_directory(tmp_path: Path) -> None:
+    # After pip install, from a directory with no checkout: the paths name the bundled files.
+    r = run("validate", "variants/rook/base.yaml", "luk-fu/four-players", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("ok: 2 files valid"), r.stdout
+    r = run("test", "tests/scenarios/doubt", "-q", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.strip().endswith("passed, 0 failed"), r.stdout
+    r = run("validate", "no-such-dir/", cwd=tmp_path)
+    assert r.returncode == 2 and "no such file or directory: no-such-dir/" in r.stderr
 
 
 def test_validate_reports_file_line_col_and_exits_1() -> None:

@@ -228,3 +228,38 @@ def test_repeated_option_and_preset_ids_are_reported_with_the_first(tmp_path: Pa
     with pytest.raises(RuleFileError) as err:
         compose(str(f))
     assert [(d.pos.line, d.message) for d in err.value.diagnostics] == [(line, message)]
+
+
+HOUSE = """\
+extends: rook
+name: rook-house
+source: "our kitchen table"
+constants:
+  target: 500
+hand:
+  phases:
+    - id: play
+      first: "left_of(declarer)"
+"""
+
+
+def test_an_overlay_adds_its_source_to_the_base_citations(tmp_path: Path) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text(HOUSE)
+    base = plain(compose("rook").data["source"])
+    sources = plain(compose(str(house)).data["source"])
+    assert sources == [*(base if isinstance(base, list) else [base]), "our kitchen table"]
+    replaced = tmp_path / "replaced.yaml"
+    replaced.write_text(HOUSE.replace('source: "our kitchen table"', 'source: {$replace: "only ours"}'))
+    assert plain(compose(str(replaced)).data["source"]) == "only ours"
+
+
+def test_an_option_whose_rules_an_overlay_sets_is_reported_overridden(tmp_path: Path) -> None:
+    from rulecraft.rules.compose import overridden_options
+
+    house = tmp_path / "house.yaml"
+    house.write_text(HOUSE)
+    found = overridden_options(compose(str(house)))
+    assert list(found) == ["first_lead"]
+    assert [(e.path, e.origin.pos.line) for e in found["first_lead"]] == [("hand.phases[play].first", 9)]
+    assert overridden_options(compose("rook", {"first_lead": "left-of-bidder"})) == {}

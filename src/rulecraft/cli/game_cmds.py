@@ -70,7 +70,7 @@ def simulate(ruleset: str, options: tuple[str, ...], preset: str | None, games: 
 
 
 @click.command("test")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("paths", nargs=-1)
 @click.option("-q", "--quiet", is_flag=True, help="Only print failures and the summary.")
 @click.option("--mutate", is_flag=True,
               help="Mutation testing: change the rule files the scenarios play, one small change at a time, and "
@@ -94,9 +94,15 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, mutate: bool, coverage: bool, 
     """Run rule scenarios (YAML files, or directories of them) and report like pytest.
 
     With --mutate, measure what the scenarios pin down instead; with --coverage, which rules they exercise.
+    With no PATHS, the bundled rulesets' scenarios; a path that does not exist here but names bundled
+    ones (tests/scenarios/rook) means those.
     """
+    from rulecraft.cli.inputs import input_paths
+    from rulecraft.rules.registry import bundled_scenarios_dir
+
     if mutate and coverage:
         raise UsageError("--mutate and --coverage are separate runs: give one of them")
+    paths = tuple(str(p) for p in input_paths(paths, bundled_scenarios_dir()))
     if mutate or coverage:
         from rulecraft.cli.mutate_cmd import run_coverage, run_mutate
 

@@ -26,7 +26,7 @@ def register(group: click.Group) -> None:
 
 # --------------------------------------------------------------------------- validate
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("paths", nargs=-1)
 @FORMAT
 @click.option("--no-build", is_flag=True, help="Only check structure (YAML, schema, composition); skip building.")
 @click.option("--simulate", "games", type=click.IntRange(min=0), default=0, metavar="N",
@@ -37,14 +37,19 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
 
     Every ruleset is also checked under each option choice and each preset. With --simulate N, each
     of those configurations also plays N random games, and any game that does not end, reaches a
-    state with no legal move, or breaks an engine invariant is reported with its seed. Exit 0 when
-    all are valid, 1 when any problem is found, 2 for a usage error.
+    state with no legal move, or breaks an engine invariant is reported with its seed. With no PATHS,
+    the bundled rule files; a path that does not exist here but names bundled files (variants/...,
+    a ruleset's name) means those. Problems and the summary go to standard output, one
+    file:line:col: error: line per problem; exit 0 when all are valid, 1 when any problem is found,
+    2 for a usage error.
     """
+    from rulecraft.cli.inputs import input_paths
+    from rulecraft.rules.registry import bundled_variants_dir
     from rulecraft.runs.validate import collect_files, validate_file
 
     if games and no_build:
         raise click.UsageError("--simulate needs the rulesets built: drop --no-build")
-    files = collect_files(paths)
+    files = collect_files(input_paths(paths, bundled_variants_dir()))
     reports = [validate_file(f, build=not no_build, simulate=games) for f in files]
     diags: list[Diagnostic] = [d for r in reports for d in r.diagnostics]
     bad = [r for r in reports if not r.ok]
@@ -54,15 +59,15 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
         for d in diags:
             click.echo(d.format())
         if not files:
-            click.echo("no YAML files found", err=True)
+            click.echo("no YAML files found")
         elif bad:
             n = len(diags)
             click.echo(f"{n} problem{'s' if n != 1 else ''} in {len(bad)} of {len(files)} "
-                       f"file{'s' if len(files) != 1 else ''}", err=True)
+                       f"file{'s' if len(files) != 1 else ''}")
         else:
             checked = sum(max(r.variants_checked, 1) for r in reports)
             click.echo(f"ok: {len(files)} file{'s' if len(files) != 1 else ''} valid "
-                       f"({checked} configuration{'s' if checked != 1 else ''} checked)", err=True)
+                       f"({checked} configuration{'s' if checked != 1 else ''} checked)")
     if bad:
         ctx.exit(1)
 
@@ -124,8 +129,11 @@ preset_flag = click.option("--preset", default=None, help="Select a named preset
 def explain(ruleset: str, options: tuple[str, ...], preset: str | None, prefix: str, changed: bool,
             fmt: str) -> None:
     """Show the effective rules of RULESET and where each came from (options marked *)."""
+    from rulecraft.rules.compose import overridden_options
+
     composed = _load(ruleset, parse_option_assignments(options), preset)
     prov = composed.provenance
+    overridden = overridden_options(composed)
     entries = [e for e in prov.under(prefix) if not _is_declaration(e.path)]
     deleted = [e for e in prov.deleted if not prefix or e.path.startswith(prefix)]
     if changed:
@@ -135,6 +143,7 @@ def explain(ruleset: str, options: tuple[str, ...], preset: str | None, prefix: 
             "name": composed.name, "title": composed.title, "hash": composed.content_hash,
             "files": composed.files, "options": composed.chosen, "chosen_by": composed.chosen_by,
             "preset": composed.preset, "layers": composed.layers,
+            "overridden": {oid: [_entry_json(e) for e in hits] for oid, hits in overridden.items()},
             "rules": [_entry_json(e) for e in entries],
             "deleted": [_entry_json(e) for e in deleted],
         }, indent=2, ensure_ascii=False))
@@ -144,7 +153,11 @@ def explain(ruleset: str, options: tuple[str, ...], preset: str | None, prefix: 
     if composed.chosen:
         click.echo("options: " + ", ".join(f"{k}={v}" + ("" if composed.chosen_by[k] == "default" else
                                                           f" [{composed.chosen_by[k]}]")
+                                           + (" (overridden)" if k in overridden else "")
                                            for k, v in composed.chosen.items()))
+    for oid, hits in overridden.items():
+        where = ", ".join(f"{e.path} ({e.origin.pos})" for e in hits)
+        click.echo(f"  option {oid}: an overlay sets what it chooses: {where}")
     click.echo("")
     for e in entries:
         mark = "*" if e.origin.layer.startswith("option ") else " "

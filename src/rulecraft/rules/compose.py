@@ -418,6 +418,19 @@ class _Deleted:
 _GONE = _Deleted()
 
 
+CITATIONS = frozenset({"source"})
+"""Rule paths whose overlay value adds to what it extends (a house rule cites its own source beside
+the base's) instead of replacing it; ``{$replace: ...}`` still replaces."""
+
+
+def _cited_both(base: Any, over: Any) -> LList:
+    """Both citations, base first, each text keeping its own position."""
+    items = [*(base if isinstance(base, list) else [base]), *(over if isinstance(over, list) else [over])]
+    out = LList(items, pos=getattr(base, "pos", UNKNOWN_POS))
+    out.item_pos = [pos_of(i, getattr(base, "pos", UNKNOWN_POS)) for i in items]
+    return out
+
+
 class _Merger:
     """Lays one layer over the data so far. Never mutates its inputs: the base may be reused."""
 
@@ -480,6 +493,10 @@ class _Merger:
                     continue  # reported by directives()
                 merged_in_place = k in out and isinstance(out[k], dict) and isinstance(v, dict) \
                     and "$replace" not in v
+                if child in CITATIONS and k in out and not (isinstance(v, dict) and "$replace" in v):
+                    out[k] = _cited_both(out[k], self.clean(v, child))  # a house rule adds its source
+                    out.key_pos[k] = _key_pos(over, k)
+                    continue
                 out[k] = self.merge(out[k], v, child) if k in out else self.clean(v, child)
                 if not merged_in_place or k not in out.key_pos:
                     out.key_pos[k] = _key_pos(over, k)
@@ -620,6 +637,33 @@ def build_provenance(data: Any, file_layers: dict[str, str], regions: list[tuple
 
     walk(data, "", pos_of(data))
     return prov
+
+
+def overridden_options(composed: Composed) -> dict[str, list[ProvenanceEntry]]:
+    """The options whose rules an overlay sets: option id -> the effective values an overlay wrote at a
+    rule path some choice of that option patches. The option then no longer says what is played there
+    (``explain`` shows it; an overlay that changes who leads makes ``first_lead`` moot)."""
+    out: dict[str, list[ProvenanceEntry]] = {}
+    prov = composed.provenance
+    for opt in composed.options:
+        paths = {p for choice in opt.choices if isinstance(choice.patch, dict) for p in _patch_paths(choice.patch, "")}
+        hits = [e for p in sorted(paths) for e in prov.under(p) if e.origin.layer.startswith("overlay ")]
+        if hits:
+            out[opt.id] = hits
+    return out
+
+
+def _patch_paths(value: Any, path: str) -> Iterator[str]:
+    """The rule paths of a patch's values (not the ids that only say which list item it changes)."""
+    if isinstance(value, dict) and value:
+        for k, v in value.items():
+            if not (k == "id" and path.endswith("]")):
+                yield from _patch_paths(v, key_step(path, k))
+    elif isinstance(value, list) and value:
+        for i, item in enumerate(value):
+            yield from _patch_paths(item, item_step(path, item, i))
+    elif path:
+        yield path
 
 
 def plain(value: Any) -> Any:

@@ -4,9 +4,9 @@ A RULESET argument is either a path (a file; a directory means its ``base.yaml``
 a bundled ruleset: ``my-game`` is ``variants/my-game/base.yaml`` and ``my-game/house`` is
 ``variants/my-game/house.yaml``. An existing path always wins over a bundled name.
 
-Bundled files are found in the installed package (``rulecraft/_bundled/{variants,schemas}``, which
-the wheel force-includes) and, when running from a source checkout (an editable install), in the
-repository's top-level ``variants/`` and ``schemas/``.
+Bundled files are found in the installed package (``rulecraft/_bundled/{variants,schemas,scenarios}``,
+which the wheel force-includes) and, when running from a source checkout (an editable install), in the
+repository's top-level ``variants/`` and ``schemas/`` and in ``tests/scenarios/``.
 """
 
 from __future__ import annotations
@@ -39,6 +39,28 @@ def _bundled(kind: str) -> Path:
 def bundled_variants_dir() -> Path:
     """The directory of bundled rule files (``variants/``)."""
     return _bundled("variants")
+
+
+def bundled_scenarios_dir() -> Path:
+    """The directory of the bundled rulesets' scenario suites (``tests/scenarios/<game>/`` in a checkout)."""
+    packaged = _bundled("scenarios")
+    return packaged if packaged.is_dir() else _repo_root() / "tests" / "scenarios"
+
+
+def bundled_input(text: str) -> Path | None:
+    """A path given on the command line that does not exist here but names bundled files: ``variants``
+    or ``variants/rook/base.yaml`` (as in a checkout, from any directory), a bundled ruleset's name
+    (``rook``, ``luk-fu/four-players``), or ``scenarios/rook`` / ``tests/scenarios/rook``."""
+    parts = Path(text.strip()).parts
+    if not parts or ".." in parts or Path(text).is_absolute():
+        return None
+    roots = {"variants": bundled_variants_dir(), "schemas": schemas_dir(), "scenarios": bundled_scenarios_dir()}
+    if parts[:2] == ("tests", "scenarios"):
+        parts = parts[1:]
+    if parts[0] in roots:
+        candidate = roots[parts[0]].joinpath(*parts[1:])
+        return candidate if candidate.exists() else None
+    return bundled_path(text)
 
 
 def schemas_dir() -> Path:

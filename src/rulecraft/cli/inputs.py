@@ -1,0 +1,32 @@
+"""Files named on the command line, which may be the bundled ones wherever rulecraft runs.
+
+``rulecraft validate variants/`` and ``rulecraft test tests/scenarios/rook`` work in a checkout
+and, after ``pip install``, from any directory: a path that does not exist here but names bundled
+files (``variants/...``, ``tests/scenarios/...``, a ruleset's name) means those. With no path at
+all, the commands take every bundled file of their kind.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulecraft.errors import UsageError
+from rulecraft.rules.registry import bundled_input
+
+
+def input_paths(paths: tuple[str, ...], default: Path) -> list[Path]:
+    """The paths to read: each as given when it exists, else the bundled files it names."""
+    if not paths:
+        return [default]
+    out: list[Path] = []
+    for text in paths:
+        path = Path(text)
+        if path.exists():
+            out.append(path)
+            continue
+        bundled = bundled_input(text)
+        if bundled is None:
+            raise UsageError(f"no such file or directory: {text} (nor bundled files of that name: try "
+                             "'variants/', a ruleset's name such as 'rook', or 'tests/scenarios/rook')")
+        out.append(bundled)
+    return out
