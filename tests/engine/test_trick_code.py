@@ -8,6 +8,7 @@ and the chosen move applied both ways must leave the same state.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from support import ruleset
@@ -97,3 +98,23 @@ def test_phases_of_other_shapes_keep_the_generic_path(ref: str) -> None:
         st.apply(legal[rng.randrange(len(legal))])
     st.legal_moves()
     assert _trick_phase(rs)._generated is False
+
+
+def test_a_trick_phase_with_no_restriction_at_all_is_generated_and_plays(tmp_path: Path) -> None:
+    # Any card may follow: the generated decision has an empty follow branch, which must still compile.
+    text = (Path(__file__).parents[1] / "runs" / "tiny" / "rules.yaml").read_text(encoding="utf-8")
+    start = text.index("      follow:")
+    end = text.index("      capture:")
+    free = tmp_path / "free.yaml"
+    free.write_text(text[:start] + text[end:], encoding="utf-8")
+    rs = load_ruleset(str(free))
+    st = Game(rs, 3).new_state()
+    moves = 0
+    while not st.is_over:
+        legal = st.legal_moves()
+        if st.pdata is not None and getattr(st.pdata, "plays", None):
+            # nothing narrows a follow: every piece in hand may be played
+            assert len(legal) == len(st.hand(st.to_act))  # type: ignore[arg-type]
+        st.apply(legal[0])
+        moves += 1
+    assert moves and _trick_phase(rs)._generated  # type: ignore[attr-defined]
