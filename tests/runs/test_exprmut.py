@@ -69,3 +69,11 @@ def test_schema_says_what_each_value_is() -> None:
     assert (("options", 0, "default"), "default") in found
     # Names, messages and what a thing is (kind) are not rules to mutate.
     assert not any(p[-1] in ("name", "message", "kind", "description") for p, _ in found if p)
+
+
+def test_an_overlay_changing_an_option_s_default_gets_the_base_s_other_choices() -> None:
+    # The overlay writes only `default:`; its choices are in the base it extends.
+    chain = load_chain("luk-fu/four-players")
+    overlay = [m for m in enumerate_mutants(chain) if m.file == chain[-1].file]
+    assert [(m.operator, m.rule) for m in overlay] == [("default", "options[players].default")]
+    assert overlay[0].change.startswith("default '4' -> ")

@@ -13,7 +13,7 @@ to it, so the loaded file is never changed and nothing is written to disk.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rulecraft.errors import SourcePos
@@ -59,10 +59,11 @@ class _Change:
 def enumerate_mutants(docs: Iterable[YamlDocument]) -> list[Mutant]:
     """Every mutant of the files, file by file in the order given, each file top to bottom."""
     out: list[Mutant] = []
+    choices: dict[str, tuple[str, ...]] = {}  # each option's choices, from the files before (an overlay's base)
     for doc in docs:
         found: dict[tuple[Any, ...], int] = {}
         overlay = isinstance(doc.data, dict) and "extends" in doc.data
-        for site in sites(doc.data):
+        for site in _with_choices(sites(doc.data), choices):
             path = _drop_path(doc.data, site.path, overlay) if site.role == "item" else site.path
             for c in _changes(site):
                 key = (c.pos, c.operator, c.change)
@@ -74,6 +75,27 @@ def enumerate_mutants(docs: Iterable[YamlDocument]) -> list[Mutant]:
                 found[key] = len(out)
                 out.append(Mutant(len(out), c.pos.file or doc.file, c.pos.line, c.pos.col,
                                   rule_path(doc.data, site.path), c.operator, c.change, (path,), c.drop, c.new))
+        choices.update(_option_choices(doc.data))
+    return out
+
+
+def _with_choices(found: Iterable[Site], choices: dict[str, tuple[str, ...]]) -> Iterator[Site]:
+    """The sites, an option default written without its choices (in an overlay) given them."""
+    for site in found:
+        if site.role == "default" and not site.choices:
+            others = tuple(c for c in choices.get(site.kind, ()) if c != site.value)
+            if not others:
+                continue
+            site = replace(site, choices=others)
+        yield site
+
+
+def _option_choices(data: Any) -> dict[str, tuple[str, ...]]:
+    options = data.get("options") if isinstance(data, dict) else None
+    out: dict[str, tuple[str, ...]] = {}
+    for opt in options if isinstance(options, list) else ():
+        if isinstance(opt, dict) and isinstance(opt.get("choices"), list):
+            out[str(opt.get("id"))] = tuple(str(c["id"]) for c in opt["choices"] if isinstance(c, dict) and "id" in c)
     return out
 
 

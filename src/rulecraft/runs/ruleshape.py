@@ -43,7 +43,7 @@ class Site:
     role: str  # expression | number | boolean | enum | item | patch | default
     key: str  # the mapping key it is under ('' for a list item)
     pos: SourcePos
-    kind: str = ""  # for items: restriction, effect, multiplier, extra call
+    kind: str = ""  # for items: restriction, effect, multiplier, extra call; for a default: the option
     choices: tuple[str, ...] = ()  # for enums and option defaults: the other words allowed
     condition: bool = False  # an expression in a condition's place
 
@@ -185,8 +185,9 @@ def _walk_mapping(value: dict[str, Any], schemas: list[tuple[str, dict[str, Any]
         if "option" in names and k == "default" and isinstance(v, str):
             ids = tuple(str(c["id"]) for c in value.get("choices") or () if isinstance(c, dict) and "id" in c)
             others = tuple(c for c in ids if c != v)
-            if others:
-                yield Site((*path, k), v, "default", k, pos_of(v, kwhere), choices=others)
+            if others or not ids:  # no choices: an overlay changing a default (the choices are in its base)
+                yield Site((*path, k), v, "default", k, pos_of(v, kwhere), kind=str(value.get("id", "")),
+                           choices=others)
             continue
         yield from _walk(v, _child(schemas, k, v), (*path, k), k, pos_of(v, kwhere))
 
