@@ -409,7 +409,7 @@ def _build_names(b: Builder, rs: Ruleset, data: dict[str, Any], disp: dict[str, 
                 if _declared_by_patch(value, patch_ids):
                     _check_languages(b, per_lang, languages)
                 else:
-                    _unknown(b, by_value, value, sorted(present), f"value of '{attr}'")
+                    _unknown(b, by_value, value, sorted(present), f"{attr} value")
                 continue
             values.setdefault(str(attr), {}).setdefault(str(value), {}).update(_names_of(b, per_lang, languages))
     return make_name_table(languages, default, {c: t for c, t in terms.items() if t}, values)
