@@ -117,8 +117,9 @@ def _state_where_or_none(name: str, seed: int, legal: str) -> State | None:
 def test_an_unknown_language_is_a_usage_error_listing_the_rulesets_languages(tmp_path: Path) -> None:
     st, _ = play_game(ruleset("tien-gow"), 1, ["random"] * 4, max_hands=1)
     write_log(tmp_path / "g.jsonl", st, ["random"] * 4)
-    for args in (["play", "tien-gow", "--seed", "1", "--log", str(tmp_path / "p.jsonl")], ["explain", "tien-gow"], ["simulate", "tien-gow", "-n", "1"],
-                 ["compare", "tien-gow", "tien-gow", "-n", "1"], ["replay", str(tmp_path / "g.jsonl")]):
+    for args in (["play", "tien-gow", "--seed", "1", "--log", str(tmp_path / "p.jsonl")], ["explain", "tien-gow"],
+                 ["simulate", "tien-gow", "-n", "1"], ["compare", "tien-gow", "tien-gow", "-n", "1"],
+                 ["replay", str(tmp_path / "g.jsonl")]):
         r = run(*args, "--lang", "fr")
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         assert "tien-gow has no names in 'fr': its languages are en (English), zh (中文)" in r.stderr, r.stderr

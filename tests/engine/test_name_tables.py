@@ -65,7 +65,8 @@ def test_a_name_for_what_only_an_option_adds_is_there_when_the_option_is_taken()
 def test_luk_fu_names_only_the_cards_and_suits_the_seed_names() -> None:
     rs = ruleset("luk-fu")
     names = rs.display.names
-    # seed 000: 銭のスートの１は'毛Ｘ'; 十のスートの１は'百子'; the 'Ｘ銭' card called リチェン (Li Tyen) or ヨチェン (Yo Tyen).
+    # seed 000: 銭のスートの１は'毛Ｘ'; 十のスートの１は'百子'; the 'Ｘ銭' card called リチェン (Li Tyen)
+    # or ヨチェン (Yo Tyen).
     named = {tid: names.term("pieces", tid, "zh") for tid in rs.pieces.by_type_id if names.term("pieces", tid, "zh")}
     assert named == {"coins-1": "毛X", "tens-1": "百子", "li-tyen": "X錢"}
     assert rs.pieces.types[rs.pieces.by_type_id["li-tyen"]].name == "Li Tyen / Yo Tyen (the special card)"
@@ -104,7 +105,8 @@ def _overlay(tmp_path: Path, display: str) -> Path:
     # the schema: a name is text (or a list of texts), keyed by a language code
     ('  names:\n    pieces:\n      "6-6": {zh: 5}\n', (6, 19),
      "expected a string or a list for 'zh', got the whole number 5"),
-    ('  names:\n    pieces:\n      "6-6": {Chinese: 天}\n', (6, 15), "'Chinese' is not a valid key here: a language code"),
+    ('  names:\n    pieces:\n      "6-6": {Chinese: 天}\n', (6, 15),
+     "'Chinese' is not a valid key here: a language code"),
     ('  names:\n    rules: {qin: {zh: []}}\n', (5, 23), "'zh' needs at least 1 item"),
     ('  names:\n    tiles: {}\n', (5, 5), "unknown key 'tiles'"),
     # the build: every key names something the rules declare, in a declared language
@@ -113,7 +115,8 @@ def _overlay(tmp_path: Path, display: str) -> Path:
     ('  names:\n    rules: {qim: {zh: 擒}}\n', (5, 13), "unknown rule id 'qim' (did you mean 'qin'?)"),
     ('  names:\n    values: {kind: {civl: {zh: 文}}}\n', (5, 21), "unknown kind value 'civl' (did you mean 'civil'?)"),
     ('  names:\n    values: {knd: {civil: {zh: 文}}}\n', (5, 14), "unknown piece attribute 'knd'"),
-    ('  names:\n    verbs: {chalenge: {zh: 擒}}\n', (5, 13), "unknown move verb 'chalenge' (did you mean 'challenge'?)"),
+    ('  names:\n    verbs: {chalenge: {zh: 擒}}\n', (5, 13),
+     "unknown move verb 'chalenge' (did you mean 'challenge'?)"),
     ('  default_language: fr\n', (4, 21), "unknown language 'fr'"),
 ])
 def test_a_bad_names_block_is_refused_where_it_is_written(tmp_path: Path, display: str, where: tuple[int, int],
@@ -145,13 +148,15 @@ def test_generated_pieces_fill_their_names_from_their_attributes(tmp_path: Path)
     rules = tmp_path / "game.yaml"
     rules.write_text(
         "name: tiny\nseats: {count: 2}\n"
-        "pieces:\n  - {id: '{suit}-{rank}', generate: {suit: [cups], rank: [1, 2]}, names: {it: ['{rank} di {suit}']}}\n"
+        "pieces:\n  - {id: '{suit}-{rank}', generate: {suit: [cups], rank: [1, 2]},\n"
+        "     names: {it: ['{rank} di {suit}']}}\n"
         "zones: [{id: deck}, {id: hand, per: seat, visibility: owner}]\n"
         "hand: {phases: [{kind: deal, from: deck, to: hand, count: 1}]}\n"
         "display:\n  languages: {en: English, it: Italiano}\n  names: {pieces: {cups-1: {it: Asso di coppe}}}\n",
         encoding="utf-8")
     names = load_ruleset(str(rules)).display.names
     # the table keyed by id overrides the template for the one piece it names
-    assert (names.term("pieces", "cups-1", "it"), names.term("pieces", "cups-2", "it")) == ("Asso di coppe", "2 di cups")
+    assert names.term("pieces", "cups-1", "it") == "Asso di coppe"
+    assert names.term("pieces", "cups-2", "it") == "2 di cups"
     assert names.lookup("Asso", "pieces") == []
     assert names.lookup("2 di cups", "pieces") == ["cups-2"]
