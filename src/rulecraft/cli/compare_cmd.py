@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from rulecraft.cli.options import parse_option_assignments
+from rulecraft.cli.table import language, named, pad
+
+if TYPE_CHECKING:
+    from rulecraft.engine.ruleset import Ruleset
 
 
 def register(group: click.Group) -> None:
@@ -40,9 +44,11 @@ def register(group: click.Group) -> None:
               help="Local worker processes; the numbers do not depend on it.")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Run the games on a dask.distributed scheduler.")
+@click.option("--lang", "lang", default=None, metavar="CODE",
+              help="Text output: show options and the rules fired also by their names in this language.")
 def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: tuple[str, ...],
             a_preset: str | None, b_preset: str | None, agents: str, seed: int, plot_path: str | None, fmt: str,
-            no_timings: bool, workers: int, dask_address: str | None) -> None:
+            no_timings: bool, workers: int, dask_address: str | None, lang: str | None) -> None:
     """Compare rulesets A and B over the same N seeded games: win rates, scores, length, rules fired, balance."""
     from rulecraft.cli.progress import progress_bar
     from rulecraft.load import load_ruleset
@@ -59,6 +65,7 @@ def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: t
     for ref, opts, preset in ((a, a_options, a_preset), (b, b_options, b_preset)):
         chosen = parse_option_assignments(opts)
         rs = load_ruleset(ref, chosen, preset)
+        language(rs, lang)  # before playing: both sides must have the language
         names = resolve_agents(rs, agent_list)
         sides.append((rs, RunSpec.make(ref, chosen, preset, names, seed)))
     report: dict[str, Any] = {"games": games, "seed": seed}
@@ -81,15 +88,19 @@ def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: t
     if fmt == "json":
         click.echo(json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False))
         return
-    click.echo(render_text(report))
+    click.echo(render_text(report, (sides[0][0], sides[1][0]), lang))
     if plot_path:
         click.echo(f"plot written to {plot_path}")
 
 
-def _label(side: dict[str, Any]) -> str:
-    rs = side["ruleset"]
-    opts = ", ".join(f"{k}={v}" for k, v in rs["options"].items()) or "-"
-    return f"{rs['name']} ({opts})"
+def _label(side: dict[str, Any], rs: Ruleset | None = None, lang: str | None = None) -> str:
+    ident = side["ruleset"]
+    opts = ", ".join(f"{_name(rs, 'options', k, lang)}={v}" for k, v in ident["options"].items()) or "-"
+    return f"{ident['name']} ({opts})"
+
+
+def _name(rs: Ruleset | None, category: str, key: str, lang: str | None) -> str:
+    return named(rs, category, key, lang) if rs is not None else key
 
 
 def _dist(d: dict[str, Any]) -> str:
@@ -99,12 +110,14 @@ def _dist(d: dict[str, Any]) -> str:
             f"q75 {d['q75']:g}, q95 {d['q95']:g}]")
 
 
-def render_text(report: dict[str, Any]) -> str:
-    """The human report: A and B side by side, then what changed."""
+def render_text(report: dict[str, Any], rulesets: tuple[Ruleset, Ruleset] | None = None,
+                lang: str | None = None) -> str:
+    """The human report: A and B side by side, then what changed (options and rules named in ``lang``)."""
     a, b, d = report["a"], report["b"], report["b_minus_a"]
-    lines = [f"A: {_label(a)}", f"B: {_label(b)}",
+    rs_a, rs_b = rulesets if rulesets is not None else (None, None)
+    lines = [f"A: {_label(a, rs_a, lang)}", f"B: {_label(b, rs_b, lang)}",
              f"{report['games']} games each, seed {report['seed']}, agents {','.join(a['agents'])}"]
-    for title, side in (("A", a), ("B", b)):
+    for title, side, rs in (("A", a, rs_a), ("B", b, rs_b)):
         lines.append("")
         lines.append(f"{title}: {side['title']}")
         for w, sc in zip(side["win_rate"], side["scores"], strict=True):
@@ -125,7 +138,7 @@ def render_text(report: dict[str, Any]) -> str:
         if side["rules_fired"]:
             lines.append("  rules fired:")
             for k, v in side["rules_fired"].items():
-                lines.append(f"    {k:<28} {v['count']:>7}  ({v['per_game']:g}/game, in "
+                lines.append(f"    {pad(_name(rs, 'rules', k, lang), 28)} {v['count']:>7}  ({v['per_game']:g}/game, in "
                              f"{100 * v['share_of_games']:.1f}% of games)")
         if "seconds" in side:
             lines.append(f"  {side['seconds']:g} s")
@@ -137,5 +150,6 @@ def render_text(report: dict[str, Any]) -> str:
                  f"first-player advantage {100 * d['first_player_advantage']:+.1f} points")
     changed = {k: v for k, v in d["rules_fired_per_game"].items() if v}
     if changed:
-        lines.append("  rules fired per game: " + ", ".join(f"{k} {v:+g}" for k, v in changed.items()))
+        lines.append("  rules fired per game: " + ", ".join(f"{_name(rs_b or rs_a, 'rules', k, lang)} {v:+g}"
+                                                        for k, v in changed.items()))
     return "\n".join(lines)

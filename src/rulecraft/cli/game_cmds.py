@@ -42,14 +42,19 @@ def _load(ruleset: str, options: tuple[str, ...], preset: str | None) -> Ruleset
               help="Local worker processes; the numbers do not depend on it.")
 @click.option("--dask", "dask_address", default=None, metavar="ADDRESS",
               help="Run the games on a dask.distributed scheduler (e.g. tcp://10.0.0.5:8786).")
+@click.option("--lang", "lang", default=None, metavar="CODE",
+              help="Text output: show the options also by their names in this language of the ruleset.")
 def simulate(ruleset: str, options: tuple[str, ...], preset: str | None, games: int, seed: int, agents: str,
-             fmt: str, log_dir: str | None, no_timings: bool, workers: int, dask_address: str | None) -> None:
+             fmt: str, log_dir: str | None, no_timings: bool, workers: int, dask_address: str | None,
+             lang: str | None) -> None:
     """Play N seeded games of RULESET and summarise them."""
     from rulecraft.cli.progress import progress_bar
+    from rulecraft.cli.table import language, options_text
     from rulecraft.runs.distribute import RunSpec, simulate_run
     from rulecraft.runs.simulate import resolve_agents
 
     rs = _load(ruleset, options, preset)
+    lang = language(rs, lang)
     names = resolve_agents(rs, [a.strip() for a in agents.split(",") if a.strip()])
     spec = RunSpec.make(ruleset, parse_option_assignments(options), preset, names, seed)
     with progress_bar(games, rs.name) as update:
@@ -58,7 +63,7 @@ def simulate(ruleset: str, options: tuple[str, ...], preset: str | None, games: 
     if fmt == "json":
         click.echo(json.dumps(out, indent=2, sort_keys=True))
         return
-    click.echo(f"{rs.title}  options: {', '.join(f'{k}={v}' for k, v in sorted(rs.chosen.items())) or '-'}")
+    click.echo(f"{rs.title}  options: {options_text(rs, lang) or '-'}")
     click.echo(f"{games} games, seed {seed}, agents {','.join(names)}")
     for s in range(rs.seats.count):
         click.echo(f"  seat {s} ({names[s]}): wins {out['wins'][s]:g} ({100 * out['win_rate'][s]:.1f}%), "

@@ -6,6 +6,8 @@ piece may be played), and never when the text is a whole move (``bid 12`` is ref
 ``bid 120``).
 Move sets that are combinatorial (any subset of a hand) are not scanned for prefixes: they can
 hold millions of moves, and a prefix of one is rarely unique anyway.
+A move may also be typed with names from the ruleset's languages (``play 天``): each word that names
+exactly one piece, call or verb is read as its id.
 """
 
 from __future__ import annotations
@@ -34,6 +36,29 @@ class AmbiguousMove(IllegalMoveError):
         super().__init__(f"'{text}' could be any of: {shown}")
 
 
+def with_ids(st: State, text: str) -> str:
+    """``play 天`` → ``play 6-6``: words that are names, in any of the ruleset's languages, read as their ids.
+
+    The first word may name a verb, the others a piece or a call. A name of several things (九 is both
+    3-6 and 4-5) is refused: the player is told to type the id.
+    """
+    names = st.rs.display.names if st.rs.display else None
+    if names is None or not names.by_name:
+        return text
+    out = []
+    for i, word in enumerate(text.split(" ")):
+        for category in ("verbs",) if i == 0 else ("pieces", "calls"):
+            ids = names.lookup(word, category)
+            if len(ids) > 1:
+                raise IllegalMoveError(f"'{word}' is the name of {len(ids)} {category}: {', '.join(ids)}; "
+                                       "type the one you mean by its id")
+            if ids:
+                word = ids[0]
+                break
+        out.append(word)
+    return " ".join(out)
+
+
 def scannable(st: State) -> list[Move]:
     legal = st.legal_moves()
     return list(legal) if len(legal) <= PREFIX_SCAN else []
@@ -46,6 +71,9 @@ def resolve_move(st: State, text: str) -> Move:
         return st.parse_move(text)
     except IllegalMoveError as exc:
         refusal = exc
+    by_id = with_ids(st, text)
+    if by_id != text:
+        return resolve_move(st, by_id)
     if _complete(st, text):
         raise refusal
     lowered = text.lower()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,9 +18,22 @@ from rulecraft.cli.console import Console
 from rulecraft.cli.move_input import completions, legal_listing, resolve_move
 from rulecraft.cli.options import parse_option_assignments
 from rulecraft.cli.play_session import HUMAN, Session, seat_agents
-from rulecraft.cli.table import RECENT, Seats, event_text, hand_lines, piece_type, render_table, variable_lines
+from rulecraft.cli.table import (
+    RECENT,
+    Seats,
+    event_text,
+    hand_lines,
+    language,
+    names_of,
+    piece_type,
+    render_table,
+    variable_lines,
+)
 from rulecraft.engine.views import redact_event
 from rulecraft.errors import IllegalMoveError, UsageError
+
+if TYPE_CHECKING:
+    from rulecraft.engine.ruleset import Ruleset
 
 DEFAULT_LOG = "rulecraft-game.jsonl"
 OBSERVER = -1  # redact as a seat that is nobody's: what every player may see
@@ -56,7 +70,7 @@ class PlayLoop:
         history = self.s.st.history
         for event in history[self.printed:]:
             shown = redact_event(event, self.viewer)
-            line = event_text(shown, self.seats) if shown is not None else None
+            line = event_text(shown, self.seats, self.s.rs, self.s.language) if shown is not None else None
             if line is not None:
                 self.con.echo(line)
             if event.get("type") == "hand_end":
@@ -69,14 +83,14 @@ class PlayLoop:
             tricks = st.hand_results[-1].get("tricks", [])
             self.con.echo("  tricks this hand: " + "  ".join(f"seat {s}: {n}" for s, n in enumerate(tricks)))
         values = {v.name: st.vars[i] for i, v in enumerate(st.rs.variables)}
-        for line in variable_lines(st.rs, values, self.seats, scope="match"):
+        for line in variable_lines(st.rs, values, self.seats, scope="match", lang=self.s.language):
             self.con.echo(line)
 
     def recent(self, seat: int, n: int = RECENT) -> list[str]:
         out: list[str] = []
         for event in reversed(self.s.st.history):
             shown = redact_event(event, seat)
-            line = event_text(shown, self.seats) if shown is not None else None
+            line = event_text(shown, self.seats, self.s.rs, self.s.language) if shown is not None else None
             if line is not None:
                 out.append(line)
                 if len(out) >= n:
@@ -85,7 +99,8 @@ class PlayLoop:
 
     def show_table(self, seat: int) -> None:
         self.con.echo()
-        self.con.lines(render_table(self.s.rs, self.s.st.view(seat), self.seats, self.recent(seat)))
+        self.con.lines(render_table(self.s.rs, self.s.st.view(seat), self.seats, self.recent(seat),
+                                    self.s.language))
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> int:
@@ -122,7 +137,7 @@ class PlayLoop:
         seat = self.viewer if self.viewer is not None and self.viewer >= 0 else None
         self.con.echo()
         self.con.lines(render_table(st.rs, st.view(seat), self.seats,
-                                    self.recent(seat if seat is not None else OBSERVER)))
+                                    self.recent(seat if seat is not None else OBSERVER), self.s.language))
         self.con.echo(f"game over; log saved to {self.s.log_path}")
 
     def _pass_terminal(self, seat: int) -> None:
@@ -185,12 +200,16 @@ class PlayLoop:
         return True
 
     def _names(self, seat: int) -> None:
+        """Each held piece's id, name and glyph, and its names in the ruleset's other languages."""
         rs = self.s.rs
+        names = names_of(rs)
         held = self.s.st.view(seat)["zones"].get(f"hand[{seat}]", {}).get("pieces", [])
         for tid in dict.fromkeys(held):
             t = piece_type(rs, tid)
             glyph = f"  {t.glyph}" if t.glyph else ""
-            self.con.echo(f"  {tid:<16} {t.name}{glyph}")
+            local = "".join(f"  {lang}: {' / '.join(n)}" for lang, n in names.all_names("pieces", tid).items()
+                            if lang != names.default)
+            self.con.echo(f"  {tid:<16} {names.term('pieces', tid, names.default) or t.name}{glyph}{local}")
         if not held:
             self.con.lines(hand_lines(rs, []))
 
@@ -210,8 +229,12 @@ class PlayLoop:
               help=f"Where to save the game (default: {DEFAULT_LOG}, or the resumed file).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False), default=None,
               help="Continue a game saved in this log (its ruleset, options, seed and seats).")
+@click.option("--lang", "lang", default=None, metavar="CODE",
+              help="Show pieces and rules also by their names in this language of the ruleset "
+                   "(see 'rulecraft list'); a resumed game keeps its own unless this is given.")
 def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seats_spec: str | None,
-         seed: int | None, max_hands: int | None, log_file: str | None, resume_file: str | None) -> int:
+         seed: int | None, max_hands: int | None, log_file: str | None, resume_file: str | None,
+         lang: str | None) -> int:
     """Play RULESET at the terminal: you against bots, or several people taking turns at one keyboard."""
     from rulecraft.load import load_ruleset
     from rulecraft.runs.log import read_log
@@ -227,7 +250,9 @@ def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seat
         else:
             rs = load_ruleset(ruleset, parse_option_assignments(options), preset)
         agents = seat_agents(rs, seats_spec, int(header["seed"])) if seats_spec else None
+        shown_in = language(rs, lang) if lang is not None else _logged_language(rs, header)
         session = Session.resume(Path(resume_file), rs, agents, Path(log_file or resume_file))
+        session.language = shown_in
         moves = sum(1 for e in session.st.history if e.get("type") == "move")
         console.echo(f"{rs.title}: resumed {resume_file} after {moves} moves (seed {session.seed})")
     else:
@@ -235,11 +260,19 @@ def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seat
             raise UsageError("name a ruleset to play (a bundled name from 'rulecraft list', or a file), "
                              "or --resume a saved game")
         rs = load_ruleset(ruleset, parse_option_assignments(options), preset)
+        shown_in = language(rs, lang)
         seed = seed if seed is not None else secrets.randbelow(1_000_000)
         agents = seat_agents(rs, seats_spec, seed)
         session = Session.new(rs, seed, agents, Path(log_file or DEFAULT_LOG), max_hands)
+        session.language = shown_in
         console.echo(f"{rs.title}: seed {seed}, seats {','.join(agents)}. Type 'help' for commands.")
     return PlayLoop(session, console, from_start=resume_file is None).run()
+
+
+def _logged_language(rs: Ruleset, header: dict[str, Any]) -> str | None:
+    """The language a saved game was shown in, if the ruleset still has it (it only ever affects display)."""
+    code = header.get("display_language")
+    return str(code) if isinstance(code, str) and code in names_of(rs).languages else None
 
 
 def register(group: click.Group) -> None:

@@ -51,6 +51,7 @@ class Session:
     st: State
     log_path: Path
     bots: dict[int, Agent] = field(default_factory=dict)
+    language: str | None = None  # shown in (--lang); recorded in the log's header for display only
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -100,7 +101,7 @@ class Session:
 
     # ------------------------------------------------------------------ log, undo
     def save(self) -> None:
-        write_log(self.log_path, self.st, self.agents)
+        write_log(self.log_path, self.st, self.agents, language=self.language)
 
     def undo(self) -> int:
         """Take back the human's last move and every move since; returns how many moves went (0: none).

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rulecraft.cli.console import Console
-from rulecraft.cli.table import Seats, event_text, render_table
+from rulecraft.cli.table import Seats, event_text, language, names_of, render_table
 from rulecraft.engine.views import redact_event
 from rulecraft.errors import UsageError
 
@@ -27,12 +27,13 @@ class Replay:
     """Steps 0..M of a game of M moves: step i is the table before move i, step M the end."""
 
     def __init__(self, rs: Ruleset, states: list[State], moves: list[dict[str, Any]], seat: int | None,
-                 seats: Seats) -> None:
+                 seats: Seats, lang: str | None = None) -> None:
         self.rs = rs
         self.states = states
         self.moves = moves
         self.seat = seat
         self.seats = seats
+        self.lang = lang
 
     @property
     def last(self) -> int:
@@ -41,14 +42,15 @@ class Replay:
     def move_line(self, i: int) -> str:
         """The i-th move (1-based in the text), redacted for the replay's seat."""
         event = redact_event(self.moves[i], self.seat)
-        text = event_text(event, self.seats) if event is not None else "?"
+        text = event_text(event, self.seats, self.rs, self.lang) if event is not None else "?"
         return f"move {i + 1}/{len(self.moves)}: {text}"
 
     def table(self, step: int) -> list[str]:
         st = self.states[step]
         shown = [redact_event(e, self.seat) for e in st.history[-40:]]
-        recent = [t for t in (event_text(e, self.seats) for e in shown if e is not None) if t is not None]
-        return render_table(self.rs, st.view(self.seat), self.seats, recent)
+        recent = [t for t in (event_text(e, self.seats, self.rs, self.lang) for e in shown if e is not None)
+                  if t is not None]
+        return render_table(self.rs, st.view(self.seat), self.seats, recent, self.lang)
 
 
 def _load(file: str, ruleset: str | None) -> tuple[Ruleset, dict[str, Any], list[tuple[int, dict[str, Any]]]]:
@@ -66,18 +68,26 @@ def _load(file: str, ruleset: str | None) -> tuple[Ruleset, dict[str, Any], list
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--seat", type=int, default=None, help="Show only what this seat could see (default: everything).")
 @click.option("--ruleset", default=None, help="The ruleset to replay under (default: the one the log names).")
-def replay(file: str, seat: int | None, ruleset: str | None) -> int:
+@click.option("--lang", "lang", default=None, metavar="CODE",
+              help="Show pieces and rules also by their names in this language of the ruleset "
+                   "(default: the language the game was shown in, if the log records one).")
+def replay(file: str, seat: int | None, ruleset: str | None, lang: str | None) -> int:
     """Step through a saved game (FILE, a log from play or simulate --log-dir)."""
     from rulecraft.runs.log import replay_events
 
     rs, header, events = _load(file, ruleset)
     if seat is not None and not 0 <= seat < rs.seats.count:
         raise UsageError(f"--seat must be between 0 and {rs.seats.count - 1} for {rs.name}")
+    if lang is None:  # the log's own, for display only: the events are ids and replay in any language
+        logged = header.get("display_language")
+        lang = logged if isinstance(logged, str) and logged in names_of(rs).languages else None
+    shown_in = language(rs, lang)
     final, before = replay_events(header, events, rs, file, keep_states=True)
     moves = [e for _, e in events if e.get("type") == "move"][:len(before)]
     agents = [str(a) for a in header.get("agents", [])]
     labels = tuple(("you" if s == seat else a) if s < len(agents) else "" for s, a in enumerate(agents))
-    rp = Replay(rs, [*before, final], moves, seat, Seats(labels or tuple("" for _ in range(rs.seats.count))))
+    rp = Replay(rs, [*before, final], moves, seat, Seats(labels or tuple("" for _ in range(rs.seats.count))),
+                shown_in)
     console = Console()
     if not console.interactive:
         for i in range(len(moves)):

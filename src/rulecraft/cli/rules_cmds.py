@@ -8,12 +8,17 @@ for B (``rulecraft diff my-game my-game -b scoring=house``).
 from __future__ import annotations
 
 import json
-from typing import Any
+import re
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from rulecraft.cli.options import parse_option_assignments
 from rulecraft.errors import Diagnostic
+
+if TYPE_CHECKING:
+    from rulecraft.engine.pieces import NameTable
+    from rulecraft.engine.ruleset import Ruleset
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Output format.")
@@ -88,10 +93,15 @@ def list_cmd(fmt: str) -> None:
         except RulecraftError as exc:
             entries.append({"name": name, "error": str(exc).splitlines()[0]})
             continue
+        display = c.data.get("display") or {}
+        languages = {str(k): str(v) for k, v in (display.get("languages") or {}).items()}
+        default = str(display.get("default_language") or next(iter(languages), "en"))
         entries.append({
             "name": name,
             "title": c.title,
             "file": c.files[-1],
+            "languages": languages or {default: default},
+            "default_language": default,
             "options": [{"id": o.id, "description": o.description, "default": o.default,
                          "choices": [{"id": ch.id, "description": ch.description} for ch in o.choices]}
                         for o in c.options],
@@ -105,6 +115,8 @@ def list_cmd(fmt: str) -> None:
             click.echo(f"{e['name']}  (broken: {e['error']})")
             continue
         click.echo(f"{e['name']}  {e['title']}")
+        click.echo("    languages: " + ", ".join(f"{code} ({label})" if label != code else code
+                                              for code, label in e["languages"].items()) + "  (--lang CODE)")
         for o in e["options"]:
             choices = ", ".join(ch["id"] + ("*" if ch["id"] == o["default"] else "") for ch in o["choices"])
             click.echo(f"    -o {o['id']}={{{choices}}}" + (f"  {o['description']}" if o["description"] else ""))
@@ -125,13 +137,18 @@ preset_flag = click.option("--preset", default=None, help="Select a named preset
 @click.option("--rule", "prefix", default="", metavar="PATH",
               help="Only rules at or under this rule path (e.g. hand.phases[play]).")
 @click.option("--changed", is_flag=True, help="Only rules set by options (and what they deleted).")
+@click.option("--lang", "lang", default=None, metavar="CODE",
+              help="List the names in this language of the ruleset, and show them beside the rules they name.")
 @FORMAT
 def explain(ruleset: str, options: tuple[str, ...], preset: str | None, prefix: str, changed: bool,
-            fmt: str) -> None:
+            lang: str | None, fmt: str) -> None:
     """Show the effective rules of RULESET and where each came from (options marked *)."""
+    from rulecraft.cli.table import language, named, names_of
     from rulecraft.rules.compose import overridden_options
 
-    composed = _load(ruleset, parse_option_assignments(options), preset)
+    composed, rs = _load_built(ruleset, parse_option_assignments(options), preset)
+    lang = language(rs, lang)
+    names = names_of(rs)
     prov = composed.provenance
     overridden = overridden_options(composed)
     entries = [e for e in prov.under(prefix) if not _is_declaration(e.path)]
@@ -144,24 +161,35 @@ def explain(ruleset: str, options: tuple[str, ...], preset: str | None, prefix: 
             "files": composed.files, "options": composed.chosen, "chosen_by": composed.chosen_by,
             "preset": composed.preset, "layers": composed.layers,
             "overridden": {oid: [_entry_json(e) for e in hits] for oid, hits in overridden.items()},
-            "rules": [_entry_json(e) for e in entries],
+            "languages": names.languages, "default_language": names.default,
+            **({"language": lang, "names": _names_json(names, lang)} if lang else {}),
+            "rules": [{**_entry_json(e), **({"name": n} if (n := _path_name(names, e.path, lang)) else {})}
+                      for e in entries],
             "deleted": [_entry_json(e) for e in deleted],
         }, indent=2, ensure_ascii=False))
         return
     click.echo(f"{composed.title}  ({composed.name}, hash {composed.content_hash[:12]})")
     click.echo("files: " + " <- ".join(composed.files))
     if composed.chosen:
-        click.echo("options: " + ", ".join(f"{k}={v}" + ("" if composed.chosen_by[k] == "default" else
-                                                          f" [{composed.chosen_by[k]}]")
+        click.echo("options: " + ", ".join(f"{named(rs, 'options', k, lang)}={v}" +
+                                           ("" if composed.chosen_by[k] == "default" else
+                                            f" [{composed.chosen_by[k]}]")
                                            + (" (overridden)" if k in overridden else "")
                                            for k, v in composed.chosen.items()))
     for oid, hits in overridden.items():
         where = ", ".join(f"{e.path} ({e.origin.pos})" for e in hits)
         click.echo(f"  option {oid}: an overlay sets what it chooses: {where}")
+    click.echo("languages: " + ", ".join(names.described(c) + (" default" if c == names.default else "")
+                                         for c in names.languages))
+    if lang:
+        click.echo("")
+        for line in _names_lines(rs, names, lang):
+            click.echo(line)
     click.echo("")
     for e in entries:
         mark = "*" if e.origin.layer.startswith("option ") else " "
-        click.echo(f"{mark} {e.path} = {_show(e.value)}")
+        local = _path_name(names, e.path, lang)
+        click.echo(f"{mark} {e.path} = {_show(e.value)}" + (f"   ({lang}: {local})" if local else ""))
         click.echo(f"      {e.origin.pos}  {e.origin.layer}")
     for e in deleted:
         click.echo(f"- {e.path} (deleted)")
@@ -235,6 +263,11 @@ def schema(kind: str) -> None:
 # --------------------------------------------------------------------------- helpers
 def _load(ref: str, options: dict[str, str], preset: str | None) -> Any:
     """Compose and check; the ruleset is also built when the expression language is available."""
+    return _load_built(ref, options, preset)[0]
+
+
+def _load_built(ref: str, options: dict[str, str], preset: str | None) -> tuple[Any, Ruleset]:
+    """The composed rules and the ruleset built from them (its names, for ``explain --lang``)."""
     from rulecraft.errors import RuleFileError
     from rulecraft.load import build_ruleset
     from rulecraft.rules.compose import compose
@@ -244,10 +277,62 @@ def _load(ref: str, options: dict[str, str], preset: str | None) -> Any:
     composed = compose(ref, options, preset)
     check_composed(composed)
     try:
-        build_ruleset(composed)
+        rs = build_ruleset(composed)
     except RuleFileError as exc:
         raise RuleFileError(relocate(exc.diagnostics, composed.data, composed.source_text)) from None
-    return composed
+    return composed, rs
+
+
+# A rule path's list items, by the list they are in: pieces and phases have tables of their own; every
+# other item with an id (a combination, an entry, a restriction, an effect, a multiplier ...) is a rule.
+_ITEM = re.compile(r"(\w+)\[([^\]]+)\]")
+_LIST_CATEGORY = {"pieces": "pieces", "phases": "phases", "options": "options"}
+
+
+def _path_name(names: NameTable, path: str, lang: str | None) -> str | None:
+    """The name in ``lang`` of the innermost thing a rule path names (``...multipliers[qin].factor`` → 擒)."""
+    if lang is None or path.startswith("display."):
+        return None
+    found = None
+    for key, item in _ITEM.findall(path):
+        found = names.term(_LIST_CATEGORY.get(key, "rules"), item, lang) or found
+    variable = re.match(r"variables\.(\w+)", path)
+    if variable:
+        found = names.term("variables", variable.group(1), lang) or found
+    return found
+
+
+def _names_json(names: NameTable, lang: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for category, table in names.terms.items():
+        named = {key: list(per_lang[lang]) for key, per_lang in table.items() if lang in per_lang}
+        if named:
+            out[category] = named
+    values = {attr: {v: list(per_lang[lang]) for v, per_lang in by_value.items() if lang in per_lang}
+              for attr, by_value in names.values.items()}
+    if any(values.values()):
+        out["values"] = {a: v for a, v in values.items() if v}
+    return out
+
+
+def _names_lines(rs: Ruleset, names: NameTable, lang: str) -> list[str]:
+    """What has a name in ``lang``, by kind: ``6-6 天``, with other names after 'also'."""
+    def entry(key: str, found: list[str]) -> str:
+        return f"{key} {found[0]}" + (f" (also {', '.join(found[1:])})" if len(found) > 1 else "")
+
+    table = _names_json(names, lang)
+    lines = [f"names in {names.described(lang)}:"]
+    order = {key: i for i, key in enumerate(rs.pieces.by_type_id)}
+    for category, items in table.items():
+        if category == "values":
+            for attr, by_value in items.items():
+                lines.append(f"  {attr}: " + ", ".join(entry(v, n) for v, n in by_value.items()))
+            continue
+        keys = sorted(items, key=lambda k: order.get(k, 0)) if category == "pieces" else list(items)
+        lines.append(f"  {category}: " + ", ".join(entry(k, items[k]) for k in keys))
+    if len(lines) == 1:
+        lines.append("  (none)")
+    return lines
 
 
 def _is_declaration(path: str) -> bool:

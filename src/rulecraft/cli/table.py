@@ -4,13 +4,20 @@ Everything shown comes from a seat's view (``State.view(seat)``), never from the
 rendering cannot show what the seat may not see: the view already leaves out other hands and
 face-down pieces. The ruleset supplies only static facts (piece names, glyphs, attributes, the
 ``display`` section, which variables hold seats), so the same function serves play, replay and tests.
+
+``lang`` is a language code of the ruleset (``--lang``): what has a name in it is shown as
+``NAME (id)``, everything else as always; None shows the default language.
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from rulecraft.engine.pieces import NameTable
+from rulecraft.errors import UsageError
 
 if TYPE_CHECKING:
     from rulecraft.engine.pieces import PieceType
@@ -35,20 +42,79 @@ class Seats:
         return f"seat {s} ({label})" if label else f"seat {s}"
 
 
+# ---------------------------------------------------------------------- languages
+def names_of(rs: Ruleset) -> NameTable:
+    return rs.display.names if rs.display else NameTable()
+
+
+def language(rs: Ruleset, code: str | None) -> str | None:
+    """The ``--lang`` code checked against the ruleset's languages (a usage error lists them); None stays None."""
+    if code is None:
+        return None
+    names = names_of(rs)
+    if code not in names.languages:
+        known = ", ".join(names.described(c) for c in names.languages)
+        raise UsageError(f"{rs.name} has no names in '{code}': its languages are {known}")
+    return code
+
+
+def named(rs: Ruleset, category: str, key: str, lang: str | None) -> str:
+    """``NAME (id)`` when ``key`` (a phase, a rule, an option ...) has a name in ``lang``, else the id."""
+    local = names_of(rs).term(category, key, lang)
+    return f"{local} ({key})" if local and local != key else key
+
+
+def named_value(rs: Ruleset, attribute: str, value: Any, lang: str | None) -> str:
+    local = names_of(rs).value(attribute, value, lang)
+    return f"{local} ({value})" if local and local != str(value) else str(value)
+
+
+def width(text: str) -> int:
+    """Columns a text takes in a terminal: CJK characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, columns: int) -> str:
+    return text + " " * max(0, columns - width(text))
+
+
 # ---------------------------------------------------------------------- pieces
 def piece_type(rs: Ruleset, type_id: str) -> PieceType:
     return rs.pieces.types[rs.pieces.by_type_id[type_id]]
 
 
-def piece_text(rs: Ruleset, type_id: str, in_hand: bool = False) -> str:
-    """A piece as the ruleset's ``display.label`` asks; in a hand the id is kept, since moves are typed by it."""
+def piece_text(rs: Ruleset, type_id: str, in_hand: bool = False, lang: str | None = None) -> str:
+    """A piece as the ruleset's ``display.label`` asks; in a hand the id is kept, since moves are typed by it.
+
+    In a language other than the default, a piece named there is shown ``NAME (id)`` wherever it is.
+    """
     t = piece_type(rs, type_id)
+    names = names_of(rs)
+    if lang is not None and lang != names.default:
+        local = names.term("pieces", t.id, lang)
+        if local:
+            return f"{local} ({t.id})"
     label = rs.display.piece_label if rs.display else "id"
+    name = names.term("pieces", t.id, names.default) or t.name
     if label == "glyph" and t.glyph:
         return f"{t.glyph}[{t.id}]" if in_hand else t.glyph
-    if label == "name" and t.name != t.id:
-        return f"{t.name} [{t.id}]" if in_hand else t.name
+    if label == "name" and name != t.id:
+        return f"{name} [{t.id}]" if in_hand else name
     return f"{t.glyph} {t.id}" if t.glyph else t.id
+
+
+def move_text(rs: Ruleset | None, text: str, lang: str | None) -> str:
+    """A move's text with its verb, call and pieces named in ``lang`` (``play 天 (6-6)``); ids stay beside them."""
+    if rs is None or lang is None:
+        return text
+    words = text.split(" ")
+    out = [named(rs, "verbs", words[0], lang)]
+    for word in words[1:]:
+        if word in rs.pieces.by_type_id:
+            out.append(piece_text(rs, word, lang=lang))
+        else:
+            out.append(named(rs, "calls", word, lang))
+    return " ".join(out)
 
 
 def _attr_key(rs: Ruleset, attr: str, value: Any) -> tuple[int, Any]:
@@ -89,13 +155,17 @@ def group_pieces(rs: Ruleset, type_ids: list[str]) -> list[tuple[str, list[str]]
     return sorted(groups.items(), key=lambda kv: first[kv[0]])
 
 
-def hand_lines(rs: Ruleset, type_ids: list[str], indent: str = "  ") -> list[str]:
+def hand_lines(rs: Ruleset, type_ids: list[str], indent: str = "  ", lang: str | None = None) -> list[str]:
     groups = group_pieces(rs, type_ids)
-    width = max((len(g) for g, _ in groups), default=0)
+    group_by = rs.display.group_by if rs.display else None
+    labels = [named_value(rs, group_by, g, lang) if group_by and g else g for g, _ in groups]
+    columns = max((width(label) for label in labels), default=0)
+    # Names with spaces in them ("天 (6-6)") read better two spaces apart.
+    sep = "  " if lang is not None and lang != names_of(rs).default else " "
     out = []
-    for g, ids in groups:
-        shown = " ".join(piece_text(rs, t, in_hand=True) for t in ids)
-        out.append(f"{indent}{g + ':':<{width + 1}} {shown}" if g else f"{indent}{shown}")
+    for label, (_, ids) in zip(labels, groups, strict=True):
+        shown = sep.join(piece_text(rs, t, in_hand=True, lang=lang) for t in ids)
+        out.append(f"{indent}{pad(label + ':', columns + 1)} {shown}" if label else f"{indent}{shown}")
     return out or [f"{indent}(empty)"]
 
 
@@ -121,19 +191,21 @@ def team_label(rs: Ruleset, team: int) -> str:
     return "team " + "+".join(str(s) for s in members)
 
 
-def variable_lines(rs: Ruleset, variables: dict[str, Any], seats: Seats, scope: str | None = None) -> list[str]:
+def variable_lines(rs: Ruleset, variables: dict[str, Any], seats: Seats, scope: str | None = None,
+                   lang: str | None = None) -> list[str]:
     """Each declared variable, per-seat and per-team ones spelled out by seat and team."""
     out = []
     for spec in rs.variables:
         if scope is not None and spec.scope != scope:
             continue
         value = variables.get(spec.name)
+        label = named(rs, "variables", spec.name, lang)
         if spec.per in ("seat", "team") and isinstance(value, list):
             labels = [f"seat {i}" if spec.per == "seat" else team_label(rs, i) for i in range(len(value))]
             parts = ", ".join(f"{labels[i]}: {_value_text(rs, None, v, seats)}" for i, v in enumerate(value))
-            out.append(f"  {spec.name}: {parts}")
+            out.append(f"  {label}: {parts}")
         else:
-            out.append(f"  {spec.name}: {_value_text(rs, spec.name, value, seats)}")
+            out.append(f"  {label}: {_value_text(rs, spec.name, value, seats)}")
     return out
 
 
@@ -166,11 +238,14 @@ def _short(value: Any) -> str:
 
 
 # ---------------------------------------------------------------------- events
-def event_text(event: dict[str, Any], seats: Seats) -> str | None:
-    """One line for a (redacted) log event, or None for events not worth a line (shuffles)."""
+def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, lang: str | None = None) -> str | None:
+    """One line for a (redacted) log event, or None for events not worth a line (shuffles).
+
+    With the ruleset and a language, a move's verb, call and pieces are named in it.
+    """
     kind = event.get("type")
     if kind == "move":
-        return f"{seats.name(event.get('seat'))}: {event.get('move')}"
+        return f"{seats.name(event.get('seat'))}: {move_text(rs, str(event.get('move')), lang)}"
     if kind == "round":
         value = event.get("value")
         worth = f" (worth {_short(value)})" if value not in (1, None) else ""
@@ -208,7 +283,7 @@ def _zone_label(rs: Ruleset, label: str) -> str:
     return f"{name} ({team_label(rs, index) if zone.per == 'team' else f'seat {index}'})"
 
 
-def zone_lines(rs: Ruleset, view: dict[str, Any], seats: Seats) -> list[str]:
+def zone_lines(rs: Ruleset, view: dict[str, Any], seats: Seats, lang: str | None = None) -> list[str]:
     """Every zone but the viewer's own hand: visible pieces by name, the rest as a count."""
     viewer = view.get("seat")
     out = []
@@ -228,7 +303,7 @@ def zone_lines(rs: Ruleset, view: dict[str, Any], seats: Seats) -> list[str]:
             out.append(f"  {_zone_label(rs, label)}: {count} piece{'s' if count != 1 else ''}")
             continue
         # In the order they were put there: a trick or pile reads in the order it was played.
-        parts = [" ".join(piece_text(rs, t) for t in shown)] if shown else []
+        parts = [" ".join(piece_text(rs, t, lang=lang) for t in shown)] if shown else []
         if hidden:
             down = "face down" if zone.visibility == "all" else "hidden"
             parts.append(f"{'+ ' if shown else ''}{hidden} {down} ({' '.join(['??'] * min(hidden, 4))}"
@@ -237,13 +312,15 @@ def zone_lines(rs: Ruleset, view: dict[str, Any], seats: Seats) -> list[str]:
     return out
 
 
-def render_table(rs: Ruleset, view: dict[str, Any], seats: Seats, recent: list[str] | None = None) -> list[str]:
+def render_table(rs: Ruleset, view: dict[str, Any], seats: Seats, recent: list[str] | None = None,
+                 lang: str | None = None) -> list[str]:
     """The whole picture for one seat (or everything, when the view's seat is None), as lines."""
     viewer = view.get("seat")
-    phase = view.get("phase") or ("game over" if "result" in view else "–")
+    phase = named(rs, "phases", view["phase"], lang) if view.get("phase") else (
+        "game over" if "result" in view else "–")
     lines = [f"=== {rs.title} — hand {view.get('hand_number')}, {phase} ==="]
     if rs.chosen:
-        lines.append("options: " + ", ".join(f"{k}={v}" for k, v in sorted(rs.chosen.items())))
+        lines.append("options: " + options_text(rs, lang))
     who = "  ".join(f"{s}:{seats.labels[s]}" if s < len(seats.labels) else str(s) for s in range(rs.seats.count))
     teams = [t for t in rs.seats.teams if len(t) > 1]
     lines.append(f"seats: {who}" + (f"   teams: {', '.join('+'.join(map(str, t)) for t in teams)}" if teams else ""))
@@ -252,11 +329,11 @@ def render_table(rs: Ruleset, view: dict[str, Any], seats: Seats, recent: list[s
     if out_seats:
         lines.append(f"sitting out: {', '.join(seats.name(s) for s in out_seats)}")
     lines.append("tricks: " + "  ".join(f"seat {s}: {_short(n)}" for s, n in enumerate(view.get("tricks", []))))
-    var_lines = variable_lines(rs, view.get("variables", {}), seats)
+    var_lines = variable_lines(rs, view.get("variables", {}), seats, lang=lang)
     if var_lines:
         lines.append("variables:")
         lines.extend(var_lines)
-    zl = zone_lines(rs, view, seats)
+    zl = zone_lines(rs, view, seats, lang)
     if zl:
         lines.append("table:")
         lines.extend(zl)
@@ -272,12 +349,12 @@ def render_table(rs: Ruleset, view: dict[str, Any], seats: Seats, recent: list[s
             entry = view["zones"].get(f"{HAND_ZONE}[{s}]")
             if entry is not None:
                 lines.append(f"hand of {seats.name(s)} ({entry.get('count', 0)}):")
-                lines.extend(hand_lines(rs, list(entry.get("pieces", [])), "    "))
+                lines.extend(hand_lines(rs, list(entry.get("pieces", [])), "    ", lang))
     else:
         entry = view["zones"].get(f"{HAND_ZONE}[{viewer}]", {})
         n = entry.get("count", 0)
         lines.append(f"your hand (seat {viewer}, {n} piece{'' if n == 1 else 's'}):")
-        lines.extend(hand_lines(rs, list(entry.get("pieces", []))))
+        lines.extend(hand_lines(rs, list(entry.get("pieces", [])), lang=lang))
     if "result" in view:
         lines.extend(result_lines(view["result"], seats))
     elif view.get("to_act") is not None:
@@ -287,6 +364,11 @@ def render_table(rs: Ruleset, view: dict[str, Any], seats: Seats, recent: list[s
         if legal and len(legal) <= SUGGEST and "legal_count" not in view:
             lines.append(f"you may: {', '.join(legal)}")
     return lines
+
+
+def options_text(rs: Ruleset, lang: str | None = None) -> str:
+    """``bunmu_son=off, ...`` with the options' names in ``lang`` where they have one."""
+    return ", ".join(f"{named(rs, 'options', k, lang)}={v}" for k, v in sorted(rs.chosen.items()))
 
 
 def result_lines(result: dict[str, Any], seats: Seats) -> list[str]:

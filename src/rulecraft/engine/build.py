@@ -8,6 +8,7 @@ with its position; a RuleFileError lists them all at the end.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from rulecraft.dsl import Scope, T
@@ -23,13 +24,20 @@ from rulecraft.engine.context import (
 )
 from rulecraft.engine.effects import compile_effects
 from rulecraft.engine.equipment import DisplaySpec, SeatsSpec, VarSpec, ZoneSpec
-from rulecraft.engine.moves import MoveBook
+from rulecraft.engine.moves import ALL_VERBS, MoveBook
 from rulecraft.engine.phases import PHASE_KINDS
 from rulecraft.engine.phases.tricks import Tricks, trick_scope
-from rulecraft.engine.pieces import PieceTable, build_piece_table
+from rulecraft.engine.pieces import (
+    NAME_CATEGORIES,
+    NameTable,
+    PieceTable,
+    build_piece_table,
+    make_name_table,
+    name_list,
+)
 from rulecraft.engine.ruleset import MatchSpec, Ruleset
 from rulecraft.errors import SourcePos
-from rulecraft.rules.located import pos_of
+from rulecraft.rules.located import LStr, pos_of
 
 DIRECTIONS = {"clockwise": 1, "counter-clockwise": -1, "counterclockwise": -1, "anticlockwise": -1}
 VISIBILITIES = ("owner", "all", "nobody")
@@ -130,6 +138,7 @@ def build_from_data(
         group_by=str(disp["group_by"]) if disp.get("group_by") else None,
         sort_by=tuple(str(x) for x in disp.get("sort_by", ())),
         piece_label=str(disp.get("label", "id")),
+        names=_build_names(b, rs, data, disp),
     )
     for a in (disp.get("group_by"), *disp.get("sort_by", ())):  # the located names, for the error's position
         if a and a not in pieces.columns:
@@ -353,3 +362,134 @@ def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Sc
         )
     return out
 
+
+
+# ---------------------------------------------------------------------- display: languages and names
+NamesByLang = dict[str, tuple[str, ...]]
+NAMED = {"pieces": "piece", "phases": "phase", "variables": "variable", "options": "option",
+         "rules": "rule id", "calls": "call", "verbs": "move verb"}
+
+
+def _build_names(b: Builder, rs: Ruleset, data: dict[str, Any], disp: dict[str, Any]) -> NameTable:
+    """The ruleset's languages and names, every key checked against what the rules declare.
+
+    A name may also be given for something only an option choice adds (a piece of ``ones: kept``):
+    ids written in any choice's patch count as known, so one display section can name them all.
+    """
+    declared = disp.get("languages") or {}
+    default = str(disp.get("default_language") or (next(iter(declared)) if declared else "en"))
+    languages = {str(k): str(v) for k, v in declared.items()} or {default: default}
+    if declared and default not in languages:
+        b.ref(disp.get("default_language"), languages, "language")
+    known = _nameable(rs, data)
+    patch_ids = _patch_ids(data)
+    terms: dict[str, dict[str, NamesByLang]] = {c: {} for c in NAME_CATEGORIES}
+    for entry in data.get("pieces", []) or []:  # a piece entry's own `names`, already filled per piece
+        _check_languages(b, entry.get("names"), languages)
+    for t in rs.pieces.types:
+        if t.names:
+            terms["pieces"][t.id] = dict(t.names)
+    table = disp.get("names") or {}
+    for category in NAME_CATEGORIES:
+        for key, per_lang in (table.get(category) or {}).items():
+            if key in known[category]:
+                terms[category].setdefault(str(key), {}).update(_names_of(b, per_lang, languages))
+            elif _declared_by_patch(key, patch_ids):  # named for the choices that add it; absent here
+                _check_languages(b, per_lang, languages)
+            else:
+                _unknown(b, table[category], key, sorted(known[category]), NAMED[category])
+    values: dict[str, dict[str, NamesByLang]] = {}
+    for attr, by_value in (table.get("values") or {}).items():
+        if attr not in rs.pieces.attr_names:
+            _unknown(b, table["values"], attr, rs.pieces.attr_names, "piece attribute")
+            continue
+        present = {str(v) for v in rs.pieces.columns[attr] if v is not None}
+        for value, per_lang in (by_value or {}).items():
+            if str(value) not in present:
+                if _declared_by_patch(value, patch_ids):
+                    _check_languages(b, per_lang, languages)
+                else:
+                    _unknown(b, by_value, value, sorted(present), f"{attr} value")
+                continue
+            values.setdefault(str(attr), {}).setdefault(str(value), {}).update(_names_of(b, per_lang, languages))
+    return make_name_table(languages, default, {c: t for c, t in terms.items() if t}, values)
+
+
+def _names_of(b: Builder, per_lang: Any, languages: dict[str, str]) -> NamesByLang:
+    _check_languages(b, per_lang, languages)
+    return {str(lang): name_list(v) for lang, v in (per_lang or {}).items() if lang in languages}
+
+
+def _check_languages(b: Builder, per_lang: Any, languages: dict[str, str]) -> None:
+    for lang in per_lang or {}:
+        if lang not in languages:
+            _unknown(b, per_lang, lang, list(languages), "language",
+                     " (declare it in display.languages)")
+
+
+def _unknown(b: Builder, mapping: Any, key: Any, known: Any, kind: str, extra: str = "") -> None:
+    """An unknown key of a names table, reported at the key with a did-you-mean."""
+    where = getattr(mapping, "key_pos", {}).get(key, pos_of(mapping))
+    before = len(b.diags)
+    b.ref(LStr(str(key), where), list(known), kind)
+    if extra and len(b.diags) > before:
+        d = b.diags[-1]
+        b.diags[-1] = dataclasses.replace(d, message=d.message + extra)
+
+
+def _item_ids(value: Any) -> set[str]:
+    """Every ``id`` of an item anywhere under ``value`` (restrictions, effects, multipliers, entries ...)."""
+    out: set[str] = set()
+    if isinstance(value, dict):
+        if isinstance(value.get("id"), str):
+            out.add(str(value["id"]))
+        for v in value.values():
+            out |= _item_ids(v)
+    elif isinstance(value, list):
+        for v in value:
+            out |= _item_ids(v)
+    return out
+
+
+def _strings(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {str(value)}
+    if isinstance(value, list):
+        return {s for v in value for s in _strings(v)}
+    return set()
+
+
+def _nameable(rs: Ruleset, data: dict[str, Any]) -> dict[str, set[str]]:
+    """What each names category may name: the ids (and call words) the rules declare."""
+    phases = (data.get("hand") or {}).get("phases", []) or []
+    calls: set[str] = set()
+    for const in (data.get("constants") or {}).values():  # choose phases offer values held in constants
+        calls |= _strings(const)
+    for ph in phases:
+        calls |= {str(c) for c in ph.get("calls", []) or []}
+        calls |= {str(c.get("id")) for c in ph.get("extra_calls", []) or []}
+        if ph.get("kind") == "choose":  # ... or written in the expression itself
+            calls |= {a or q for a, q in re.findall(r"'([^']*)'|\"([^\"]*)\"", str(ph.get("from", "")))}
+    return {
+        "pieces": set(rs.pieces.by_type_id),
+        "phases": {str(ph.get("id", ph.get("kind"))) for ph in phases},
+        "variables": set(rs.var_index),
+        "options": {str(o.get("id")) for o in data.get("options", []) or []},
+        "rules": _item_ids([data.get("combinations"), data.get("hand"), data.get("match")]),
+        "calls": calls,
+        "verbs": set(ALL_VERBS),
+    }
+
+
+def _patch_ids(data: dict[str, Any]) -> list[re.Pattern[str]]:
+    """The item ids written in option choices' patches, as patterns (a generated id is a template)."""
+    ids: set[str] = set()
+    for option in data.get("options", []) or []:
+        for choice in option.get("choices", []) or []:
+            ids |= _item_ids(choice.get("patch"))
+    return [re.compile("".join(".+" if part.startswith("{") else re.escape(part)
+                               for part in re.split(r"(\{[^}]*\})", i) if part) + "$") for i in sorted(ids)]
+
+
+def _declared_by_patch(key: Any, patch_ids: list[re.Pattern[str]]) -> bool:
+    return any(p.match(str(key)) for p in patch_ids)

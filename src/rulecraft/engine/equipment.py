@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import ComboSpec
 from rulecraft.engine.moves import MoveBook
-from rulecraft.engine.pieces import PieceTable
+from rulecraft.engine.pieces import NameTable, PieceTable
 from rulecraft.errors import SourcePos
 
 if TYPE_CHECKING:
@@ -67,6 +67,9 @@ class DisplaySpec:
     group_by: str | None
     sort_by: tuple[str, ...]
     piece_label: str  # "name" | "id" | "glyph"
+    # The ruleset's languages and the names of pieces, values, phases, rules ... in each (display only:
+    # ids never change, so logs and moves are the same in every language).
+    names: NameTable = field(default_factory=NameTable)
 
 
 @dataclass(slots=True)

@@ -5,12 +5,16 @@ and named pieces, each with attributes and an optional number of identical ``cop
 never handles piece objects in its hot paths: a piece is an index into the columns below.
 Identical copies share a *type* (the id written in rule files and move text); each copy is its own
 int so that it can be in exactly one place.
+
+A piece (and a phase, a rule, a call ...) may also have names in the ruleset's languages. Ids never
+change: moves, logs and scenarios use them in every language; a ``NameTable`` only says what to show
+beside an id, and which id a typed name stands for.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +29,8 @@ class PieceType:
     copies: int
     pos: SourcePos
     glyph: str = ""
+    # Names in other languages, from the entry's ``names`` (templates filled like ``name``): code -> names.
+    names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -118,23 +124,46 @@ def build_piece_table(
                     pid = _format_id(entry.get("id", "-".join(f"{{{k}}}" for k in keys)), attrs)
                     pname = _format_id(entry.get("name", entry.get("id", pid)), attrs)
                     glyph = _format_id(entry.get("glyph", ""), attrs)
+                    names = _entry_names(entry.get("names"), attrs)
                 except ValueError as exc:
                     diags.append(Diagnostic(entry_pos, str(exc), "pieces"))
                     return table
-                _add(table, PieceType(pid, pname, attrs, copies, entry_pos, glyph), seen, diags)
+                _add(table, PieceType(pid, pname, attrs, copies, entry_pos, glyph, names), seen, diags)
         else:
             attrs = dict(entry.get("attributes", {}))
             for aname, expr in entry.get("derive", {}).items():
                 attrs[aname] = derive(expr, dict(attrs), pos_of(expr))
             pid = str(entry["id"])
+            try:
+                names = _entry_names(entry.get("names"), None)
+            except ValueError as exc:  # pragma: no cover - a listed piece's names are not templates
+                diags.append(Diagnostic(entry_pos, str(exc), "pieces"))
+                names = {}
             _add(
                 table,
-                PieceType(pid, str(entry.get("name", pid)), attrs, copies, entry_pos, str(entry.get("glyph", ""))),
+                PieceType(pid, str(entry.get("name", pid)), attrs, copies, entry_pos, str(entry.get("glyph", "")),
+                          names),
                 seen,
                 diags,
             )
     table.finish()
     return table
+
+
+def name_list(value: Any) -> tuple[str, ...]:
+    """A name as written in a rule file: one text, or a list whose first item is shown and the rest are
+    other names for the same thing (accepted when typed, listed by ``explain``)."""
+    if isinstance(value, (list, tuple)):
+        return tuple(str(v) for v in value)
+    return (str(value),)
+
+
+def _entry_names(raw: Any, attrs: dict[str, Any] | None) -> dict[str, tuple[str, ...]]:
+    """A piece entry's ``names``: each language's name(s); a generator's are templates filled from ``attrs``."""
+    if not isinstance(raw, Mapping):
+        return {}
+    return {str(lang): tuple(_format_id(n, attrs) if attrs is not None else n for n in name_list(value))
+            for lang, value in raw.items()}
 
 
 def _add(table: PieceTable, ptype: PieceType, seen: dict[str, SourcePos], diags: list[Diagnostic]) -> None:
@@ -146,3 +175,66 @@ def _add(table: PieceTable, ptype: PieceType, seen: dict[str, SourcePos], diags:
         return
     seen[ptype.id] = ptype.pos
     table.add_type(ptype)
+
+
+# ---------------------------------------------------------------------- names in languages
+# What may be named beside its id, and the key it is named by. ``values`` (attribute values such as
+# suits) are kept apart: they are keyed by attribute, then value.
+NAME_CATEGORIES = ("pieces", "phases", "variables", "options", "rules", "calls", "verbs")
+
+
+@dataclass(frozen=True, slots=True)
+class NameTable:
+    """The languages of a ruleset and what things are called in each, beside their ids.
+
+    ``default`` is the language of the rule file's own ``name`` fields: a piece's name in it is its
+    ``name`` unless ``names`` gives another. A name is a tuple: the first is shown, the others are
+    other names for the same thing.
+    """
+
+    languages: dict[str, str] = field(default_factory=lambda: {"en": "en"})  # code -> the language's own name
+    default: str = "en"
+    terms: dict[str, dict[str, dict[str, tuple[str, ...]]]] = field(default_factory=dict)  # category -> id -> lang
+    values: dict[str, dict[str, dict[str, tuple[str, ...]]]] = field(default_factory=dict)  # attribute -> value -> lang
+    # A typed name -> the (category, id) pairs it names in any language (several: ambiguous).
+    by_name: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+
+    def described(self, code: str) -> str:
+        """``zh (中文)``: a code with the language's own name, for messages and listings."""
+        label = self.languages.get(code, "")
+        return f"{code} ({label})" if label and label != code else code
+
+    def term(self, category: str, key: str, lang: str | None) -> str | None:
+        """What ``key`` of ``category`` is called in ``lang`` (None: no name there, show the id)."""
+        if lang is None:
+            return None
+        names = self.terms.get(category, {}).get(key, {}).get(lang)
+        return names[0] if names else None
+
+    def value(self, attribute: str, value: Any, lang: str | None) -> str | None:
+        """What a value of a piece attribute (a suit, a kind) is called in ``lang``."""
+        if lang is None:
+            return None
+        names = self.values.get(attribute, {}).get(str(value), {}).get(lang)
+        return names[0] if names else None
+
+    def all_names(self, category: str, key: str) -> dict[str, tuple[str, ...]]:
+        return self.terms.get(category, {}).get(key, {})
+
+    def lookup(self, name: str, category: str) -> list[str]:
+        """The ids of ``category`` that ``name`` names in some language (more than one: ambiguous)."""
+        return [key for cat, key in self.by_name.get(name, ()) if cat == category]
+
+
+def make_name_table(languages: dict[str, str], default: str,
+                    terms: dict[str, dict[str, dict[str, tuple[str, ...]]]],
+                    values: dict[str, dict[str, dict[str, tuple[str, ...]]]]) -> NameTable:
+    """A NameTable with its reverse index (typed name -> what it names)."""
+    reverse: dict[str, list[tuple[str, str]]] = {}
+    for category, table in terms.items():
+        for key, per_lang in table.items():
+            for names in per_lang.values():
+                for n in names:
+                    if (category, key) not in reverse.setdefault(n, []):
+                        reverse[n].append((category, key))
+    return NameTable(languages, default, terms, values, {n: tuple(v) for n, v in reverse.items()})

@@ -1,6 +1,9 @@
 """Game logs as JSON Lines: a header naming the ruleset (name, options, content hash), seed, agents
 and hand limit, then every event (hands, chance outcomes, moves, rounds), then the result.
 
+Events name pieces, calls and rules by id only, so a log replays whatever language it was shown in;
+the header's ``display_language`` (when a game was shown in one) is for display and nothing else.
+
 Logs are written atomically and replay exactly: feeding a log's chance outcomes and moves back
 into the same ruleset reaches the same final state. A log *shown to a seat* is redacted from zone
 visibility (see ``views.redact_event``) and cannot be replayed.
@@ -25,7 +28,8 @@ from rulecraft.errors import IllegalMoveError, LogError
 FORMAT = "rulecraft-log/1"
 
 
-def log_lines(st: State, agents: list[str] | None = None, viewer: int | None = None) -> list[str]:
+def log_lines(st: State, agents: list[str] | None = None, viewer: int | None = None,
+              language: str | None = None) -> list[str]:
     header: dict[str, Any] = {
         "type": "header",
         "format": FORMAT,
@@ -37,6 +41,8 @@ def log_lines(st: State, agents: list[str] | None = None, viewer: int | None = N
     }
     if viewer is not None:
         header["seat_view"] = viewer
+    if language is not None:
+        header["display_language"] = language
     lines = [json.dumps(header, sort_keys=True, ensure_ascii=False)]
     for event in st.history:
         shown = redact_event(event, viewer)
@@ -60,8 +66,9 @@ def write_atomic(path: str | Path, lines: Iterable[str]) -> None:
         raise
 
 
-def write_log(path: str | Path, st: State, agents: list[str] | None = None, viewer: int | None = None) -> None:
-    write_atomic(path, log_lines(st, agents, viewer))
+def write_log(path: str | Path, st: State, agents: list[str] | None = None, viewer: int | None = None,
+              language: str | None = None) -> None:
+    write_atomic(path, log_lines(st, agents, viewer, language))
 
 
 def parse_log(lines: Iterable[str], name: str = "<log>") -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
