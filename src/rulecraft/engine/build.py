@@ -54,6 +54,9 @@ def build_from_data(
         root.add_constant(str(cname), type_of_value(value), value=value, doc="a constant of the ruleset")
 
     pieces = build_piece_table(data.get("pieces", []), _deriver(b, root), pos_of, b.diags)
+    # Every list an expression reads from the game (a zone, seats(), a variable) is taken to hold at
+    # most this many items when the load-time check bounds an expression's steps (dsl/cost.py).
+    root.list_bound = max(pieces.count, int((data.get("seats") or {}).get("count", 1)), 1)
     add_piece_constants(root, pieces)
     reserved = set(constants)
     piece_attribute_functions(root, pieces, reserved)
