@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from rulecraft.cli.options import parse_option_assignments
-from rulecraft.errors import Diagnostic
+from rulecraft.errors import Diagnostic, UsageError
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Output format.")
@@ -31,21 +31,32 @@ def register(group: click.Group) -> None:
 @click.option("--no-build", is_flag=True, help="Only check structure (YAML, schema, composition); skip building.")
 @click.option("--simulate", "games", type=click.IntRange(min=0), default=0, metavar="N",
               help="Also play N seeded random games per configuration, reporting any that cannot be played.")
+@click.option("--max-moves", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="--simulate: a game still going after this many moves is reported as one that does not end.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+              metavar="SECONDS", help="--simulate: so is a game still going after this many seconds.")
 @click.pass_context
-def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: bool, games: int) -> None:
+def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: bool, games: int, max_moves: int,
+             time_limit: float) -> None:
     """Check rule files, overlays and scenarios (files, or directories searched for *.yaml).
 
     Every ruleset is also checked under each option choice and each preset. With --simulate N, each
-    of those configurations also plays N random games, and any game that does not end, reaches a
-    state with no legal move, or breaks an engine invariant is reported with its seed. Exit 0 when
-    all are valid, 1 when any problem is found, 2 for a usage error.
+    of those configurations also plays N random games, and any game that does not end (within
+    --max-moves moves and --time-limit seconds), reaches a state with no legal move, or breaks an
+    engine invariant is reported with its seed. Exit 0 when all are valid, 1 when any problem is
+    found, 2 for a usage error.
     """
-    from rulecraft.runs.validate import collect_files, validate_file
+    from rulecraft.cli.progress import status_line
+    from rulecraft.runs.validate import PlayCheck, collect_files, validate_file
 
     if games and no_build:
         raise click.UsageError("--simulate needs the rulesets built: drop --no-build")
     files = collect_files(paths)
-    reports = [validate_file(f, build=not no_build, simulate=games) for f in files]
+    if not files:
+        raise UsageError(f"no rule files (*.yaml, *.yml) in {', '.join(paths)}")
+    with status_line() as tell:
+        check = PlayCheck(games, max_moves, time_limit, tell)
+        reports = [validate_file(f, build=not no_build, simulate=check) for f in files]
     diags: list[Diagnostic] = [d for r in reports for d in r.diagnostics]
     bad = [r for r in reports if not r.ok]
     if fmt == "json":
@@ -53,9 +64,7 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
     else:
         for d in diags:
             click.echo(d.format())
-        if not files:
-            click.echo("no YAML files found", err=True)
-        elif bad:
+        if bad:
             n = len(diags)
             click.echo(f"{n} problem{'s' if n != 1 else ''} in {len(bad)} of {len(files)} "
                        f"file{'s' if len(files) != 1 else ''}", err=True)
