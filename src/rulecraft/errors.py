@@ -138,3 +138,13 @@ class ExpressionRuntimeError(RulecraftError):
 
 class LogError(RulecraftError):
     """A game log is corrupt, truncated, or belongs to a different ruleset."""
+
+
+class GivenChanceError(RulecraftError):
+    """A chance outcome given to a game (by a log or a scenario) that its ruleset could not produce:
+    dice [9, 9] from six-sided dice, a shuffle naming a piece that does not exist. ``event`` is the
+    outcome given, so the caller can say where it was written."""
+
+    def __init__(self, message: str, event: object = None) -> None:
+        self.event = event
+        super().__init__(message)

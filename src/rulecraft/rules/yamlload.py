@@ -34,6 +34,7 @@ import bisect
 import contextlib
 import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,9 +189,13 @@ def read_yaml_file(path: str | os.PathLike[str], display: str | None = None) -> 
     """Load a file, keeping its text (compose needs it to show source lines under errors)."""
     name = display or display_path(path)
     try:
-        size = os.path.getsize(path)
+        info = os.stat(path)
     except OSError as exc:
         raise RuleFileError.single(SourcePos(name, 1, 1), f"cannot read the file: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):  # a FIFO or a device would be read forever
+        raise RuleFileError.single(SourcePos(name, 1, 1), f"not a regular file ({_file_kind(info.st_mode)}): a rule "
+                                                          "file is a file of text")
+    size = info.st_size
     if size > MAX_BYTES:
         raise RuleFileError.single(SourcePos(name, 1, 1),
                                    f"the file is {size:,} bytes; rule files may be at most {MAX_BYTES:,} bytes")
@@ -206,6 +211,12 @@ def read_yaml_file(path: str | os.PathLike[str], display: str | None = None) -> 
         raise RuleFileError.single(SourcePos(name, line, col),
                                    "the file is not UTF-8 text (save it as UTF-8 in your editor)") from None
     return parse_yaml_text(text, name)
+
+
+def _file_kind(mode: int) -> str:
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+    return next((what for test, what in kinds if test(mode)), "not a plain file")
 
 
 def load_yaml_file(path: str | os.PathLike[str]) -> Any:
