@@ -306,10 +306,10 @@ class Board:
                 self.rng.randint(1, sides)  # keep the generator in step (see chance_shuffle)
             values = event.get("dice")
             if not (isinstance(values, list) and len(values) == dice
-                    and all(type(v) is int and 1 <= v <= sides for v in values)):
+                    and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= sides for v in values)):
                 raise GivenChanceError(f"the dice given, {clip(values)}, cannot be a roll of {dice} "
                                        f"{'die' if dice == 1 else 'dice'} of {sides} sides", event)
-            values = list(values)
+            values = [int(v) for v in values]
         else:
             values = [self.rng.randint(1, sides) for _ in range(dice)]
         self.record_chance("dice", {"dice": values})
