@@ -133,7 +133,14 @@ class IllegalMoveError(RulecraftError):
 
 
 class ExpressionRuntimeError(RulecraftError):
-    """An expression failed while a game ran (say a division by zero); names the rule and where it is."""
+    """An expression failed while a game ran (say a division by zero); names the rule and where it is.
+
+    ``reason`` is what went wrong without the rule's position (``ZeroDivisionError: division by zero``).
+    """
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        self.reason = reason or message
+        super().__init__(message)
 
 
 class LogError(RulecraftError):

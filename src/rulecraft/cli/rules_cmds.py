@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from rulecraft.cli.options import parse_option_assignments
-from rulecraft.errors import Diagnostic, UsageError
+from rulecraft.errors import Diagnostic, UsageError, clip
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Output format.")
@@ -137,6 +137,10 @@ def explain(ruleset: str, options: tuple[str, ...], preset: str | None, prefix: 
     prov = composed.provenance
     entries = [e for e in prov.under(prefix) if not _is_declaration(e.path)]
     deleted = [e for e in prov.deleted if not prefix or e.path.startswith(prefix)]
+    if prefix and not entries and not deleted:
+        raise UsageError(f"--rule {clip(prefix)}: {composed.name} has no rule at or under that path"
+                         f"{_closest_path(prefix, [e.path for e in prov.under('')])}; rule paths look like "
+                         "constants, hand.phases[play].first")
     if changed:
         entries = [e for e in entries if e.origin.layer.startswith("option ")]
     if fmt == "json":
@@ -244,6 +248,16 @@ def _load(ref: str, options: dict[str, str], preset: str | None) -> Any:
     except RuleFileError as exc:
         raise RuleFileError(relocate(exc.diagnostics, composed.data, composed.source_text)) from None
     return composed
+
+
+def _closest_path(prefix: str, paths: list[str]) -> str:
+    """A did-you-mean among the rule paths and every path above them (``hand``, ``hand.phases[play]``)."""
+    import difflib
+    import re
+
+    known = {p[:m.start()] for p in paths for m in re.finditer(r"(?=[.\[])|$", p) if m.start()}
+    close = difflib.get_close_matches(prefix, sorted(known), n=1) if len(prefix) <= 200 else []
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _is_declaration(path: str) -> bool:

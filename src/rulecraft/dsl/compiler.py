@@ -383,6 +383,7 @@ class _Compiler:
 
 
 _GETTER = re.compile(r"^_g\d+\(ctx\)$")
+_LOCATED = re.compile(r"'L(Str|Int|Float|List|Dict)'")
 
 
 _NUMBERS = (T.NUMBER, T.SEAT, T.PIECE)
@@ -479,7 +480,9 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     where = f"{pos}: " if pos is not UNKNOWN_POS else ""
 
     def fail(exc: BaseException) -> ExpressionRuntimeError:
-        return ExpressionRuntimeError(f"{where}error: {what}: {type(exc).__name__}: {exc} (in '{src}')")
+        # Located values are str/int/list underneath: their class names mean nothing to a rule author.
+        reason = _LOCATED.sub(lambda m: f"'{m.group(1).lower()}'", f"{type(exc).__name__}: {clip(exc, 300)}")
+        return ExpressionRuntimeError(f"{where}error: {what}: {reason} (in '{clip(src, 200)}')", reason)
 
     comp.namespace["__builtins__"] = {}
     comp.namespace["_guarded"] = _GUARDED

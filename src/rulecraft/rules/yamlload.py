@@ -49,7 +49,7 @@ from yaml.reader import Reader
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
-from rulecraft.errors import Diagnostic, RuleFileError, SourcePos
+from rulecraft.errors import Diagnostic, Limit, RuleFileError, SourcePos
 from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import LDict, LFloat, LInt, LList, LStr
 
@@ -58,6 +58,9 @@ MAX_BYTES = 2 * 1024 * 1024
 
 MAX_NODES = 100_000
 """Most values (scalars, lists, mappings) a file may hold once aliases are expanded."""
+
+MAX_DEPTH = Limit(64, "levels", "nests lists and mappings {n} levels deep or more")
+"""Deepest nesting of lists and mappings (a rule file needs about ten)."""
 
 _TAG = "tag:yaml.org,2002:"
 _BREAKS = "\n\x85\u2028\u2029"
@@ -109,6 +112,7 @@ class _StrictComposer(Composer):
     def __init__(self) -> None:
         super().__init__()
         self._open: set[str] = set()
+        self._depth = 0
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:
         if self.check_event(AliasEvent):
@@ -126,17 +130,24 @@ class _StrictComposer(Composer):
             first = self.anchors[anchor].start_mark
             raise _LoaderError(event.start_mark,
                                f"anchor '&{anchor}' is defined twice (first at line {first.line + 1})")
+        if MAX_DEPTH.exceeded(self._depth + 1) and not self.check_event(ScalarEvent):
+            # PyYAML composes (and we build) recursively: refuse where the nesting passes the limit.
+            raise _LoaderError(event.start_mark, MAX_DEPTH.message("this value", MAX_DEPTH.value + 1))
         self.descend_resolver(parent, index)
         if anchor is not None:
             self._open.add(anchor)
         node: Node
-        if self.check_event(ScalarEvent):
-            node = self.compose_scalar_node(anchor)
-        elif self.check_event(SequenceStartEvent):
-            node = self.compose_sequence_node(anchor)
-        else:
-            assert self.check_event(MappingStartEvent)
-            node = self.compose_mapping_node(anchor)
+        self._depth += 1
+        try:
+            if self.check_event(ScalarEvent):
+                node = self.compose_scalar_node(anchor)
+            elif self.check_event(SequenceStartEvent):
+                node = self.compose_sequence_node(anchor)
+            else:
+                assert self.check_event(MappingStartEvent)
+                node = self.compose_mapping_node(anchor)
+        finally:
+            self._depth -= 1
         if anchor is not None:
             self._open.discard(anchor)
         self.ascend_resolver()
