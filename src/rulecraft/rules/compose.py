@@ -187,8 +187,8 @@ def compose(ref: str | Path, options: dict[str, str] | None = None, preset: str 
     return compose_documents(chain, options or {}, preset, ref=str(ref))
 
 
-def load_chain(ref: str | Path) -> list[YamlDocument]:
-    """The extends chain of ``ref``: base first, ``ref``'s own file last."""
+def load_chain(ref: str | Path, read: dict[Path, YamlDocument] | None = None) -> list[YamlDocument]:
+    """The extends chain of ``ref``: base first, ``ref``'s own file last (``read``: files already read)."""
     path = resolve_ruleset(ref)
     docs: list[YamlDocument] = []
     seen: list[Path] = []
@@ -200,7 +200,7 @@ def load_chain(ref: str | Path) -> list[YamlDocument]:
             names = [d.file for d in docs] + [docs[seen.index(real)].file]
             raise _file_error(docs[-1], via, "extends cycle: " + " extends ".join(names))
         seen.append(real)
-        doc = read_yaml_file(current)
+        doc = (read or {}).get(real) or read_yaml_file(current)
         if not isinstance(doc.data, dict):
             what = "empty" if doc.data is None else "not a mapping"
             raise RuleFileError([Diagnostic(SourcePos(doc.file, 1, 1),
