@@ -472,7 +472,7 @@ class _Builder:
             shown = "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
             self.error(pos, f"keys must be names (strings); write '{shown}' in quotes if you mean the text")
             return None
-        if value == "<<" and target.style is None:
+        if value == "<<" and not target.style:  # plain: libyaml says "", PyYAML None
             self.error(pos, "merge keys ('<<') are not supported; use 'extends:' and overlays to share rules")
             return None
         if isinstance(knode, _AliasNode):
