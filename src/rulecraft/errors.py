@@ -53,6 +53,52 @@ class Diagnostic:
         }
 
 
+def clip(text: object, limit: int = 60) -> str:
+    """User text quoted in a message, cut to ``limit`` characters: a 3 MB name is not echoed back."""
+    shown = str(text)
+    if len(shown) <= limit:
+        return shown
+    return f"{shown[:limit]}… ({len(shown):,} characters)"
+
+
+def source_window(line: str, col: int, width: int = 100) -> tuple[str, int]:
+    """A long source line cut to ``width`` characters around 1-based ``col``: (the text shown, col in it).
+
+    So an error in a 2 MB line shows its neighbourhood with a caret, not the 2 MB.
+    """
+    if len(line) <= width:
+        return line, col
+    start = max(0, min(col - 1 - width // 2, len(line) - width))
+    shown = line[start:start + width]
+    lead = "…" if start > 0 else ""
+    tail = "…" if start + width < len(line) else ""
+    return lead + shown + tail, col - start + len(lead)
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """A bound that keeps what one input may cost finite, stated the same way wherever it is exceeded.
+
+    ``measure`` says how an input is measured, with ``{n}`` for the amount (``"nests {n} levels
+    deep"``); the message then reads "this expression nests 300 levels deep; the limit is 50 levels".
+    Every limit is checked before the costly work it guards, so refusing is cheap.
+    """
+
+    value: int
+    unit: str
+    measure: str
+
+    def exceeded(self, amount: int) -> bool:
+        return amount > self.value
+
+    def message(self, subject: str, amount: int, advice: str = "") -> str:
+        text = f"{subject} {self.measure.format(n=f'{amount:,}')}; the limit is {self.value:,} {self.unit}"
+        return f"{text} ({advice})" if advice else text
+
+    def refuse(self, pos: SourcePos, subject: str, amount: int, advice: str = "") -> RuleFileError:
+        return RuleFileError.single(pos, self.message(subject, amount, advice))
+
+
 def sort_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
     """Order problems by file and position, so output reads top to bottom like the file."""
     return sorted(diags, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.message))
@@ -87,8 +133,25 @@ class IllegalMoveError(RulecraftError):
 
 
 class ExpressionRuntimeError(RulecraftError):
-    """An expression failed while a game ran (say a division by zero); names the rule and where it is."""
+    """An expression failed while a game ran (say a division by zero); names the rule and where it is.
+
+    ``reason`` is what went wrong without the rule's position (``ZeroDivisionError: division by zero``).
+    """
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        self.reason = reason or message
+        super().__init__(message)
 
 
 class LogError(RulecraftError):
     """A game log is corrupt, truncated, or belongs to a different ruleset."""
+
+
+class GivenChanceError(RulecraftError):
+    """A chance outcome given to a game (by a log or a scenario) that its ruleset could not produce:
+    dice [9, 9] from six-sided dice, a shuffle naming a piece that does not exist. ``event`` is the
+    outcome given, so the caller can say where it was written."""
+
+    def __init__(self, message: str, event: object = None) -> None:
+        self.event = event
+        super().__init__(message)

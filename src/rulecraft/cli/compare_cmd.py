@@ -56,10 +56,15 @@ def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: t
     from rulecraft.runs.distribute import RunSpec, run_games
     from rulecraft.runs.simulate import resolve_agents
 
+    if dask_address is not None:
+        from rulecraft.runs.distribute import check_dask_address
+
+        check_dask_address(dask_address)
     if plot_path:
-        from rulecraft.cli.plot import require_matplotlib
+        from rulecraft.cli.plot import check_plot_path, require_matplotlib
 
         require_matplotlib()  # fail before playing, not after
+        check_plot_path(plot_path)
     agent_list = [x.strip() for x in agents.split(",") if x.strip()]
     sides = []
     for ref, opts, preset in ((a, a_options, a_preset), (b, b_options, b_preset)):

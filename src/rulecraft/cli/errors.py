@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+import os
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
 import click
 
 from rulecraft.errors import RulecraftError, UsageError
 
+INTERNAL_ERROR = 3  # a bug in rulecraft, not in what the user gave it
+TRACEBACK_ENV = "RULECRAFT_TRACEBACK"
 
-def run_cli(group: click.Group) -> int:
+
+def run_cli(group: click.Group, args: Sequence[str] | None = None) -> int:
+    """Run the command line (``args``, or the process's own) and return its exit status.
+
+    Every error a user can cause is a RulecraftError or a click error: a message and exit 1 (2 for
+    usage). Anything else is a bug; it is still reported in one line, never as a traceback, unless
+    RULECRAFT_TRACEBACK is set.
+    """
     try:
         # Without standalone mode click returns (not raises) the code of ``ctx.exit(n)``.
-        rv = group.main(standalone_mode=False)
+        if args is None:
+            rv = group.main(standalone_mode=False)
+        else:
+            rv = group.main(args=list(args), prog_name="rulecraft", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 1
@@ -30,7 +47,23 @@ def run_cli(group: click.Group) -> int:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         return 130
+    except Exception as exc:
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        click.echo(internal_error(exc), err=True)
+        return INTERNAL_ERROR
     return rv if isinstance(rv, int) else 0
+
+
+def internal_error(exc: BaseException) -> str:
+    """One line for a bug: what failed and where in rulecraft, and how to get the whole traceback."""
+    frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ else []
+    ours = [f for f in frames if "rulecraft" in Path(f.filename).parts]
+    last = ours[-1] if ours else (frames[-1] if frames else None)
+    at = f" at {Path(last.filename).name}:{last.lineno}" if last else ""
+    text = str(exc).split("\n", 1)[0][:200]
+    return (f"internal error: {type(exc).__name__}: {text}{at} (a bug in rulecraft, please report it; "
+            f"{TRACEBACK_ENV}=1 shows the traceback)")
 
 
 def fail_usage(message: str) -> None:

@@ -50,11 +50,15 @@ def simulate(ruleset: str, options: tuple[str, ...], preset: str | None, games: 
     """Play N seeded games of RULESET and summarise them."""
     from rulecraft.cli.progress import progress_bar
     from rulecraft.cli.table import language, options_text
-    from rulecraft.runs.distribute import RunSpec, simulate_run
+    from rulecraft.runs.distribute import RunSpec, check_dask_address, simulate_run
     from rulecraft.runs.simulate import resolve_agents
 
+    if dask_address is not None:
+        check_dask_address(dask_address)
     rs = _load(ruleset, options, preset)
     lang = language(rs, lang)
+    if log_dir is not None:
+        _new_log_dir(log_dir)
     names = resolve_agents(rs, [a.strip() for a in agents.split(",") if a.strip()])
     spec = RunSpec.make(ruleset, parse_option_assignments(options), preset, names, seed)
     with progress_bar(games, rs.name) as update:
@@ -72,6 +76,17 @@ def simulate(ruleset: str, options: tuple[str, ...], preset: str | None, games: 
                f"truncated {out['truncated']}")
     if not no_timings:
         click.echo(f"  {out['seconds']:g} s, {out['moves_per_second'] or 0:,.0f} moves/s")
+
+
+def _new_log_dir(log_dir: str) -> None:
+    """--log-dir: made if missing (itself only), and refused if a run already left game logs in it."""
+    from rulecraft.runs.files import ensure_directory
+
+    found = sorted(p.name for p in ensure_directory(log_dir, "--log-dir").glob("game-*.jsonl"))
+    if found:
+        more = f" and {len(found) - 1:,} more" if len(found) > 1 else ""
+        raise UsageError(f"--log-dir {log_dir}: already holds game logs ({found[0]}{more}); give a new or empty "
+                         "directory, so that no log is overwritten")
 
 
 @click.command("test")

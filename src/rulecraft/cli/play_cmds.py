@@ -8,6 +8,8 @@ log). The game is saved to a log as it goes, so ``quit``, Ctrl-D and Ctrl-C all 
 
 from __future__ import annotations
 
+import itertools
+import re
 import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,7 +37,7 @@ from rulecraft.errors import IllegalMoveError, UsageError
 if TYPE_CHECKING:
     from rulecraft.engine.ruleset import Ruleset
 
-DEFAULT_LOG = "rulecraft-game.jsonl"
+DEFAULT_LOG = "rulecraft-{name}-{seed}.jsonl"  # in the current directory; -2, -3 ... when taken
 OBSERVER = -1  # redact as a seat that is nobody's: what every player may see
 COMMANDS = ["?", "moves", "help", "undo", "quit", "table", "names", "log"]
 HELP = [
@@ -226,7 +228,8 @@ class PlayLoop:
 @click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None,
               help="Stop the match after this many hands.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), default=None,
-              help=f"Where to save the game (default: {DEFAULT_LOG}, or the resumed file).")
+              help="Where to save the game: a new file (default: rulecraft-RULESET-SEED.jsonl, or the resumed "
+                   "file).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False), default=None,
               help="Continue a game saved in this log (its ruleset, options, seed and seats).")
 @click.option("--lang", "lang", default=None, metavar="CODE",
@@ -237,21 +240,21 @@ def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seat
          lang: str | None) -> int:
     """Play RULESET at the terminal: you against bots, or several people taking turns at one keyboard."""
     from rulecraft.load import load_ruleset
-    from rulecraft.runs.log import read_log
+    from rulecraft.runs.log import load_logged_ruleset, read_log
 
     console = Console()
     if resume_file is not None and (seed is not None or max_hands is not None):
         raise UsageError("a resumed game keeps its own seed and hand limit: leave out --seed and --hands")
     if resume_file is not None:
         header, _ = read_log(resume_file)
-        logged = header["ruleset"]
         if ruleset is None:
-            rs = load_ruleset(str(logged.get("name")), {str(k): str(v) for k, v in logged.get("options", {}).items()})
+            rs = load_logged_ruleset(header, resume_file)
         else:
             rs = load_ruleset(ruleset, parse_option_assignments(options), preset)
         agents = seat_agents(rs, seats_spec, int(header["seed"])) if seats_spec else None
         shown_in = language(rs, lang) if lang is not None else _logged_language(rs, header)
-        session = Session.resume(Path(resume_file), rs, agents, Path(log_file or resume_file))
+        target = Path(resume_file) if log_file is None or _same_file(log_file, resume_file) else new_save(log_file)
+        session = Session.resume(Path(resume_file), rs, agents, target)
         session.language = shown_in
         moves = sum(1 for e in session.st.history if e.get("type") == "move")
         console.echo(f"{rs.title}: resumed {resume_file} after {moves} moves (seed {session.seed})")
@@ -263,7 +266,8 @@ def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seat
         shown_in = language(rs, lang)
         seed = seed if seed is not None else secrets.randbelow(1_000_000)
         agents = seat_agents(rs, seats_spec, seed)
-        session = Session.new(rs, seed, agents, Path(log_file or DEFAULT_LOG), max_hands)
+        target = new_save(log_file) if log_file is not None else default_save(rs.name, seed)
+        session = Session.new(rs, seed, agents, target, max_hands)
         session.language = shown_in
         console.echo(f"{rs.title}: seed {seed}, seats {','.join(agents)}. Type 'help' for commands.")
     return PlayLoop(session, console, from_start=resume_file is None).run()
@@ -273,6 +277,40 @@ def _logged_language(rs: Ruleset, header: dict[str, Any]) -> str | None:
     """The language a saved game was shown in, if the ruleset still has it (it only ever affects display)."""
     code = header.get("display_language")
     return str(code) if isinstance(code, str) and code in names_of(rs).languages else None
+
+
+def new_save(path: str) -> Path:
+    """``--log PATH`` for a game that has no save yet: a new file in a directory that exists.
+
+    rulecraft never overwrites a file that is not the game's own save, so an existing file (another
+    game's save, or anything else) is refused before the game starts.
+    """
+    from rulecraft.runs.files import check_writable
+
+    target = check_writable(path, "--log")
+    if target.exists():
+        raise UsageError(f"--log {path}: the file exists; a new game is saved to a new file, so that nothing is "
+                         "overwritten (continue a saved game with --resume)")
+    return target
+
+
+def default_save(name: str, seed: int, directory: Path | None = None) -> Path:
+    """``rulecraft-NAME-SEED.jsonl`` in the current directory, or the first of ``...-2``, ``...-3`` not taken."""
+    stem = DEFAULT_LOG.format(name=re.sub(r"[^A-Za-z0-9._-]+", "-", name)[:40].strip("-.") or "game",
+                              seed=seed).removesuffix(".jsonl")
+    where = directory or Path()
+    for n in itertools.count(1):
+        candidate = where / (f"{stem}.jsonl" if n == 1 else f"{stem}-{n}.jsonl")
+        if not candidate.exists() and not candidate.is_symlink():
+            return candidate
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
 
 
 def register(group: click.Group) -> None:

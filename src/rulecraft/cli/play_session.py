@@ -68,7 +68,8 @@ class Session:
         check_identity(str(path), header, rs)  # a log of another ruleset is refused before anything else
         names = agents if agents is not None else [str(a) for a in header.get("agents", [])]
         if len(names) != rs.seats.count:
-            raise LogError(f"{path}:1:1: error: the log names {len(names)} agents for {rs.seats.count} seats")
+            raise LogError(f"{path}:1:1: error: the log names {len(names)} agent{'s' if len(names) != 1 else ''} for "
+                           f"{rs.seats.count} seats")
         session = cls(rs, int(header["seed"]), names, None, log_path)  # type: ignore[arg-type]
         session._rebuild(header, events, str(path), None)
         return session

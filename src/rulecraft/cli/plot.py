@@ -1,19 +1,18 @@
 """``compare --plot``: the two sides' distributions drawn side by side (matplotlib, an optional extra).
 
 matplotlib is imported only when a plot is asked for, with the non-interactive Agg backend, and the
-image is written to a temporary file beside the target and renamed, so a crash never leaves half a
-PNG behind.
+image is written through ``runs.files`` (atomically, honouring the umask, into a directory that
+must exist), so a crash never leaves half a PNG behind.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from rulecraft.errors import UsageError
+from rulecraft.runs.files import write_file
 
 
 def require_matplotlib() -> Any:
@@ -25,6 +24,22 @@ def require_matplotlib() -> Any:
     except ImportError:
         raise UsageError("--plot needs matplotlib: pip install 'rulecraft[plot]'") from None
     return plt
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def check_plot_path(path: str) -> None:
+    """Before any game is played: the plot can be written there, and would replace nothing but an image."""
+    from rulecraft.runs.files import check_writable
+
+    target = check_writable(path, "--plot")
+    if target.exists():
+        with open(target, "rb") as fh:
+            is_png = fh.read(len(PNG_SIGNATURE)) == PNG_SIGNATURE
+        if not is_png:
+            raise UsageError(f"--plot {path}: the file exists and is not a PNG image; rulecraft replaces only "
+                             "an image it could have drawn: choose another name")
 
 
 def plot_comparison(path: str, report: dict[str, Any], records: Sequence[Sequence[dict[str, Any]]]) -> None:
@@ -78,12 +93,4 @@ def _name(side: dict[str, Any], other: dict[str, Any]) -> str:
 
 
 def _save_atomic(fig: Any, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent)
-    os.close(fd)
-    try:
-        fig.savefig(tmp, format="png", dpi=100)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_file(path, lambda tmp: fig.savefig(tmp, format="png", dpi=100))

@@ -54,14 +54,10 @@ class Replay:
 
 
 def _load(file: str, ruleset: str | None) -> tuple[Ruleset, dict[str, Any], list[tuple[int, dict[str, Any]]]]:
-    from rulecraft.load import load_ruleset
-    from rulecraft.runs.log import read_log
+    from rulecraft.runs.log import load_logged_ruleset, read_log
 
     header, events = read_log(file)
-    logged = header["ruleset"]
-    options = {str(k): str(v) for k, v in (logged.get("options") or {}).items()}
-    rs = load_ruleset(ruleset or str(logged.get("name")), options)
-    return rs, header, events
+    return load_logged_ruleset(header, file, ruleset), header, events
 
 
 @click.command()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rulecraft.cli.options import parse_option_assignments
-from rulecraft.errors import Diagnostic
+from rulecraft.errors import Diagnostic, UsageError, clip
 
 if TYPE_CHECKING:
     from rulecraft.engine.pieces import NameTable
@@ -36,26 +36,36 @@ def register(group: click.Group) -> None:
 @click.option("--no-build", is_flag=True, help="Only check structure (YAML, schema, composition); skip building.")
 @click.option("--simulate", "games", type=click.IntRange(min=0), default=0, metavar="N",
               help="Also play N seeded random games per configuration, reporting any that cannot be played.")
+@click.option("--max-moves", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="--simulate: a game still going after this many moves is reported as one that does not end.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+              metavar="SECONDS", help="--simulate: so is a game still going after this many seconds.")
 @click.pass_context
-def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: bool, games: int) -> None:
+def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: bool, games: int, max_moves: int,
+             time_limit: float) -> None:
     """Check rule files, overlays and scenarios (files, or directories searched for *.yaml).
 
     Every ruleset is also checked under each option choice and each preset. With --simulate N, each
-    of those configurations also plays N random games, and any game that does not end, reaches a
-    state with no legal move, or breaks an engine invariant is reported with its seed. With no PATHS,
-    the bundled rule files; a path that does not exist here but names bundled files (variants/...,
-    a ruleset's name) means those. Problems and the summary go to standard output, one
-    file:line:col: error: line per problem; exit 0 when all are valid, 1 when any problem is found,
-    2 for a usage error.
+    of those configurations also plays N random games, and any game that does not end (within
+    --max-moves moves and --time-limit seconds), reaches a state with no legal move, or breaks an
+    engine invariant is reported with its seed. With no PATHS, the bundled rule files; a path that
+    does not exist here but names bundled files (variants/..., a ruleset's name) means those.
+    Problems and the summary go to standard output, one file:line:col: error: line per problem;
+    exit 0 when all are valid, 1 when any problem is found, 2 for a usage error.
     """
     from rulecraft.cli.inputs import input_paths
+    from rulecraft.cli.progress import status_line
     from rulecraft.rules.registry import bundled_variants_dir
-    from rulecraft.runs.validate import collect_files, validate_file
+    from rulecraft.runs.validate import PlayCheck, collect_files, validate_file
 
     if games and no_build:
         raise click.UsageError("--simulate needs the rulesets built: drop --no-build")
     files = collect_files(input_paths(paths, bundled_variants_dir()))
-    reports = [validate_file(f, build=not no_build, simulate=games) for f in files]
+    if not files:
+        raise UsageError(f"no rule files (*.yaml, *.yml) in {', '.join(paths)}")
+    with status_line() as tell:
+        check = PlayCheck(games, max_moves, time_limit, tell)
+        reports = [validate_file(f, build=not no_build, simulate=check) for f in files]
     diags: list[Diagnostic] = [d for r in reports for d in r.diagnostics]
     bad = [r for r in reports if not r.ok]
     if fmt == "json":
@@ -63,9 +73,7 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
     else:
         for d in diags:
             click.echo(d.format())
-        if not files:
-            click.echo("no YAML files found")
-        elif bad:
+        if bad:
             n = len(diags)
             click.echo(f"{n} problem{'s' if n != 1 else ''} in {len(bad)} of {len(files)} "
                        f"file{'s' if len(files) != 1 else ''}")
@@ -153,6 +161,10 @@ def explain(ruleset: str, options: tuple[str, ...], preset: str | None, prefix: 
     overridden = overridden_options(composed)
     entries = [e for e in prov.under(prefix) if not _is_declaration(e.path)]
     deleted = [e for e in prov.deleted if not prefix or e.path.startswith(prefix)]
+    if prefix and not entries and not deleted:
+        raise UsageError(f"--rule {clip(prefix)}: {composed.name} has no rule at or under that path"
+                         f"{_closest_path(prefix, [e.path for e in prov.under('')])}; rule paths look like "
+                         "constants, hand.phases[play].first")
     if changed:
         entries = [e for e in entries if e.origin.layer.startswith("option ")]
     if fmt == "json":
@@ -333,6 +345,16 @@ def _names_lines(rs: Ruleset, names: NameTable, lang: str) -> list[str]:
     if len(lines) == 1:
         lines.append("  (none)")
     return lines
+
+
+def _closest_path(prefix: str, paths: list[str]) -> str:
+    """A did-you-mean among the rule paths and every path above them (``hand``, ``hand.phases[play]``)."""
+    import difflib
+    import re
+
+    known = {p[:m.start()] for p in paths for m in re.finditer(r"(?=[.\[])|$", p) if m.start()}
+    close = difflib.get_close_matches(prefix, sorted(known), n=1) if len(prefix) <= 200 else []
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _is_declaration(path: str) -> bool:

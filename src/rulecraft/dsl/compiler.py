@@ -19,20 +19,38 @@ import difflib
 import math
 import re
 from dataclasses import dataclass, field
-from types import CodeType
 from typing import Any, Protocol, cast
 
 from rulecraft.dsl import ast as A
 from rulecraft.dsl.bindings import FunctionBinding, MacroBinding, NameBinding
 from rulecraft.dsl.builtins import BUILTINS, DRAINING, VARIADIC
+from rulecraft.dsl.cost import estimate
 from rulecraft.dsl.itemloop import READ as _READ
 from rulecraft.dsl.itemloop import inline_reads, select_source
 from rulecraft.dsl.parser import ExprSyntaxError, parse
 from rulecraft.dsl.scope import Scope
 from rulecraft.dsl.types import T, accepts, describe, is_numeric, join
-from rulecraft.errors import UNKNOWN_POS, Diagnostic, ExpressionRuntimeError, RuleFileError, SourcePos
+from rulecraft.errors import (
+    UNKNOWN_POS,
+    Diagnostic,
+    ExpressionRuntimeError,
+    Limit,
+    RuleFileError,
+    SourcePos,
+    clip,
+    source_window,
+)
 
 MAX_CODE = 50_000  # generated source size: guards against macros that expand exponentially
+# How deep an expression nests once its rule functions are expanded in it (the text itself is held
+# to parser.MAX_DEPTH); Python's own compiler gives up past about 200 brackets.
+MAX_EXPANDED_DEPTH = Limit(80, "levels", "nests {n} levels deep once its functions are expanded")
+# What one evaluation may cost at most (dsl/cost.py says how it is counted); also what computing its
+# fixed parts at load time may cost.
+MAX_STEPS = Limit(10_000_000, "steps", "may take up to {n} steps each time it is computed")
+MAX_HELD = Limit(1_000_000, "values", "may hold up to {n} values in lists at once")
+MAX_FOLDED = Limit(MAX_HELD.value, "values", "makes {n} values")
+DEFAULT_LIST_BOUND = 1_000  # the longest list from the game, where the scope does not say
 
 
 class CompiledExpr(Protocol):
@@ -82,6 +100,9 @@ class _Compiler:
         self._loop_counter = 0
         self.reads: set[str] = set()  # the scope's names this expression reads (through functions too)
         self.getters: dict[str, NameBinding] = {}  # generated getter identifier -> the name it reads
+        self.list_functions: set[str] = set()  # identifiers of game functions that give a list (for the cost)
+        self.depth = 0
+        self.folded = 0  # steps spent computing fixed parts at load time
 
     # ----------------------------------------------------------------- helpers
     def bind(self, prefix: str, obj: Any) -> str:
@@ -102,7 +123,13 @@ class _Compiler:
     # ----------------------------------------------------------------- nodes
     def expr(self, unit: _Unit, n: A.Node) -> tuple[str, T]:
         method = getattr(self, "_" + type(n).__name__)
-        code, t = method(unit, n)
+        self.depth += 1
+        try:
+            if MAX_EXPANDED_DEPTH.exceeded(self.depth):
+                raise self.fail(unit, n, MAX_EXPANDED_DEPTH.message("this expression", self.depth))
+            code, t = method(unit, n)
+        finally:
+            self.depth -= 1
         if len(code) > MAX_CODE:
             raise self.fail(unit, n, "this expression grows too large once its functions are expanded")
         return code, t
@@ -128,7 +155,7 @@ class _Compiler:
             if self.scope.lookup_function(n.id) is not None:
                 raise self.fail(unit, n, f"'{n.id}' is a function: call it, e.g. {n.id}(...)")
             known = [*unit.locals, *(x.name for x in self.scope.names())]
-            raise self.fail(unit, n, f"unknown name '{n.id}'{_did_you_mean(n.id, known)}")
+            raise self.fail(unit, n, f"unknown name '{clip(n.id)}'{_did_you_mean(n.id, known)}")
         if b.getter is None:
             v = b.value
             if _is_plain(v):
@@ -145,7 +172,7 @@ class _Compiler:
             if self.scope.lookup_name(n.func) is not None or n.func in unit.locals:
                 raise self.fail(unit, n, f"'{n.func}' is a value, not a function: write it without brackets")
             known = [f.name for f in self.scope.functions()]
-            raise self.fail(unit, n, f"unknown function '{n.func}'{_did_you_mean(n.func, known)}")
+            raise self.fail(unit, n, f"unknown function '{clip(n.func)}'{_did_you_mean(n.func, known)}")
         if n.comp is not None:
             drains = isinstance(b, FunctionBinding) and not b.takes_ctx and b.name in DRAINING
             args = [self._generator(unit, n.args[0], n.comp, *("[", "]") if drains else ("(", ")"))]
@@ -168,6 +195,8 @@ class _Compiler:
             return f"({table}[{arg}] if {arg} is not None else None)", rt
         codes = ", ".join(c for c, _ in args)
         fn = self.bind("b" if not b.takes_ctx else "f", b.impl)
+        if b.takes_ctx and b.returns is T.LIST:
+            self.list_functions.add(fn)
         call = f"{fn}(ctx, {codes})" if b.takes_ctx and codes else (f"{fn}(ctx)" if b.takes_ctx else f"{fn}({codes})")
         return call, rt
 
@@ -182,7 +211,11 @@ class _Compiler:
         try:
             result = b.impl(None, *values) if b.takes_ctx else b.impl(*values)
         except Exception as exc:  # reported as a rule problem at load time, whatever it is
-            raise self.fail(unit, n, f"{b.name}() fails with these arguments: {exc}") from None
+            raise self.fail(unit, n, f"{b.name}() fails with these arguments: {clip(exc, 200)}") from None
+        self.folded += 1 + (len(result) if isinstance(result, (list, tuple, str)) else 0)
+        if MAX_FOLDED.exceeded(self.folded):
+            raise self.fail(unit, n, MAX_FOLDED.message("computing the fixed parts of this expression when the "
+                                                        "file is loaded", self.folded))
         if _is_plain(result):
             return f"({result!r})"
         return self.bind("k", result)
@@ -282,13 +315,16 @@ class _Compiler:
         code, t = self.expr(unit, n.first)
         parts = [code]
         result = t
+        joined: list[str] = []  # lists joined so far: one flat [*a, *b, *c], however long the chain
         for op, offset, operand in n.rest:
             c2, t2 = self.expr(unit, operand)
             if op == "+" and (result is T.LIST or t2 is T.LIST):
                 if not (accepts(T.LIST, result) and accepts(T.LIST, t2)):
                     raise self.fail(unit, offset, f"cannot add {describe(result)} and {describe(t2)}")
                 # Lists join (zones and generators too): [*a, *b] takes any iterable.
-                parts = [f"[*{''.join(parts)}, *{c2}]"]
+                joined = joined or ["".join(parts)]
+                joined.append(c2)
+                parts = ["[" + ", ".join(f"*{c}" for c in joined) + "]"]
                 result = T.LIST
                 continue
             if op == "+" and (result is T.STRING or t2 is T.STRING):
@@ -347,6 +383,7 @@ class _Compiler:
 
 
 _GETTER = re.compile(r"^_g\d+\(ctx\)$")
+_LOCATED = re.compile(r"'L(Str|Int|Float|List|Dict)'")
 
 
 _NUMBERS = (T.NUMBER, T.SEAT, T.PIECE)
@@ -373,6 +410,8 @@ def _is_simple(code: str) -> bool:
 
 
 def _did_you_mean(name: str, known: list[str]) -> str:
+    if len(name) > 100:  # no name that long exists; comparing it with each would only cost time
+        return ""
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
@@ -399,38 +438,41 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
         if expect is not None and not accepts(expect, rtype):
             raise _Error(src, 0, f"{_EXPECT_WORDS.get(expect, 'this')} is expected here, but this expression "
                                  f"gives {describe(rtype)}")
+        _check_cost(comp, code, scope, src)
     except ExprSyntaxError as exc:
         raise RuleFileError([_diagnostic(src, exc.offset, exc.message, source_text)]) from None
     except _Error as exc:
         same_file = source_text if _pos(exc.src) .file == _pos(src).file else None
         raise RuleFileError([_diagnostic(exc.src, exc.offset, exc.message, same_file)]) from None
-    except RecursionError:  # lark's tree walk, our compiler and Python's each recurse per level
-        raise RuleFileError([_diagnostic(src, 0, "this expression is nested too deeply (or is too long)",
-                                         source_text)]) from None
+    except RecursionError:  # past every limit above: Python's own, on code the limits let through
+        raise RuleFileError([_diagnostic(src, 0, _TOO_COMPLEX, source_text)]) from None
     try:
         fn = _finish(comp, code, src, rtype, what)
         if select:
             fn.select = _finish_select(comp, code, src, scope)  # type: ignore[method-assign]
         return fn
     except RecursionError:
-        raise RuleFileError([_diagnostic(src, 0, "this expression is nested too deeply (or is too long)",
-                                         source_text)]) from None
+        raise RuleFileError([_diagnostic(src, 0, _TOO_COMPLEX, source_text)]) from None
 
 
-_CODE: dict[tuple[str, str], CodeType] = {}
-_CODE_KEPT = 16384
+_TOO_COMPLEX = ("this expression is nested too deeply (or is too long) for Python to compile once its functions are "
+                "expanded: name parts of it in 'functions:'")
 
 
-def _code(source: str, filename: str) -> CodeType:
-    """Python's compile of generated source, once per process: a ruleset is built once per option
-    choice when it is validated, and most of its expressions generate the same source each time."""
-    key = (source, filename)
-    code = _CODE.get(key)
-    if code is None:
-        if len(_CODE) >= _CODE_KEPT:
-            _CODE.clear()
-        code = _CODE[key] = compile(source, filename, "exec")
-    return code
+def _check_cost(comp: _Compiler, code: str, scope: Scope, src: Any) -> None:
+    """Refuse an expression that may take more than MAX_STEPS to compute (see dsl/cost.py)."""
+    lists = frozenset(ident for ident, b in comp.getters.items() if b.type is T.LIST)
+    bound = scope.find_list_bound() or DEFAULT_LIST_BOUND
+    try:
+        cost = estimate(code, comp.namespace, frozenset(comp.list_functions), lists, bound)
+    except (SyntaxError, MemoryError, ValueError):  # Python cannot even read it back
+        raise RecursionError from None
+    how = (f"a loop multiplies what it contains by the length of its list; a range counts its numbers, a list "
+           f"from the game as {bound:,} items")
+    if MAX_STEPS.exceeded(cost.steps):
+        raise _Error(src, 0, MAX_STEPS.message("this expression", cost.steps, how))
+    if MAX_HELD.exceeded(cost.held):
+        raise _Error(src, 0, MAX_HELD.message("this expression", cost.held, how))
 
 
 def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> CompiledExpr:
@@ -438,7 +480,9 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     where = f"{pos}: " if pos is not UNKNOWN_POS else ""
 
     def fail(exc: BaseException) -> ExpressionRuntimeError:
-        return ExpressionRuntimeError(f"{where}error: {what}: {type(exc).__name__}: {exc} (in '{src}')")
+        # Located values are str/int/list underneath: their class names mean nothing to a rule author.
+        reason = _LOCATED.sub(lambda m: f"'{m.group(1).lower()}'", f"{type(exc).__name__}: {clip(exc, 300)}")
+        return ExpressionRuntimeError(f"{where}error: {what}: {reason} (in '{clip(src, 200)}')", reason)
 
     comp.namespace["__builtins__"] = {}
     comp.namespace["_guarded"] = _GUARDED
@@ -448,7 +492,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     source = inline_reads(f"def _expr(ctx):\n    try:\n{reads}        return {body}\n"
                           "    except _guarded as exc:\n        raise _fail(exc) from exc\n", comp.getters)
     # exec of source generated from our own checked tree (never user text), with no builtins.
-    exec(_code(source, f"<rule expression {where or src!r}>"), comp.namespace)
+    exec(_python(source, f"<rule expression {where or clip(src)!r}>"), comp.namespace)
     fn: Any = comp.namespace["_expr"]
     fn.text = str(src)
     fn.type = rtype
@@ -468,10 +512,18 @@ def _finish_select(comp: _Compiler, code: str, src: Any, scope: Scope) -> Any:
         raise ValueError(f"scope '{scope.name}' has no item slot to select over")
     source = select_source(code, comp.getters, slot)
     where = comp.namespace["_where"]
-    exec(_code(source, f"<rule expression {where or src!r}, over items>"), comp.namespace)
+    exec(_python(source, f"<rule expression {where or clip(src)!r}, over items>"), comp.namespace)
     fn = comp.namespace["_select"]
     fn.python = source
     return fn
+
+
+def _python(source: str, name: str) -> Any:
+    """Python's compile of generated code; its own limits (nesting past ~200 brackets) become ours."""
+    try:
+        return compile(source, name, "exec")
+    except (SyntaxError, RecursionError, MemoryError):
+        raise RecursionError from None  # compile_expr reports it at the expression, as too deeply nested
 
 
 def _hoist_reads(code: str) -> tuple[str, str]:
@@ -507,13 +559,14 @@ def _diagnostic(src: Any, offset: int, message: str, source_text: str | None) ->
         SourcePos(base.file, base.line, base.col + offset) if base is not UNKNOWN_POS else
         SourcePos("<expression>", text.count("\n", 0, offset) + 1, offset - line_start + 1))
     context: tuple[str, ...]
-    lines = source_text.splitlines() if source_text else []
+    lines = source_text.split("\n", pos.line) if source_text and pos.line >= 1 else []
     if 1 <= pos.line <= len(lines):
-        line = lines[pos.line - 1]
+        line, col = source_window(lines[pos.line - 1].rstrip("\r"), pos.col)
         gutter = f"{pos.line:>5} | "
-        context = (gutter + line, " " * (len(gutter) + pos.col - 1) + "^")
+        context = (gutter + line, " " * (len(gutter) + col - 1) + "^")
     else:
-        context = ("    " + text[line_start:line_end], "    " + " " * (offset - line_start) + "^")
+        line, col = source_window(text[line_start:line_end], offset - line_start + 1)
+        context = ("    " + line, "    " + " " * (col - 1) + "^")
     return Diagnostic(pos, message, context=context)
 
 

@@ -16,6 +16,12 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from rulecraft.dsl import ast as A
+from rulecraft.errors import Limit
+
+# Checked before the work they bound: a long text before it is parsed, its brackets before lark
+# builds a tree, the tree's depth before it is turned (recursively) into ours.
+MAX_LENGTH = Limit(10_000, "characters", "is {n} characters long")
+MAX_DEPTH = Limit(50, "levels", "nests {n} levels deep")
 
 _TERMINAL_WORDS = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "NAME": "a name",
@@ -146,13 +152,74 @@ def parse(text: str) -> A.Node:
     """The tree of ``text``; raises ExprSyntaxError. Cached: rule files repeat expressions."""
     if not text.strip():
         raise ExprSyntaxError(0, "empty expression: write a value, e.g. 0, true or a formula")
+    if MAX_LENGTH.exceeded(len(text)):
+        raise ExprSyntaxError(0, MAX_LENGTH.message("this expression", len(text),
+                                                    "name a long formula in 'functions:' and call it"))
+    _check_brackets(text)
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         raise _syntax_error(text, exc) from None
+    if isinstance(tree, Tree):
+        _check_depth(tree)
     node = _TO_AST.transform(tree) if isinstance(tree, Tree) else tree
     assert isinstance(node, A.Node)
     return node
+
+
+def _check_brackets(text: str) -> None:
+    """Refuse brackets nested past MAX_DEPTH at the first bracket too deep, before lark reads them."""
+    depth = 0
+    quote = ""
+    escaped = False
+    for i, ch in enumerate(text):
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+            if MAX_DEPTH.exceeded(depth):
+                raise ExprSyntaxError(i, MAX_DEPTH.message("this expression", _bracket_depth(text)))
+        elif ch in ")]":
+            depth -= 1
+
+
+def _bracket_depth(text: str) -> int:
+    depth = most = 0
+    for ch in text:  # strings do not matter here: this only sizes the message
+        depth += ch in "(["
+        depth -= ch in ")]"
+        most = max(most, depth)
+    return most
+
+
+_ONE_CHILD_LEVELS = frozenset({"neg", "pos", "not_", "call", "list_lit", "index"})
+
+
+def _check_depth(tree: Tree[Token]) -> None:
+    """Refuse a tree nested past MAX_DEPTH (``a if c else b if ...``), walking it without recursion."""
+    deepest = 0
+    at: int | None = None  # where the first level past the limit starts: what the caret points at
+    stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        # A rule lark keeps around a single child (the or_ of a lone comparison) is no level of its own.
+        level = len([c for c in node.children if c is not None]) > 1 or node.data in _ONE_CHILD_LEVELS
+        depth += level
+        deepest = max(deepest, depth)
+        if level and depth == MAX_DEPTH.value + 1:
+            start = int(getattr(node.meta, "start_pos", 0) or 0)
+            at = start if at is None else min(at, start)
+        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
+    if at is not None:
+        raise ExprSyntaxError(at, MAX_DEPTH.message("this expression", deepest,
+                                                    "name parts of it in 'functions:' and call them"))
 
 
 def _expected(exc: UnexpectedInput) -> str:

@@ -31,6 +31,9 @@ class Scope:
         # The evaluation context's slot that holds the item an expression judges, when expressions
         # of this scope are evaluated over many items at once (see ``NameBinding.per_item``).
         self.item_slot: str | None = None
+        # The most items a list read from the game can hold (a hand, seats(), a list variable): what
+        # the load-time cost check (dsl/cost.py) assumes for them. Set by the engine on its root scope.
+        self.list_bound: int | None = None
 
     # ----------------------------------------------------------------- declaring
     def add_name(self, name: str, type_: T, getter: Callable[[Any], Any] | None = None, doc: str = "",
@@ -104,6 +107,14 @@ class Scope:
         while s is not None:
             if s.item_slot is not None:
                 return s.item_slot
+            s = s.parent
+        return None
+
+    def find_list_bound(self) -> int | None:
+        s: Scope | None = self
+        while s is not None:
+            if s.list_bound is not None:
+                return s.list_bound
             s = s.parent
         return None
 

@@ -19,6 +19,7 @@ from rulecraft.engine.combos import Play
 from rulecraft.engine.equipment import Equipment
 from rulecraft.engine.history import History
 from rulecraft.engine.moves import Move
+from rulecraft.errors import GivenChanceError, clip
 
 NOBODY = -1
 
@@ -280,11 +281,17 @@ class Board:
             # replayed or resumed game deals its later hands exactly as the game it continues.
             self.rng.shuffle(list(pieces))
             pool = list(pieces)
-            ids = [self.piece_from_id(str(x), pool) for x in event["order"]]
+            order = event.get("order")
+            if not isinstance(order, list):
+                raise GivenChanceError("a shuffle given must list the pieces in their order ('order')", event)
+            try:
+                ids = [self.piece_from_id(str(x), pool) for x in order]
+            except (KeyError, ValueError) as exc:
+                raise GivenChanceError(f"the shuffle given cannot be dealt: {_reason(exc)}", event) from None
             if pool:
                 missing = ", ".join(self.rs.pieces.type_id(p) for p in pool)
-                raise ValueError(f"the given order leaves out {missing}")
-            self.record_chance("shuffle", {"order": list(event["order"])})
+                raise GivenChanceError(f"the shuffle given leaves out {clip(missing, 200)}", event)
+            self.record_chance("shuffle", {"order": list(order)})
             return ids
         order = list(pieces)
         self.rng.shuffle(order)
@@ -297,7 +304,12 @@ class Board:
         if event is not None:
             for _ in range(dice):
                 self.rng.randint(1, sides)  # keep the generator in step (see chance_shuffle)
-            values = [int(v) for v in event["dice"]]
+            values = event.get("dice")
+            if not (isinstance(values, list) and len(values) == dice
+                    and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= sides for v in values)):
+                raise GivenChanceError(f"the dice given, {clip(values)}, cannot be a roll of {dice} "
+                                       f"{'die' if dice == 1 else 'dice'} of {sides} sides", event)
+            values = [int(v) for v in values]
         else:
             values = [self.rng.randint(1, sides) for _ in range(dice)]
         self.record_chance("dice", {"dice": values})
@@ -315,7 +327,9 @@ class Board:
 
     def piece_from_id(self, type_id: str, pool: list[int]) -> int:
         """Resolve a logged piece type id to a piece int, taking each copy once."""
-        t = self.rs.pieces.by_type_id[type_id]
+        t = self.rs.pieces.by_type_id.get(type_id)
+        if t is None:
+            raise KeyError(f"there is no piece '{clip(type_id)}'")
         for p in self.rs.pieces.instances[t]:
             if p in pool:
                 pool.remove(p)
@@ -324,6 +338,10 @@ class Board:
 
     def record_chance(self, kind: str, outcome: dict[str, Any]) -> None:
         self.history.append({"type": "chance", "kind": kind, **outcome})
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc.args[0]) if exc.args else str(exc)
 
 
 @functools.lru_cache(maxsize=1024)

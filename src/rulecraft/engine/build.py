@@ -8,6 +8,7 @@ with its position; a RuleFileError lists them all at the end.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from typing import Any
 
@@ -36,7 +37,8 @@ from rulecraft.engine.pieces import (
     name_list,
 )
 from rulecraft.engine.ruleset import MatchSpec, Ruleset
-from rulecraft.errors import SourcePos
+from rulecraft.errors import Diagnostic, ExpressionRuntimeError, SourcePos, clip
+from rulecraft.rules.compose import plain
 from rulecraft.rules.located import LStr, pos_of
 
 DIRECTIONS = {"clockwise": 1, "counter-clockwise": -1, "counterclockwise": -1, "anticlockwise": -1}
@@ -61,7 +63,17 @@ def build_from_data(
     for cname, value in constants.items():
         root.add_constant(str(cname), type_of_value(value), value=value, doc="a constant of the ruleset")
 
-    pieces = build_piece_table(data.get("pieces", []), _deriver(b, root), pos_of, b.diags)
+    before = len(b.diags)
+    deriver = _deriver(b, root)
+    pieces = build_piece_table(data.get("pieces", []), deriver, pos_of, b.diags)
+    if deriver.failures:
+        # Pieces were made with attributes that could not be computed (ids like 'cNone' repeat): say
+        # only why, and build nothing on them.
+        b.diags[before:] = deriver.failures
+        b.raise_if_errors()
+    # Every list an expression reads from the game (a zone, seats(), a variable) is taken to hold at
+    # most this many items when the load-time check bounds an expression's steps (dsl/cost.py).
+    root.list_bound = max(pieces.count, int((data.get("seats") or {}).get("count", 1)), 1)
     add_piece_constants(root, pieces)
     reserved = set(constants)
     piece_attribute_functions(root, pieces, reserved)
@@ -106,7 +118,8 @@ def build_from_data(
             b.error(raw.get("id", raw), f"duplicate phase id '{pid}' (first at line {seen_ids[pid].line})")
         seen_ids[pid] = pos_of(raw)
         try:
-            phase = PHASE_KINDS[kind].build(b, rs, raw, game)
+            with b.within(raw):
+                phase = PHASE_KINDS[kind].build(b, rs, raw, game)
         except (KeyError, TypeError, ValueError) as exc:
             b.error(raw, f"phase '{pid}' ({kind}): {_describe(exc)}")
             continue
@@ -165,25 +178,38 @@ def _describe(exc: Exception) -> str:
 
 
 
-def _deriver(b: Builder, root: Scope) -> Any:
-    cache: dict[tuple[str, tuple[str, ...]], Any] = {}
+class _Deriver:
+    """Computes derived piece attributes at load time; each failure is kept once per expression."""
 
-    def derive(expr: Any, names: dict[str, Any], pos: SourcePos) -> Any:
+    def __init__(self, b: Builder, root: Scope) -> None:
+        self.b = b
+        self.root = root
+        self.cache: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self.failures: list[Diagnostic] = []
+        self.failed: set[int] = set()
+
+    def __call__(self, expr: Any, names: dict[str, Any], pos: SourcePos) -> Any:
         key = (str(expr), tuple(sorted(names)))
-        compiled = cache.get(key)
+        compiled = self.cache.get(key)
         if compiled is None:
-            scope = bound_scope(root, sorted(names), "derived attribute")
-            compiled = b.expr(expr, scope, None, "derived attribute")
-            cache[key] = compiled
+            scope = bound_scope(self.root, sorted(names), "derived attribute")
+            compiled = self.b.expr(expr, scope, None, "derived attribute")
+            self.cache[key] = compiled
         ctx = Ctx(None)
-        ctx.bind = dict(names)
+        ctx.bind = {k: plain(v) for k, v in names.items()}
         try:
             return compiled(ctx)
-        except Exception as exc:
-            b.error(expr, f"cannot compute this attribute: {exc}")
+        except ExpressionRuntimeError as exc:
+            if id(expr) not in self.failed:  # one message per expression, not one per generated piece
+                self.failed.add(id(expr))
+                shown = ", ".join(f"{k}={json.dumps(plain(v), ensure_ascii=False)}" for k, v in names.items())
+                self.failures.append(Diagnostic(pos, f"cannot compute this attribute for the piece with {clip(shown)}: "
+                                                     f"{exc.reason}"))
             return None
 
-    return derive
+
+def _deriver(b: Builder, root: Scope) -> _Deriver:
+    return _Deriver(b, root)
 
 
 def _parse_signature(b: Builder, signature: Any) -> tuple[str, list[str]]:

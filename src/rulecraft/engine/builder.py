@@ -3,11 +3,13 @@ failure, so a rule author sees all problems at once, each at its ``file:line:col
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+from collections.abc import Iterator
 from typing import Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T, compile_expr
-from rulecraft.errors import Diagnostic, RuleFileError, SourcePos
+from rulecraft.errors import UNKNOWN_POS, Diagnostic, RuleFileError, SourcePos, clip
 from rulecraft.rules.located import pos_of
 
 
@@ -17,9 +19,30 @@ class Builder:
     def __init__(self, source_text: dict[str, str] | None = None) -> None:
         self.diags: list[Diagnostic] = []
         self.source_text = source_text or {}
+        # The items being built, innermost last: a problem with a value the file does not write (a
+        # default) is reported at the item it belongs to, never at <unknown>:0:0.
+        self.context: list[Any] = []
+
+    @contextlib.contextmanager
+    def within(self, item: Any) -> Iterator[None]:
+        self.context.append(item)
+        try:
+            yield
+        finally:
+            self.context.pop()
+
+    def pos(self, where: Any) -> SourcePos:
+        if isinstance(where, SourcePos):
+            return where
+        found = pos_of(where)
+        for item in reversed(self.context):
+            if found is not UNKNOWN_POS:
+                break
+            found = pos_of(item)
+        return found
 
     def error(self, where: Any, message: str, rule_path: str = "") -> None:
-        self.diags.append(Diagnostic(where if isinstance(where, SourcePos) else pos_of(where), message, rule_path))
+        self.diags.append(Diagnostic(self.pos(where), message, rule_path))
 
     def expr(self, text: Any, scope: Scope, expect: T | None, what: str, rule_path: str = "",
              select: bool = False) -> CompiledExpr:
@@ -43,9 +66,10 @@ class Builder:
         if name in known:
             return True
         names = list(known)
-        close = difflib.get_close_matches(str(name), names, n=1)
+        close = difflib.get_close_matches(str(name), names, n=1) if len(str(name)) <= 100 else []
         hint = f" (did you mean '{close[0]}'?)" if close else (f"; known: {', '.join(names)}" if names else "")
-        self.error(name, f"unknown {kind} '{name}'{hint}", rule_path)
+        default = " (the default, as none is written here)" if pos_of(name) is UNKNOWN_POS else ""
+        self.error(name, f"unknown {kind} '{clip(name)}'{default}{hint}", rule_path)
         return False
 
     def raise_if_errors(self) -> None:

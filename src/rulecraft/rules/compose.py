@@ -55,10 +55,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulecraft.errors import UNKNOWN_POS, Diagnostic, RuleFileError, SourcePos, UsageError
+from rulecraft.errors import UNKNOWN_POS, Diagnostic, RuleFileError, SourcePos, UsageError, clip
 from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import LDict, LList, LStr, pos_of
-from rulecraft.rules.paths import item_step, key_step
+from rulecraft.rules.paths import item_noun, item_step, key_step
 from rulecraft.rules.registry import bundled_path, list_bundled, path_target, resolve_ruleset
 from rulecraft.rules.yamlload import YamlDocument, read_yaml_file
 
@@ -165,6 +165,9 @@ class Composed:
     ref: str = ""
     layers: list[str] = field(default_factory=list)  # labels, in the order applied
     chosen_by: dict[str, str] = field(default_factory=dict)  # option id -> default | preset P | command line
+    # Items a layer added to a list merged by id, whose id is close to one already there (rule path ->
+    # (the id written, the id it may have meant)): a problem inside one likely means a misspelt id.
+    near_misses: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     _provenance: Provenance | None = None
 
@@ -194,8 +197,8 @@ def compose(ref: str | Path, options: dict[str, str] | None = None, preset: str 
     return compose_documents(chain, options or {}, preset, ref=str(ref))
 
 
-def load_chain(ref: str | Path) -> list[YamlDocument]:
-    """The extends chain of ``ref``: base first, ``ref``'s own file last."""
+def load_chain(ref: str | Path, read: dict[Path, YamlDocument] | None = None) -> list[YamlDocument]:
+    """The extends chain of ``ref``: base first, ``ref``'s own file last (``read``: files already read)."""
     path = resolve_ruleset(ref)
     docs: list[YamlDocument] = []
     seen: list[Path] = []
@@ -207,7 +210,7 @@ def load_chain(ref: str | Path) -> list[YamlDocument]:
             names = [d.file for d in docs] + [docs[seen.index(real)].file]
             raise _file_error(docs[-1], via, "extends cycle: " + " extends ".join(names))
         seen.append(real)
-        doc = read_yaml_file(current)
+        doc = (read or {}).get(real) or read_yaml_file(current)
         if not isinstance(doc.data, dict):
             what = "empty" if doc.data is None else "not a mapping"
             raise RuleFileError([Diagnostic(SourcePos(doc.file, 1, 1),
@@ -243,19 +246,17 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
     labels: list[str] = []
     data: Any = None
     provenance_deleted: list[ProvenanceEntry] = []
+    near_misses: dict[str, tuple[str, str]] = {}
     for i, doc in enumerate(docs):
         layer = f"{'base' if i == 0 else 'overlay'} {doc.file}"
         file_layers[doc.file] = layer
         labels.append(layer)
         body = _without(doc.data, "extends")
-        if data is None:
-            merger = _Merger(layer, source_text)
-            data = merger.clean(body, "")
-        else:
-            merger = _Merger(layer, source_text)
-            data = merger.merge(data, body, "")
+        merger = _Merger(layer, source_text, provenance_deleted)
+        data = merger.clean(body, "") if data is None else merger.merge(data, body, "")
         merger.raise_if_errors()
         provenance_deleted.extend(merger.deleted)
+        near_misses.update(merger.near_misses)
 
     opts = read_options(data, source_text)
     presets = read_presets(data, opts, source_text)
@@ -281,10 +282,11 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
         end = getattr(choice.patch, "end", None)
         if isinstance(end, SourcePos):
             regions.append((pos_of(choice.patch), end, layer))
-        merger = _Merger(layer, source_text)
+        merger = _Merger(layer, source_text, provenance_deleted)
         data = merger.merge(data, choice.patch, "")
         merger.raise_if_errors()
         provenance_deleted.extend(merger.deleted)
+        near_misses.update(merger.near_misses)
 
     name = str(data.get("name") or Path(docs[-1].file).stem)
     return Composed(
@@ -292,6 +294,7 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
         files=[d.file for d in docs],
         make_provenance=lambda: build_provenance(data, file_layers, regions, provenance_deleted),
         options=opts, presets=presets, preset=preset, ref=ref, layers=labels, chosen_by=chosen_by,
+        near_misses=near_misses,
     )
 
 
@@ -434,11 +437,13 @@ def _cited_both(base: Any, over: Any) -> LList:
 class _Merger:
     """Lays one layer over the data so far. Never mutates its inputs: the base may be reused."""
 
-    def __init__(self, layer: str, source_text: dict[str, str]) -> None:
+    def __init__(self, layer: str, source_text: dict[str, str], gone: list[ProvenanceEntry] | None = None) -> None:
         self.layer = layer
         self.source_text = source_text
         self.diags: list[Diagnostic] = []
         self.deleted: list[ProvenanceEntry] = []
+        self.gone = {e.path: e for e in gone or ()}  # what earlier layers deleted, by rule path
+        self.near_misses: dict[str, tuple[str, str]] = {}
 
     def error(self, pos: SourcePos, message: str, path: str = "") -> None:
         self.diags.append(_diag(self.source_text, pos, message, path))
@@ -511,6 +516,13 @@ class _Merger:
                                                  "the whole list write {$replace: [...]}", path)
                 return base
             return self.clean(over, path)
+        if _CONSTANT_PATH.match(path) and _kind(base) != _kind(over) and base is not None:
+            # Constants have no declared type: the base's value is what its rules were written for.
+            self.error(pos_of(over, UNKNOWN_POS), f"constant '{path.split('.', 1)[1]}' is {_kind(base)} "
+                                                  f"({_shown(base)}, at {pos_of(base, UNKNOWN_POS)}); this makes it "
+                                                  f"{_kind(over)} ({_shown(over)}), which the rules using it do not "
+                                                  "expect", path)
+            return base
         return over
 
     def merge_by_id(self, base: list[Any], over: list[Any], path: str) -> LList:
@@ -549,6 +561,16 @@ class _Merger:
                 # The id only says which item; the item keeps its own id (and its position).
                 out[index[iid]] = self.merge(out[index[iid]], _without(body, "id"), child)
             else:
+                if child in self.gone:
+                    # Blame the deletion: the later layer was written when the item was there.
+                    gone = self.gone[child].origin
+                    self.error(gone.pos, f"this deletes {item_noun(path)} '{iid}', but {self.layer} still changes "
+                                         f"it (at {where}); delete or change that too", child)
+                    continue
+                known = [str(x["id"]) for x in out if isinstance(x, dict) and "id" in x]
+                close = difflib.get_close_matches(iid, known, n=1) if len(iid) <= 100 else []
+                if close:
+                    self.near_misses[child] = (iid, close[0])
                 index[iid] = len(out)
                 out.append(self.clean(body, child))
                 item_pos.append(_item_pos(over, j))
@@ -596,6 +618,25 @@ class _Merger:
 
 
 _PATCH_PATH = re.compile(r"^options\[[^\]]+\]\.choices\[[^\]]+\]\.patch$")
+_CONSTANT_PATH = re.compile(r"^constants\.[^.\[]+$")
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "empty"
+
+
+def _shown(value: Any) -> str:
+    return clip(json.dumps(plain(value), ensure_ascii=False), 40)
 
 
 def _is_delete(value: Any) -> bool:

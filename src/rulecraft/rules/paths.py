@@ -32,6 +32,17 @@ def item_step(path: str, item: Any, index: int) -> str:
     return f"{path}[{index}]"
 
 
+def item_noun(path: str) -> str:
+    """What an item of the list at rule path ``path`` is called in a message: ``hand.phases`` -> phase,
+    ``...restrictions`` -> restriction, ``...entries`` -> entry, ``...on_round`` -> item of on_round."""
+    key = re.split(r"[.\]]", path)[-1] if path else "the list"
+    if key.endswith("ies"):
+        return key[:-3].replace("_", " ") + "y"
+    if key.endswith("s"):
+        return key[:-1].replace("_", " ")
+    return f"item of {key}"
+
+
 def rule_path(data: Any, steps: Iterable[Any]) -> str:
     """The rule path of the value reached from ``data`` by ``steps`` (keys and list indices)."""
     path = ""

@@ -25,7 +25,7 @@ from referencing import Registry, Resource
 from rulecraft.errors import UNKNOWN_POS, Diagnostic, RuleFileError, SourcePos
 from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import pos_of
-from rulecraft.rules.paths import rule_path
+from rulecraft.rules.paths import item_noun, rule_path
 from rulecraft.rules.registry import schemas_dir
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def check_ruleset_data(data: Any, path: str | Path, source_text: str | None = No
 def check_composed(composed: Composed) -> None:
     """Check the effective rules against the full schema, and every option choice's patch against the patch schema."""
     texts = dict(composed.source_text)
-    diags = schema_diagnostics(composed.data, "ruleset", texts)
+    diags = [_near_miss(d, composed.near_misses) for d in schema_diagnostics(composed.data, "ruleset", texts)]
     seen = {(d.pos, d.message) for d in diags}
     options = composed.data.get("options")
     if isinstance(options, list):
@@ -107,6 +107,20 @@ def check_composed(composed: Composed) -> None:
                             seen.add((d.pos, d.message))
                             diags.append(Diagnostic(d.pos, label + d.message, d.rule_path, d.severity, d.context))
     _raise(diags)
+
+
+def _near_miss(d: Diagnostic, near: dict[str, tuple[str, str]]) -> Diagnostic:
+    """An item a layer added lacks a required key, and its id is close to one that exists: the id is
+    surely misspelt (``{id: plya, first: ...}`` meant to change 'play'), so say that first."""
+    missing = re.match(r"an? .* needs '([^']+)'", d.message)
+    if not missing:
+        return d
+    for path, (written, meant) in near.items():
+        if d.rule_path == path:
+            noun = item_noun(path.rsplit("[", 1)[0])
+            return Diagnostic(d.pos, f"no {noun} '{written}' to change (did you mean '{meant}'?); as a new {noun} "
+                                     f"it would need '{missing.group(1)}'", d.rule_path, d.severity, d.context)
+    return d
 
 
 def _raise(diags: list[Diagnostic]) -> None:

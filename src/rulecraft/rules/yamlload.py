@@ -34,6 +34,7 @@ import bisect
 import contextlib
 import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +49,7 @@ from yaml.reader import Reader
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
-from rulecraft.errors import Diagnostic, RuleFileError, SourcePos
+from rulecraft.errors import Diagnostic, Limit, RuleFileError, SourcePos
 from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import LDict, LFloat, LInt, LList, LStr
 
@@ -57,6 +58,9 @@ MAX_BYTES = 2 * 1024 * 1024
 
 MAX_NODES = 100_000
 """Most values (scalars, lists, mappings) a file may hold once aliases are expanded."""
+
+MAX_DEPTH = Limit(64, "levels", "nests lists and mappings {n} levels deep or more")
+"""Deepest nesting of lists and mappings (a rule file needs about ten)."""
 
 _TAG = "tag:yaml.org,2002:"
 _BREAKS = "\n\x85\u2028\u2029"
@@ -108,6 +112,7 @@ class _StrictComposer(Composer):
     def __init__(self) -> None:
         super().__init__()
         self._open: set[str] = set()
+        self._depth = 0
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:
         if self.check_event(AliasEvent):
@@ -125,17 +130,24 @@ class _StrictComposer(Composer):
             first = self.anchors[anchor].start_mark
             raise _LoaderError(event.start_mark,
                                f"anchor '&{anchor}' is defined twice (first at line {first.line + 1})")
+        if MAX_DEPTH.exceeded(self._depth + 1) and not self.check_event(ScalarEvent):
+            # PyYAML composes (and we build) recursively: refuse where the nesting passes the limit.
+            raise _LoaderError(event.start_mark, MAX_DEPTH.message("this value", MAX_DEPTH.value + 1))
         self.descend_resolver(parent, index)
         if anchor is not None:
             self._open.add(anchor)
         node: Node
-        if self.check_event(ScalarEvent):
-            node = self.compose_scalar_node(anchor)
-        elif self.check_event(SequenceStartEvent):
-            node = self.compose_sequence_node(anchor)
-        else:
-            assert self.check_event(MappingStartEvent)
-            node = self.compose_mapping_node(anchor)
+        self._depth += 1
+        try:
+            if self.check_event(ScalarEvent):
+                node = self.compose_scalar_node(anchor)
+            elif self.check_event(SequenceStartEvent):
+                node = self.compose_sequence_node(anchor)
+            else:
+                assert self.check_event(MappingStartEvent)
+                node = self.compose_mapping_node(anchor)
+        finally:
+            self._depth -= 1
         if anchor is not None:
             self._open.discard(anchor)
         self.ascend_resolver()
@@ -151,20 +163,16 @@ class _PyLoader(Reader, Scanner, Parser, _StrictComposer, _CoreResolver):
         _CoreResolver.__init__(self)
 
 
-_Loader: Callable[[str], Any] = _PyLoader
-if getattr(yaml, "__with_libyaml__", False):
-    # libyaml scans and parses (in C, with the same events and marks: index, line and column count
-    # characters); the strict composer above still builds the nodes, so what is accepted and refused,
-    # and where, is the same. This is most of the cost of loading a rule file.
-    from yaml.cyaml import CParser  # type: ignore[attr-defined]
-
-    class _CLoader(_StrictComposer, CParser, _CoreResolver):
+try:  # libyaml's scanner and parser, under the same composer: the pure-Python scanner reads ~0.3 MB/s
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _FastLoader: Any = None
+else:
+    class _FastLoader(_StrictComposer, _CParser, _CoreResolver):  # type: ignore[no-redef]
         def __init__(self, stream: str) -> None:
-            CParser.__init__(self, stream)
+            _CParser.__init__(self, stream)
             _StrictComposer.__init__(self)
             _CoreResolver.__init__(self)
-
-    _Loader = _CLoader
 
 
 # --------------------------------------------------------------------------- public API
@@ -213,9 +221,13 @@ def read_yaml_file(path: str | os.PathLike[str], display: str | None = None) -> 
     """
     name = display or display_path(path)
     try:
-        size = os.path.getsize(path)
+        info = os.stat(path)
     except OSError as exc:
         raise RuleFileError.single(SourcePos(name, 1, 1), f"cannot read the file: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):  # a FIFO or a device would be read forever
+        raise RuleFileError.single(SourcePos(name, 1, 1), f"not a regular file ({_file_kind(info.st_mode)}): a rule "
+                                                          "file is a file of text")
+    size = info.st_size
     if size > MAX_BYTES:
         raise RuleFileError.single(SourcePos(name, 1, 1),
                                    f"the file is {size:,} bytes; rule files may be at most {MAX_BYTES:,} bytes")
@@ -242,6 +254,12 @@ def _parse_bytes(raw: bytes, name: str) -> YamlDocument:
         raise RuleFileError.single(SourcePos(name, line, col),
                                    "the file is not UTF-8 text (save it as UTF-8 in your editor)") from None
     return parse_yaml_text(text, name)
+
+
+def _file_kind(mode: int) -> str:
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+    return next((what for test, what in kinds if test(mode)), "not a plain file")
 
 
 def load_yaml_file(path: str | os.PathLike[str]) -> Any:
@@ -285,21 +303,20 @@ def parse_yaml_text(text: str, filename: str = "<string>") -> YamlDocument:
 
 
 def _compose(text: str) -> Node | None:
-    """The node graph of the one document in ``text``. libyaml first; on a YAML error the Python
-    parser reads the text again, for its messages, which the hints below and the tests know."""
+    """The node graph of ``text``: read by libyaml when it can; a file libyaml finds anything wrong with
+    is read again by PyYAML's own parser, whose messages (and our hints for them) are the ones reported."""
+    if _FastLoader is not None:
+        with contextlib.suppress(yaml.YAMLError, _LoaderError, RecursionError):
+            fast = _FastLoader(text)
+            try:
+                node: Node | None = fast.get_single_node()
+                return node
+            finally:
+                fast.dispose()
+    loader = _PyLoader(text)
     try:
-        return _run_loader(_Loader, text)
-    except (yaml.YAMLError, _LoaderError):
-        if _Loader is _PyLoader:
-            raise
-        return _run_loader(_PyLoader, text)
-
-
-def _run_loader(make: Callable[[str], Any], text: str) -> Node | None:
-    loader = make(text)
-    try:
-        root: Node | None = loader.get_single_node()
-        return root
+        slow: Node | None = loader.get_single_node()
+        return slow
     finally:
         loader.dispose()
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.engine.ruleset import Ruleset
-from rulecraft.errors import RulecraftError, UsageError
+from rulecraft.errors import RulecraftError, UsageError, clip
 from rulecraft.load import load_ruleset
 from rulecraft.runs.simulate import Summary, play_record, summarize
 
@@ -60,7 +60,10 @@ def run_chunk(spec: RunSpec, start: int, stop: int, log_dir: str | None = None) 
     rs = _ruleset(spec)
     on_game = None
     if log_dir is not None:
+        from rulecraft.runs.files import ensure_directory
         from rulecraft.runs.log import write_log
+
+        ensure_directory(log_dir, "--log-dir")  # the command made it; a cluster's worker may need to
 
         def on_game(i: int, st: Any) -> None:
             write_log(Path(log_dir) / f"game-{i:06d}.jsonl", st, list(spec.agents))
@@ -122,6 +125,31 @@ def _run_processes(spec: RunSpec, bounds: list[tuple[int, int]], workers: int, l
     return results
 
 
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+CONNECT_TIMEOUT = 5  # seconds: a scheduler that does not answer by then is reported, not waited for
+
+
+def check_dask_address(address: str) -> None:
+    """Refuse an address that cannot name a scheduler (a usage error), before anything is loaded or played."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    host, colon, port = rest.rpartition(":")
+    host = host.strip("[]")
+    problem = ""
+    if scheme not in SCHEMES:
+        problem = f"unknown protocol '{scheme}' (one of {', '.join(SCHEMES)})"
+    elif not colon:
+        problem = "it needs a host and a port"
+    elif not port.isdigit() or not 0 < int(port) < 65536:
+        problem = f"'{clip(port)}' is not a port number (1-65535)"
+    elif not host:
+        problem = "it names no host"
+    if problem:
+        raise UsageError(f"--dask {clip(address)}: not a scheduler address: {problem}; write tcp://HOST:PORT, "
+                         "e.g. tcp://10.0.0.5:8786")
+
+
 def _run_dask(spec: RunSpec, bounds: list[tuple[int, int]], dask: str | Any, log_dir: str | None,
               progress: Callable[[int], None] | None) -> list[tuple[str, list[dict[str, Any]]]]:
     try:
@@ -129,10 +157,12 @@ def _run_dask(spec: RunSpec, bounds: list[tuple[int, int]], dask: str | Any, log
     except ImportError:
         raise UsageError("--dask needs dask.distributed: pip install 'rulecraft[dask]'") from None
     own = isinstance(dask, str)
+    if own:
+        check_dask_address(dask)
     try:
-        client = Client(dask, timeout=10) if own else dask
-    except OSError as exc:
-        raise UsageError(f"cannot reach the dask scheduler at {dask}: {exc}") from None
+        client = Client(dask, timeout=CONNECT_TIMEOUT) if own else dask
+    except (OSError, ValueError, TypeError) as exc:  # the address was checked: this is the network's answer
+        raise RulecraftError(f"cannot reach the dask scheduler at {dask}: {exc}") from None
     assert not isinstance(client, str)
     try:
         futures = [client.submit(run_chunk, spec, a, b, log_dir, pure=False) for a, b in bounds]

@@ -8,17 +8,20 @@ ends, a piece lost or duplicated, a seat shown what it may not see.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rulecraft.errors import RulecraftError
+from rulecraft.errors import RulecraftError, RuleFileError, SourcePos
 
 if TYPE_CHECKING:
     from rulecraft.engine.ruleset import Ruleset
     from rulecraft.engine.state import State
 
 MOVE_BOUND = 200_000  # a game still going after this many moves is taken not to end
+FULL_CHECKS = 1_000  # moves of a game after each of which every invariant is checked
 
 
 def state_problems(st: State, check_views: bool = True) -> list[str]:
@@ -78,33 +81,51 @@ class BehaviourProblem:
     seed: int
     moves: int
     message: str
+    pos: SourcePos | None = None  # where the rule at fault is written, when the problem says
+    ends: bool = True  # False: the game did not end within the bounds it was given
 
     def __str__(self) -> str:
+        if self.pos is not None:
+            return self.message
         return f"game with seed {self.seed}, after {self.moves} moves: {self.message}"
 
 
-def check_behaviour(rs: Ruleset, games: int, seed: int = 1, max_moves: int = MOVE_BOUND) -> list[BehaviourProblem]:
-    """Play ``games`` seeded random games, checking every state; the first problem of each game is reported."""
+def check_behaviour(rs: Ruleset, games: int, seed: int = 1, max_moves: int = MOVE_BOUND,
+                    time_limit: float | None = None,
+                    progress: Callable[[int], None] | None = None) -> list[BehaviourProblem]:
+    """Play ``games`` seeded random games, checking every state; the first problem of each game is reported.
+
+    A game stops at ``max_moves`` moves, or after ``time_limit`` seconds, as one that does not end;
+    ``progress(i)`` is called as game ``i`` (from 0) starts.
+    """
     from rulecraft.agents.simple import RandomAgent
     from rulecraft.engine.game import Game
-    from rulecraft.runs.simulate import game_seed
+    from rulecraft.runs.simulate import did_not_end, game_seed
 
     problems = []
     for i in range(games):
+        if progress is not None:
+            progress(i)
         s = game_seed(seed, i)
         moves = 0
+        deadline = None if time_limit is None else time.monotonic() + time_limit
         try:
             st = Game(rs, s).new_state()
             agents = [RandomAgent(s, seat) for seat in range(rs.seats.count)]
+            hand, hand_began = st.hand_no, 0
             while True:
-                found = state_problems(st, check_views=moves % 16 == 0)  # views cost most; sample them
+                found = _problems_now(st, moves)
                 if found:
                     problems.append(BehaviourProblem(s, moves, found[0]))
                     break
                 if st.is_over:
                     break
-                if moves >= max_moves:
-                    problems.append(BehaviourProblem(s, moves, f"the game did not end within {max_moves} moves"))
+                if st.hand_no != hand:
+                    hand, hand_began = st.hand_no, moves
+                late = deadline is not None and moves % 64 == 0 and time.monotonic() > deadline
+                if moves >= max_moves or late:
+                    within = f"{time_limit:g} s ({moves:,} moves)" if late else ""
+                    problems.append(_located(did_not_end(st, s, moves, moves - hand_began, within), s, moves))
                     break
                 seat = st.to_act
                 assert seat is not None
@@ -113,3 +134,23 @@ def check_behaviour(rs: Ruleset, games: int, seed: int = 1, max_moves: int = MOV
         except RulecraftError as exc:  # e.g. an expression failing at run time: it names its rule
             problems.append(BehaviourProblem(s, moves, str(exc)))
     return problems
+
+
+def _problems_now(st: State, moves: int) -> list[str]:
+    """The invariants checked after ``moves`` moves: all of them early in a game, then a sample.
+
+    That a seat to act has a legal move is checked after every move; the zones after every move of
+    the first FULL_CHECKS, then every 16th; the views (which cost most) every 16th, then every 256th.
+    A long game (or one that never ends) is then checked at a fraction of the cost of playing it.
+    """
+    early = moves < FULL_CHECKS
+    if early or moves % 16 == 0:
+        return state_problems(st, check_views=moves % (16 if early else 256) == 0)
+    if not st.is_over and (st.to_act is None or not len(st.legal_moves())):
+        return state_problems(st, check_views=False)
+    return []
+
+
+def _located(exc: RuleFileError, seed: int, moves: int) -> BehaviourProblem:
+    d = exc.diagnostics[0]
+    return BehaviourProblem(seed, moves, d.message, d.pos, ends=False)

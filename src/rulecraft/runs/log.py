@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,8 @@ from rulecraft.engine.game import Game
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
 from rulecraft.engine.views import redact_event
-from rulecraft.errors import IllegalMoveError, LogError
+from rulecraft.errors import GivenChanceError, IllegalMoveError, Limit, LogError, UsageError, clip
+from rulecraft.runs.files import write_lines
 
 FORMAT = "rulecraft-log/1"
 
@@ -52,18 +53,8 @@ def log_lines(st: State, agents: list[str] | None = None, viewer: int | None = N
 
 
 def write_atomic(path: str | Path, lines: Iterable[str]) -> None:
-    """Write to a temporary file beside ``path`` and rename: a crash never leaves half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for line in lines:
-                fh.write(line + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write to a temporary file beside ``path`` and rename: a crash never leaves half a file (runs.files)."""
+    write_lines(path, lines)
 
 
 def write_log(path: str | Path, st: State, agents: list[str] | None = None, viewer: int | None = None,
@@ -71,40 +62,147 @@ def write_log(path: str | Path, st: State, agents: list[str] | None = None, view
     write_atomic(path, log_lines(st, agents, viewer, language))
 
 
+EVENT_TYPES = frozenset({"header", "hand", "chance", "move", "round", "hand_end", "result", "reveal", "flush", "out"})
+CHANCE_KINDS = frozenset({"shuffle", "dice"})
+MAX_LOG_BYTES = Limit(64 * 1024 * 1024, "bytes", "is {n} bytes")
+MAX_NESTING = Limit(32, "levels", "nests {n} levels deep")  # an event nests 3; json recurses per level
+MAX_SEED = 2**64
+
+
 def parse_log(lines: Iterable[str], name: str = "<log>") -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
-    """The header and the (line number, event) pairs of a log; LogError names the bad line."""
+    """The header and the (line number, event) pairs of a log; LogError names the bad line.
+
+    Everything a replay relies on is checked here, so a log that would replay into a confusing
+    failure later is refused at the line that is wrong: one header, first; events of the kinds a
+    game writes; a seed, agents and hand limit of the right shape.
+    """
     events: list[tuple[int, dict[str, Any]]] = []
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LogError(f"{name}:{lineno}:{exc.colno}: error: not valid JSON: {exc.msg}") from exc
-        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        obj = _json_line(line, name, lineno)
+        kind = obj.get("type") if isinstance(obj, dict) else None
+        if not isinstance(obj, dict) or not isinstance(kind, str):
             raise LogError(f"{name}:{lineno}:1: error: each line must be a JSON object with a 'type'")
+        if kind not in EVENT_TYPES:
+            raise LogError(f"{name}:{lineno}:1: error: unknown event type '{clip(kind)}' (a game writes "
+                           f"{', '.join(sorted(EVENT_TYPES))})")
+        if (kind == "header") != (not events):
+            if events:
+                raise LogError(f"{name}:{lineno}:1: error: a second header (the first is at line {events[0][0]}): a "
+                               "log holds one game")
+            break
+        _check_event(obj, kind, name, lineno)
         events.append((lineno, obj))
     if not events or events[0][1]["type"] != "header":
         raise LogError(f"{name}:1:1: error: a log starts with a header line; this is not a rulecraft log")
     header = events[0][1]
-    if header.get("format") != FORMAT:
-        raise LogError(f"{name}:1:1: error: unknown log format {header.get('format')!r} (expected {FORMAT})")
-    if header.get("seat_view") is not None:
-        raise LogError(f"{name}:1:1: error: this log was redacted for seat {header['seat_view']} "
-                       "and cannot be replayed")
-    if not isinstance(header.get("seed"), int) or not isinstance(header.get("ruleset"), dict):
-        raise LogError(f"{name}:1:1: error: the header lacks the ruleset or the seed")
+    _check_header(header, f"{name}:{events[0][0]}:1: error: ")
     return header, events[1:]
+
+
+def _json_line(line: str, name: str, lineno: int) -> Any:
+    if line.count("[") + line.count("{") > MAX_NESTING.value:  # only then can it nest that deep: measure it
+        depth, col = _nesting(line)
+        if MAX_NESTING.exceeded(depth):
+            raise LogError(f"{name}:{lineno}:{col}: error: {MAX_NESTING.message('this line', depth)}")
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise LogError(f"{name}:{lineno}:{exc.colno}: error: not valid JSON: {exc.msg}") from None
+    except RecursionError:  # pragma: no cover - _nesting refuses such lines first
+        raise LogError(f"{name}:{lineno}:1: error: this line nests too deeply") from None
+
+
+def _nesting(line: str) -> tuple[int, int]:
+    """How deep brackets nest in a JSON line (outside strings), and the column where it first passes the limit."""
+    depth = most = 0
+    col = 1
+    quoted = escaped = False
+    for i, ch in enumerate(line):
+        if quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch in "[{":
+            depth += 1
+            if depth > most:
+                most = depth
+                if depth == MAX_NESTING.value + 1:
+                    col = i + 1
+        elif ch in "]}":
+            depth -= 1
+    return most, col
+
+
+def _check_event(event: dict[str, Any], kind: str, name: str, lineno: int) -> None:
+    at = f"{name}:{lineno}:1: error: "
+    if kind == "move" and not (_is_int(event.get("seat")) and isinstance(event.get("move"), str)):
+        raise LogError(f"{at}a move names the seat that made it (a number) and the move (its text)")
+    if kind == "chance" and event.get("kind") not in CHANCE_KINDS:
+        raise LogError(f"{at}a chance event is a 'shuffle' or 'dice', not {clip(json.dumps(event.get('kind')))}")
+
+
+def _check_header(header: dict[str, Any], at: str) -> None:
+    if header.get("format") != FORMAT:
+        raise LogError(f"{at}unknown log format {clip(repr(header.get('format')))} (expected {FORMAT})")
+    if header.get("seat_view") is not None:
+        raise LogError(f"{at}this log was redacted for seat {clip(header['seat_view'])} and cannot be replayed")
+    ruleset, seed = header.get("ruleset"), header.get("seed")
+    if not _is_int(seed) or not isinstance(ruleset, dict):
+        raise LogError(f"{at}the header lacks the ruleset or the seed")
+    if not -MAX_SEED < int(seed) < MAX_SEED:  # type: ignore[arg-type]
+        raise LogError(f"{at}the seed {clip(seed)} is not a seed rulecraft writes (a whole number below 2^64)")
+    options = ruleset.get("options", {})
+    if not isinstance(ruleset.get("name"), str) or not isinstance(options, dict) \
+            or not all(isinstance(v, str) for v in options.values()):
+        raise LogError(f"{at}the header's ruleset has a name and options (option: choice)")
+    agents = header.get("agents", [])
+    if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+        raise LogError(f"{at}the header's agents are a list of agent names, one per seat")
+    limit = header.get("max_hands")
+    if limit is not None and not (_is_int(limit) and limit >= 1):
+        raise LogError(f"{at}max_hands is the most hands the match may last (a whole number, at least 1), not "
+                       f"{clip(json.dumps(limit))}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def read_log(path: str | Path) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
     try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would be read forever
+            raise LogError(f"{path}: error: cannot read the log: not a regular file")
+        if MAX_LOG_BYTES.exceeded(info.st_size):
+            raise LogError(f"{path}: error: {MAX_LOG_BYTES.message('the log', info.st_size)}")
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise LogError(f"{path}: error: cannot read the log: {exc.strerror}") from exc
     except UnicodeDecodeError as exc:
         raise LogError(f"{path}: error: the log is not UTF-8 text") from exc
     return parse_log(text.splitlines(), str(path))
+
+
+def load_logged_ruleset(header: dict[str, Any], name: str, ruleset: str | None = None) -> Ruleset:
+    """The ruleset a log was played under (``ruleset`` instead of the one it names, with its options).
+
+    A ruleset or an option the log names that does not exist here is a problem of the log, at its header.
+    """
+    from rulecraft.load import load_ruleset
+
+    logged = header["ruleset"]
+    options = {str(k): str(v) for k, v in (logged.get("options") or {}).items()}
+    try:
+        return load_ruleset(ruleset or str(logged["name"]), options)
+    except UsageError as exc:
+        raise LogError(f"{name}:1:1: error: cannot load the ruleset this log was played under: {exc}") from None
 
 
 def check_identity(name: str, header: dict[str, Any], rs: Ruleset) -> None:
@@ -123,31 +221,37 @@ def replay_events(header: dict[str, Any], events: list[tuple[int, dict[str, Any]
                   ) -> tuple[State, list[State]]:
     """Replay parsed events; returns the final state and (optionally) the state before each move."""
     check_identity(name, header, rs)
+    agents = header.get("agents") or []
+    if agents and len(agents) != rs.seats.count:
+        raise LogError(f"{name}:1:1: error: the log names {len(agents)} agent{'s' if len(agents) != 1 else ''} for "
+                       f"{rs.seats.count} seats")
     chance = [e for _, e in events if e["type"] == "chance"]
-    max_hands = header.get("max_hands")
+    lines = {id(e): lineno for lineno, e in events}
     try:
-        st = Game(rs, int(header["seed"]), int(max_hands) if max_hands else None).new_state(chance=chance)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise LogError(f"{name}: error: the log's chance outcomes do not fit this ruleset: {exc}") from exc
-    states: list[State] = []
-    n = 0
-    for lineno, e in events:
-        if e["type"] != "move":
-            continue
-        if upto is not None and n >= upto:
-            break
-        if keep_states:
-            states.append(st.clone())
-        if st.is_over:
-            raise LogError(f"{name}:{lineno}:1: error: the game was already over; this move cannot be played")
-        if st.to_act != e.get("seat"):
-            raise LogError(f"{name}:{lineno}:1: error: the log has seat {e.get('seat')} moving, "
-                           f"but it is seat {st.to_act}'s turn")
-        try:
-            st.apply(str(e.get("move", "")))
-        except IllegalMoveError as exc:
-            raise LogError(f"{name}:{lineno}:1: error: move '{e.get('move')}' is not legal here: {exc}") from exc
-        n += 1
+        st = Game(rs, int(header["seed"]), header.get("max_hands")).new_state(chance=chance)
+        states: list[State] = []
+        n = 0
+        for lineno, e in events:
+            if e["type"] != "move":
+                continue
+            if upto is not None and n >= upto:
+                break
+            if keep_states:
+                states.append(st.clone())
+            if st.is_over:
+                raise LogError(f"{name}:{lineno}:1: error: the game was already over; this move cannot be played")
+            if st.to_act != e.get("seat"):
+                raise LogError(f"{name}:{lineno}:1: error: the log has seat {e.get('seat')} moving, "
+                               f"but it is seat {st.to_act}'s turn")
+            try:
+                st.apply(str(e.get("move", "")))
+            except IllegalMoveError as exc:
+                raise LogError(f"{name}:{lineno}:1: error: move '{clip(e.get('move'))}' is not legal here: "
+                               f"{exc}") from exc
+            n += 1
+    except GivenChanceError as exc:
+        raise LogError(f"{name}:{lines.get(id(exc.event), 1)}:1: error: this chance outcome does not fit the "
+                       f"ruleset: {exc}") from None
     return st, states
 
 

@@ -33,7 +33,15 @@ from rulecraft.engine.game import Game
 from rulecraft.engine.moves import split_move_text
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
-from rulecraft.errors import Diagnostic, IllegalMoveError, RulecraftError, RuleFileError, SourcePos, UsageError
+from rulecraft.errors import (
+    Diagnostic,
+    GivenChanceError,
+    IllegalMoveError,
+    RulecraftError,
+    RuleFileError,
+    SourcePos,
+    UsageError,
+)
 from rulecraft.load import load_ruleset
 from rulecraft.rules.located import pos_of
 
@@ -202,10 +210,16 @@ def start_arranged(rs: Ruleset, data: dict[str, Any]) -> State:
     dice = [{"type": "chance", "kind": "dice", "dice": list(d)} for d in data.get("dice") or []]
     deck = data.get("deck")
     deal = data.get("deal")
-    if deck is None and deal is None:
-        return Game(rs, seed).new_state(chance=_interleave(rs, None, dice))
-    order = [str(x) for x in deck] if deck is not None else _order_for_deal(rs, seed, deal or {}, dice)
-    return Game(rs, seed).new_state(chance=_interleave(rs, order, dice))
+    try:
+        if deck is None and deal is None:
+            return Game(rs, seed).new_state(chance=_interleave(rs, None, dice))
+        order = [str(x) for x in deck] if deck is not None else _order_for_deal(rs, seed, deal or {}, dice)
+        return Game(rs, seed).new_state(chance=_interleave(rs, order, dice))
+    except GivenChanceError as exc:  # dice the game cannot roll, a deck of pieces it does not have
+        where = deck if deck is not None else deal
+        if any(exc.event is d for d in dice):  # point at the roll itself
+            where = (data.get("dice") or [])[next(i for i, d in enumerate(dice) if exc.event is d)]
+        raise RuleFileError.single(pos_of(where, pos_of(data)), str(exc)) from None
 
 
 def _interleave(rs: Ruleset, order: list[str] | None, dice: list[dict[str, Any]]) -> list[dict[str, Any]]:

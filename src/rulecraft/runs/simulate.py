@@ -18,7 +18,7 @@ from rulecraft.engine.game import Game
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.standings import leader, match_scores
 from rulecraft.engine.state import State
-from rulecraft.errors import UsageError
+from rulecraft.errors import UNKNOWN_POS, RuleFileError, SourcePos, UsageError
 
 MAX_MOVES = 100_000
 
@@ -47,6 +47,7 @@ def play_game(rs: Ruleset, seed: int, agent_names: Sequence[str],
     st = Game(rs, seed, max_hands).new_state()
     agents = [make_agent(a, seed, s) for s, a in enumerate(agent_names)]
     moves = 0
+    hand, hand_began = st.hand_no, 0
     while not st.is_over:
         if on_state is not None:
             on_state(st)
@@ -55,11 +56,40 @@ def play_game(rs: Ruleset, seed: int, agent_names: Sequence[str],
             raise RuntimeError("no seat to act in an unfinished game")  # an engine bug, not a user error
         st.apply(agents[seat].choose(st, seat))
         moves += 1
-        if moves > MAX_MOVES:
-            raise RuntimeError(f"game with seed {seed} did not end within {MAX_MOVES} moves")
+        if st.hand_no != hand:
+            hand, hand_began = st.hand_no, moves
+        if moves >= MAX_MOVES and not st.is_over:
+            raise did_not_end(st, seed, moves, moves - hand_began)
     if on_state is not None:
         on_state(st)
     return st, moves
+
+
+def did_not_end(st: State, seed: int, moves: int, in_hand: int, within: str = "") -> RuleFileError:
+    """A game that played ``moves`` moves without ending, as a problem of the rule that should end it.
+
+    Where most of the moves went tells which rule that is: one hand that never finished points at
+    the phase it is stuck in; hands that kept ending point at the match's ``end_when``. ``within``
+    says what bound was reached (default: the moves).
+    """
+    within = within or f"{moves:,} moves"
+    rs = st.rs
+    assert rs.match is not None
+    if in_hand * 2 >= moves and st.pidx < len(rs.phases):
+        phase = rs.phases[st.pidx]
+        end = getattr(phase, "end_when", None)
+        pos = getattr(end, "pos", UNKNOWN_POS)
+        pos = pos if pos is not UNKNOWN_POS else phase.pos
+        return RuleFileError.single(pos, f"a game with seed {seed} did not end within {within}: hand "
+                                         f"{st.hand_no} never finished, {in_hand:,} moves into phase '{phase.id}' "
+                                         f"({phase.kind}); check what ends it (its end_when, or what empties the "
+                                         "hands)")
+    pos = rs.match.end_when.pos
+    if pos is UNKNOWN_POS:
+        pos = SourcePos(rs.composed.files[-1] if rs.composed is not None else rs.name, 1, 1)
+    return RuleFileError.single(pos, f"a game with seed {seed} did not end within {within} ({st.hand_no - 1:,} "
+                                     f"hands played): the match's end_when never held, and max_hands is "
+                                     f"{st.hand_limit:,}")
 
 
 class _Tracker:

@@ -19,7 +19,7 @@ Problems are collected, never raised: a validator reports everything it can find
 from __future__ import annotations
 
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,16 @@ from typing import Any
 from rulecraft.errors import Diagnostic, RulecraftError, RuleFileError, SourcePos, sort_diagnostics
 from rulecraft.rules.registry import YAML_SUFFIXES
 from rulecraft.rules.yamlload import YamlDocument, display_path, read_yaml_file
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCheck:
+    """``validate --simulate``: how many random games each configuration plays, and the bounds on each."""
+
+    games: int = 0
+    max_moves: int = 100_000  # a game still going after this many moves does not end
+    time_limit: float | None = 30.0  # nor does one still going after this many seconds
+    progress: Callable[[str], None] | None = None  # told which game is being played, as it starts
 
 
 @dataclass
@@ -69,8 +79,12 @@ def classify(data: Any) -> str:
     return "ruleset"
 
 
-def validate_file(path: str | Path, build: bool = True, simulate: int = 0) -> FileReport:
-    """Every problem of one file (and of what it composes with), as Diagnostics."""
+def validate_file(path: str | Path, build: bool = True, simulate: int | PlayCheck = 0) -> FileReport:
+    """Every problem of one file (and of what it composes with), as Diagnostics.
+
+    ``simulate``: how many random games each configuration plays (or a PlayCheck with its bounds).
+    """
+    play = simulate if isinstance(simulate, PlayCheck) else PlayCheck(simulate)
     name = display_path(path)
     report = FileReport(name, "unknown")
     sink = _Sink(report)
@@ -104,36 +118,44 @@ def validate_file(path: str | Path, build: bool = True, simulate: int = 0) -> Fi
 
         if not sink.run(lambda: check_overlay(doc.data, doc.file, doc.text), name):
             return report
-    _validate_ruleset(path, doc, sink, build, simulate)
+    _validate_ruleset(path, doc, sink, build, play)
     return report
 
 
-def _validate_ruleset(path: str | Path, doc: YamlDocument, sink: _Sink, build: bool, simulate: int) -> None:
-    from rulecraft.rules.compose import compose
+def _validate_ruleset(path: str | Path, doc: YamlDocument, sink: _Sink, build: bool, simulate: PlayCheck) -> None:
+    from rulecraft.rules.compose import compose_documents, load_chain
 
-    base = sink.run(lambda: compose(str(path)), doc.file)
+    # The files are read once: each configuration composes the same documents (a 2 MB file takes
+    # about a second to read, and a ruleset may have dozens of configurations).
+    chain = sink.run(lambda: load_chain(str(path), {Path(path).resolve(): doc}), doc.file)
+    base = sink.run(lambda: compose_documents(chain, {}, None, ref=str(path)), doc.file) if chain else None
     if not base:
         return
-    sink.run(lambda: _check_one(path, {}, None, build, simulate), doc.file)
-    sink.report.variants_checked = 1
-    for opt in base.options:
-        for choice in opt.choices:
-            if choice.id == opt.default:
-                continue
-            label = f"with option {opt.id}={choice.id}: "
-            sink.run(lambda o=opt.id, c=choice.id: _check_one(path, {o: c}, None, build, simulate), doc.file, label)
-            sink.report.variants_checked += 1
-    for preset in base.presets:
-        label = f"with preset {preset.id}: "
-        sink.run(lambda p=preset.id: _check_one(path, {}, p, build, simulate), doc.file, label)
+    configs: list[tuple[dict[str, str], str | None, str]] = [({}, None, "")]
+    configs += [({opt.id: choice.id}, None, f"with option {opt.id}={choice.id}: ")
+                for opt in base.options for choice in opt.choices if choice.id != opt.default]
+    configs += [({}, preset.id, f"with preset {preset.id}: ") for preset in base.presets]
+    play: list[PlayCheck | None] = [simulate]
+
+    def check(options: dict[str, str], preset: str | None, label: str) -> bool:
+        try:
+            return _check_one(path, options, preset, build, play[0], label or "the defaults: ", chain)
+        except _NoEnd:
+            play[0] = None  # a game that does not end costs its whole bound: play no other configuration
+            raise
+
+    for options, preset, label in configs:
+        sink.run(lambda o=options, p=preset, w=label: check(o, p, w), doc.file, label)
         sink.report.variants_checked += 1
 
 
-def _check_one(path: str | Path, options: dict[str, str], preset: str | None, build: bool, simulate: int = 0) -> bool:
-    from rulecraft.rules.compose import compose
+def _check_one(path: str | Path, options: dict[str, str], preset: str | None, build: bool,
+               simulate: PlayCheck | None = None, label: str = "", chain: list[YamlDocument] | None = None) -> bool:
+    from rulecraft.rules.compose import compose, compose_documents
     from rulecraft.rules.schema_check import check_composed
 
-    composed = compose(str(path), options, preset)
+    composed = compose(str(path), options, preset) if chain is None else \
+        compose_documents(chain, options, preset, ref=str(path))
     check_composed(composed)
     if build:
         from rulecraft.load import build_ruleset
@@ -143,18 +165,29 @@ def _check_one(path: str | Path, options: dict[str, str], preset: str | None, bu
             rs = build_ruleset(composed)
         except RuleFileError as exc:
             raise RuleFileError(relocate(exc.diagnostics, composed.data, composed.source_text)) from None
-        if simulate:
-            _check_play(rs, simulate, display_path(path))
+        if simulate is not None and simulate.games:
+            _check_play(rs, simulate, display_path(path), label.removesuffix(": "))
     return True
 
 
-def _check_play(rs: Any, games: int, file: str) -> None:
-    """Play the configuration; every game that breaks is reported with its seed, at the file's top."""
+def _check_play(rs: Any, check: PlayCheck, file: str, label: str) -> None:
+    """Play the configuration; every game that breaks is reported with its seed: where the rule at fault
+    is written when the problem says (a game that does not end: its end_when), else at the file's top."""
     from rulecraft.runs.invariants import check_behaviour
 
-    problems = check_behaviour(rs, games)
+    progress = None
+    if check.progress is not None:
+        tell = check.progress
+        progress = lambda i: tell(f"{file} ({label}): game {i + 1} of {check.games}")  # noqa: E731
+    problems = check_behaviour(rs, check.games, max_moves=check.max_moves, time_limit=check.time_limit,
+                               progress=progress)
     if problems:
-        raise RuleFileError([Diagnostic(SourcePos(file, 1, 1), f"cannot be played: {p}") for p in problems])
+        diags = [Diagnostic(p.pos or SourcePos(file, 1, 1), f"cannot be played: {p}") for p in problems]
+        raise (_NoEnd if any(p.ends is False for p in problems) else RuleFileError)(diags)
+
+
+class _NoEnd(RuleFileError):
+    """A configuration has a game that did not end (within the bounds of a PlayCheck)."""
 
 
 class _Sink:
