@@ -1,6 +1,6 @@
 """Loading a ruleset: the one public entry that runs the whole pipeline.
 
-``load_ruleset("rook", {"bird_rank": "lowest"})`` reads the rule file (a path or a bundled name),
+``load_ruleset("my-game", {"variant": "house"})`` reads the rule file (a path or a bundled name),
 composes it with what it extends, its options and a preset (``rules``), checks it against the
 schema, and builds the runnable ``Ruleset`` (``engine.build``): every problem is a
 ``RuleFileError`` naming its ``file:line:col``.

@@ -115,7 +115,7 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, mutate: bool, coverage: bool, 
 
     With --mutate, measure what the scenarios pin down instead; with --coverage, which rules they exercise.
     With no PATHS, the bundled rulesets' scenarios; a path that does not exist here but names bundled
-    ones (tests/scenarios/rook) means those.
+    ones (tests/scenarios/GAME) means those.
     """
     from rulecraft.cli.inputs import input_paths
     from rulecraft.rules.registry import bundled_scenarios_dir

@@ -1,6 +1,6 @@
 """Files named on the command line, which may be the bundled ones wherever rulecraft runs.
 
-``rulecraft validate variants/`` and ``rulecraft test tests/scenarios/rook`` work in a checkout
+``rulecraft validate variants/`` and ``rulecraft test tests/scenarios/my-game`` work in a checkout
 and, after ``pip install``, from any directory: a path that does not exist here but names bundled
 files (``variants/...``, ``tests/scenarios/...``, a ruleset's name) means those. With no path at
 all, the commands take every bundled file of their kind.
@@ -27,6 +27,6 @@ def input_paths(paths: tuple[str, ...], default: Path) -> list[Path]:
         bundled = bundled_input(text)
         if bundled is None:
             raise UsageError(f"no such file or directory: {text} (nor bundled files of that name: try "
-                             "'variants/', a ruleset's name such as 'rook', or 'tests/scenarios/rook')")
+                             "'variants/', a bundled ruleset's name, or 'tests/scenarios/GAME')")
         out.append(bundled)
     return out

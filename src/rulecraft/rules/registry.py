@@ -49,8 +49,8 @@ def bundled_scenarios_dir() -> Path:
 
 def bundled_input(text: str) -> Path | None:
     """A path given on the command line that does not exist here but names bundled files: ``variants``
-    or ``variants/rook/base.yaml`` (as in a checkout, from any directory), a bundled ruleset's name
-    (``rook``, ``luk-fu/four-players``), or ``scenarios/rook`` / ``tests/scenarios/rook``."""
+    or ``variants/my-game/base.yaml`` (as in a checkout, from any directory), a bundled ruleset's name
+    (``my-game``, ``my-game/house``), or ``scenarios/my-game`` / ``tests/scenarios/my-game``."""
     parts = Path(text.strip()).parts
     if not parts or ".." in parts or Path(text).is_absolute():
         return None
