@@ -33,6 +33,8 @@ def run_cli(group: click.Group, args: Sequence[str] | None = None) -> int:
         return 1
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
+    except SystemExit as exc:  # a command's sys.exit(n): the status, also when run in process
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code

@@ -137,7 +137,7 @@ def _check_event(event: dict[str, Any], kind: str, name: str, lineno: int) -> No
     at = f"{name}:{lineno}:1: error: "
     if kind == "move" and not (_is_int(event.get("seat")) and isinstance(event.get("move"), str)):
         raise LogError(f"{at}a move names the seat that made it (a number) and the move (its text)")
-    if kind == "chance" and event.get("kind") not in CHANCE_KINDS:
+    if kind == "chance" and not (isinstance(event.get("kind"), str) and event["kind"] in CHANCE_KINDS):
         raise LogError(f"{at}a chance event is a 'shuffle' or 'dice', not {clip(json.dumps(event.get('kind')))}")
 
 
