@@ -467,8 +467,8 @@ def _check_cost(comp: _Compiler, code: str, scope: Scope, src: Any) -> None:
         cost = estimate(code, comp.namespace, frozenset(comp.list_functions), lists, bound)
     except (SyntaxError, MemoryError, ValueError):  # Python cannot even read it back
         raise RecursionError from None
-    how = (f"a loop multiplies what it contains by the length of its list; a range counts its numbers, a list "
-           f"from the game as {bound:,} items")
+    how = "a loop multiplies what it contains by the length of its list; a range counts its numbers" + (
+        f", a list from the game as {bound:,} items" if lists or comp.list_functions else "")
     if MAX_STEPS.exceeded(cost.steps):
         raise _Error(src, 0, MAX_STEPS.message("this expression", cost.steps, how))
     if MAX_HELD.exceeded(cost.held):

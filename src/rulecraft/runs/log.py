@@ -245,6 +245,9 @@ def replay_events(header: dict[str, Any], events: list[tuple[int, dict[str, Any]
     except GivenChanceError as exc:
         raise LogError(f"{name}:{lines.get(id(exc.event), 1)}:1: error: this chance outcome does not fit the "
                        f"ruleset: {exc}") from None
+    if upto is None and st.chance_feed:  # outcomes the game never drew: not this game's log
+        raise LogError(f"{name}:{lines.get(id(st.chance_feed[0]), 1)}:1: error: the game never drew this chance "
+                       "outcome (a shuffle or roll the moves before it do not lead to)")
     return st, states
 
 
