@@ -17,7 +17,8 @@ def test_an_expression_300_deep(cli: Cli) -> None:
 
 def test_brackets_60_deep_are_refused_before_they_are_parsed(cli: Cli) -> None:
     r = cli("eval", "(" * 60 + "1" + ")" * 60)
-    assert lines_of(r.err)[0] == "<expression>:1:51: error: this expression nests 60 levels deep; the limit is 50 levels"
+    assert lines_of(r.err)[0] == ("<expression>:1:51: error: this expression nests 60 levels deep; the limit is 50 "
+                                  "levels")
     assert cli("eval", "(" * 50 + "1" + ")" * 50).out == "1\n"
 
 
@@ -26,7 +27,7 @@ def test_an_expression_600_deep_in_a_rule_file(cli: Cli) -> None:
     cli.write("deep.yaml", 'extends: tiny.yaml\nname: deep\nmatch:\n  end_when: "' + "not " * 600 + 'false"\n')
     r = cli("validate", "deep.yaml")
     assert r.code == 1
-    first, source, caret = lines_of(r.out)
+    first, source, _caret = lines_of(r.out)
     assert first == ("deep.yaml:4:214: error: this expression nests 600 levels deep; the limit is 50 levels (name "
                      "parts of it in 'functions:' and call them)")
     assert len(source) < 120 and source.startswith("    4 | …t not not")  # the line around the caret, not all of it
