@@ -28,7 +28,10 @@ def run_cli(group: click.Group, args: Sequence[str] | None = None) -> int:
             rv = group.main(standalone_mode=False)
         else:
             rv = group.main(args=list(args), prog_name="rulecraft", standalone_mode=False)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # click turns Ctrl-C into Abort: it is still Ctrl-C
+            click.echo("interrupted", err=True)
+            return 130
         click.echo("aborted", err=True)
         return 1
     except click.exceptions.Exit as exc:
