@@ -56,3 +56,20 @@ def test_an_unreachable_scheduler_is_exit_1_in_seconds(cli: Cli) -> None:
     assert r.err == ("error: cannot reach the dask scheduler at tcp://127.0.0.1:1: Timed out trying to connect to "
                      "tcp://127.0.0.1:1 after 5 s\n")
     assert r.seconds < 15
+
+
+LONG = "a" * 300
+CLIPPED = "a" * 60 + "… (300 characters)"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", LONG], f"error: unknown ruleset '{CLIPPED}'; bundled rulesets: "),
+    (["simulate", "tiny.yaml", "--log-dir", LONG], f"error: --log-dir {CLIPPED}: File name too long"),
+    (["play", "tiny.yaml", "--log", LONG], f"error: --log {CLIPPED}: File name too long"),
+])
+def test_a_name_too_long_for_the_system_is_a_usage_error_not_an_oserror(cli: Cli, args: list[str],
+                                                                          message: str) -> None:
+    cli.tiny()
+    r = cli(*args)
+    assert (r.code, r.out) == (2, "")
+    assert r.err.startswith(message)

@@ -81,6 +81,7 @@ def generate(phase: Tricks, st: Board, options_type: type) -> LegalFn:
         "    stop = None",
         "    if d.plays:",
         *_rules(phase.follow_rules, "f", out, "        "),
+        "        pass  # (when following has no restriction)",
         "    else:",
         *(["        ctx.combo = None", "        if _stop_when(ctx):", "            stop = _STOP"]
           if phase.stop_when is not None else []),
