@@ -42,17 +42,19 @@ class Cli:
         from rulecraft.cli.errors import run_cli
         from rulecraft.cli.main import cli
 
-        old = Path.cwd()
+        old, argv = Path.cwd(), sys.argv
         os.chdir(self.cwd)
+        sys.argv = ["rulecraft", *args]  # as the installed command sees them
         try:
             runner = CliRunner()
             start = time.monotonic()
             with runner.isolation(input=stdin) as (out, err, _):
-                code = run_cli(cli, list(args))
+                code = run_cli(cli)
                 seconds = time.monotonic() - start
                 outcome = Outcome(code, out.getvalue().decode(), err.getvalue().decode(), seconds)
         finally:
             os.chdir(old)
+            sys.argv = argv
         assert "Traceback" not in outcome.out + outcome.err
         assert outcome.seconds < FEW_SECONDS, f"{args} took {outcome.seconds:.1f} s"
         return outcome

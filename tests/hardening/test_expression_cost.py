@@ -55,3 +55,21 @@ def test_lists_from_the_game_count_as_many_items_as_there_are_pieces(cli: Cli) -
     assert r.out.splitlines()[0] == (
         f"slow.yaml:9:21: error: this expression may hold up to 1,300,000 values in lists at once; the limit is "
         f"1,000,000 values ({HOW}, a list from the game as 6 items)")
+
+
+def test_a_whole_number_too_long_to_print(cli: Cli) -> None:
+    r = cli("eval", " * ".join(["1" + "0" * 99] * 50))  # 10^4950: 4,951 digits
+    assert (r.code, r.out, r.err) == (1, "", "<expression>:1:1: error: the value is a whole number too long to "
+                                             "print (more than 4,300 digits)\n")
+
+
+def test_a_variable_that_grows_without_bound_is_stopped_at_its_effect(cli: Cli) -> None:
+    # 10, 100, 10^4, 10^8, 10^16, 10^32: squared after every hand, the sixth square is refused.
+    cli.tiny()
+    cli.write("grow.yaml", 'extends: tiny.yaml\nname: grow\nvariables:\n  big: {scope: match, initial: 10}\n'
+                           'match:\n  end_when: "false"\n  max_hands: 100\n  after_hand:\n'
+                           '    - {id: square, set: {big: "big * big"}}\n')
+    r = cli("simulate", "grow.yaml", "-n", "1")
+    assert (r.code, r.err) == (1, "grow.yaml:9:7: error: effect 'square' cannot be done with the values its "
+                                  "expressions gave: ValueError: the result has about 33 digits: variables hold "
+                                  "numbers below 10^18 in size\n")
