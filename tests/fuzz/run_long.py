@@ -63,7 +63,8 @@ def _signature(detail: str) -> str:
     return re.sub(r"'[^']*'|\"[^\"]*\"|\d+", "_", first)[:160]
 
 
-def run_target(name: str, count: int, tally: Tally, run_seed: int, deadline: float) -> None:
+def run_target(name: str, count: int, tally: Tally, run_seed: int, deadline: float,
+               save: Any = None) -> None:
     _, strategy, runner, seconds = TARGETS[name]
     done = 0
     batch = 0
@@ -93,6 +94,8 @@ def run_target(name: str, count: int, tally: Tally, run_seed: int, deadline: flo
             break
         print(f"  {name}: {tally.inputs[name]:,} inputs, {sum(tally.kinds.values())} findings", file=sys.stderr,
               flush=True)
+        if save is not None:
+            save()  # a long run that is stopped still leaves what it found
 
 
 def main() -> int:
@@ -114,28 +117,30 @@ def main() -> int:
     deadline = start + args.hours * 3600
     harness.base_log()  # made before the clock matters, and before the memory cap bites
     harness.tiny_ruleset()
+    def report() -> dict[str, Any]:
+        return {
+            "inputs": sum(tally.inputs.values()),
+            "per_target": dict(tally.inputs),
+            "findings": sum(tally.kinds.values()),
+            "by_kind": {k: tally.kinds.get(k, 0) for k in ("traceback", "hang", "exit")},
+            "seconds": round(time.monotonic() - start, 1),
+            "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "memory_cap_gb": args.memory,
+            "distinct": tally.findings,
+        }
+
+    def save() -> None:
+        if args.report is not None:
+            args.report.write_text(json.dumps(report(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
     for name in names:
         share = args.inputs * weights[name] // total_weight
         # Each target gets its share of the time left, so a slow one cannot starve the rest.
         left = [n for n in names[names.index(name):]]
         own_deadline = time.monotonic() + (deadline - time.monotonic()) * weights[name] / sum(weights[n] for n in left)
-        run_target(name, share, tally, args.seed, min(own_deadline, deadline))
-    seconds = time.monotonic() - start
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    report = {
-        "inputs": sum(tally.inputs.values()),
-        "per_target": dict(tally.inputs),
-        "findings": sum(tally.kinds.values()),
-        "by_kind": {k: tally.kinds.get(k, 0) for k in ("traceback", "hang", "exit")},
-        "seconds": round(seconds, 1),
-        "peak_memory_mb": round(peak_mb, 1),
-        "memory_cap_gb": args.memory,
-        "distinct": tally.findings,
-    }
-    text = json.dumps(report, indent=2, ensure_ascii=False)
-    if args.report is not None:
-        args.report.write_text(text + "\n", encoding="utf-8")
-    print(text)
+        run_target(name, share, tally, args.seed, min(own_deadline, deadline), save)
+    save()
+    print(json.dumps(report(), indent=2, ensure_ascii=False))
     return 1 if tally.findings else 0
 
 
