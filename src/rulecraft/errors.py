@@ -7,6 +7,7 @@ and exits 1; anything else escaping to the top is a bug in rulecraft.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -59,6 +60,16 @@ def clip(text: object, limit: int = 60) -> str:
     if len(shown) <= limit:
         return shown
     return f"{shown[:limit]}… ({len(shown):,} characters)"
+
+
+_LOCATED_NAMES = re.compile(r"'L(Str|Int|Float|List|Dict)'")
+
+
+def python_reason(exc: BaseException, limit: int = 300) -> str:
+    """``TypeError: ...`` for a failure while a rule ran, without internal class names: rule values are
+    located strings and numbers underneath (LStr, LInt), which mean nothing to a rule author."""
+    text = _LOCATED_NAMES.sub(lambda m: f"'{m.group(1).lower()}'", clip(exc, limit))
+    return f"{type(exc).__name__}: {text}"
 
 
 def source_window(line: str, col: int, width: int = 100) -> tuple[str, int]:

@@ -101,6 +101,8 @@ class MCAgent:
             if st.is_over:
                 break
             moves = st.legal_moves()
+            if not moves:  # rules that leave a seat nothing to do: the game loop reports it, not the search
+                break
             st.apply(moves[rng.randrange(len(moves))])
         return outcome(st, seat, base)
 

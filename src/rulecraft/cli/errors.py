@@ -28,11 +28,16 @@ def run_cli(group: click.Group, args: Sequence[str] | None = None) -> int:
             rv = group.main(standalone_mode=False)
         else:
             rv = group.main(args=list(args), prog_name="rulecraft", standalone_mode=False)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # click turns Ctrl-C into Abort: it is still Ctrl-C
+            click.echo("interrupted", err=True)
+            return 130
         click.echo("aborted", err=True)
         return 1
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
+    except SystemExit as exc:  # a command's sys.exit(n): the status, also when run in process
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code

@@ -87,6 +87,14 @@ def evaluate_text(text: str, scope: Scope) -> Any:
 
 def format_value(value: Any) -> str:
     """How ``rulecraft eval`` prints a result: in the language's own words, lists as JSON."""
+    try:
+        return _format_value(value)
+    except ValueError:  # Python prints whole numbers of at most 4,300 digits
+        raise EvalError(f"{EXPR_FILE}:1:1: error: the value is a whole number too long to print "
+                        "(more than 4,300 digits)") from None
+
+
+def _format_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:

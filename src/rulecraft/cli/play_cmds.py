@@ -151,6 +151,11 @@ class PlayLoop:
 
     def _human_turn(self, seat: int) -> str:
         """One decision of a human seat: 'moved', 'undone' or 'quit'."""
+        if not len(self.s.st.legal_moves()):  # the rules left this seat nothing to do: a rule problem
+            from rulecraft.runs.simulate import no_legal_move
+
+            self.s.save()
+            raise no_legal_move(self.s.st, self.s.seed)
         if self.hot_seat and seat != self.shown_seat:
             self._pass_terminal(seat)
         self.shown_seat = seat

@@ -98,6 +98,10 @@ class Session:
     def bot_move(self) -> Move:
         seat = self.st.to_act
         assert seat is not None and seat in self.bots
+        if not len(self.st.legal_moves()):
+            from rulecraft.runs.simulate import no_legal_move
+
+            raise no_legal_move(self.st, self.seed)
         return self.bots[seat].choose(self.st, seat)
 
     # ------------------------------------------------------------------ log, undo

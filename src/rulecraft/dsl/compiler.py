@@ -38,6 +38,7 @@ from rulecraft.errors import (
     RuleFileError,
     SourcePos,
     clip,
+    python_reason,
     source_window,
 )
 
@@ -383,7 +384,6 @@ class _Compiler:
 
 
 _GETTER = re.compile(r"^_g\d+\(ctx\)$")
-_LOCATED = re.compile(r"'L(Str|Int|Float|List|Dict)'")
 
 
 _NUMBERS = (T.NUMBER, T.SEAT, T.PIECE)
@@ -447,7 +447,7 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
     except RecursionError:  # past every limit above: Python's own, on code the limits let through
         raise RuleFileError([_diagnostic(src, 0, _TOO_COMPLEX, source_text)]) from None
     try:
-        fn = _finish(comp, code, src, rtype, what)
+        fn = _finish(comp, code, src, rtype, what, number=expect is T.NUMBER and rtype is T.ANY)
         if select:
             fn.select = _finish_select(comp, code, src, scope)  # type: ignore[method-assign]
         return fn
@@ -467,29 +467,46 @@ def _check_cost(comp: _Compiler, code: str, scope: Scope, src: Any) -> None:
         cost = estimate(code, comp.namespace, frozenset(comp.list_functions), lists, bound)
     except (SyntaxError, MemoryError, ValueError):  # Python cannot even read it back
         raise RecursionError from None
-    how = (f"a loop multiplies what it contains by the length of its list; a range counts its numbers, a list "
-           f"from the game as {bound:,} items")
+    how = "a loop multiplies what it contains by the length of its list; a range counts its numbers" + (
+        f", a list from the game as {bound:,} items" if lists or comp.list_functions else "")
     if MAX_STEPS.exceeded(cost.steps):
         raise _Error(src, 0, MAX_STEPS.message("this expression", cost.steps, how))
     if MAX_HELD.exceeded(cost.held):
         raise _Error(src, 0, MAX_HELD.message("this expression", cost.held, how))
 
 
-def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> CompiledExpr:
+def a_number(value: Any) -> Any:
+    """``value``, when it is a number. A place that needs a number, whose expression is of a type not
+    known at load time (``xs[0]``), says so here, instead of the engine failing to compare or add it."""
+    if isinstance(value, (int, float)):
+        return value
+    kind = "a string" if isinstance(value, str) else "none" if value is None else \
+        "a list" if isinstance(value, (list, tuple)) else f"a {type(value).__name__}"
+    shown = repr(str(value) if isinstance(value, str) else value)  # a located string shows as a string
+    raise TypeError(f"this gives {kind} ({clip(shown, 40)}), where a number is needed")
+
+
+NUMBER_CHECK = "{v} = {p}_a_number({v})"  # p: the prefix of the expression's names, where it is laid out
+
+
+def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str, number: bool = False) -> CompiledExpr:
     pos = _pos(src)
     where = f"{pos}: " if pos is not UNKNOWN_POS else ""
 
     def fail(exc: BaseException) -> ExpressionRuntimeError:
         # Located values are str/int/list underneath: their class names mean nothing to a rule author.
-        reason = _LOCATED.sub(lambda m: f"'{m.group(1).lower()}'", f"{type(exc).__name__}: {clip(exc, 300)}")
+        reason = python_reason(exc)
         return ExpressionRuntimeError(f"{where}error: {what}: {reason} (in '{clip(src, 200)}')", reason)
 
     comp.namespace["__builtins__"] = {}
     comp.namespace["_guarded"] = _GUARDED
     comp.namespace["_fail"] = fail
     comp.namespace["_where"] = where
+    comp.namespace["_a_number"] = a_number
     body, reads = _hoist_reads(code)
-    source = inline_reads(f"def _expr(ctx):\n    try:\n{reads}        return {body}\n"
+    check = "".join(f"        {line}\n" for line in NUMBER_CHECK.format(v="_v", p="").splitlines()) if number else ""
+    result = f"        _v = {body}\n{check}        return _v\n" if number else f"        return {body}\n"
+    source = inline_reads(f"def _expr(ctx):\n    try:\n{reads}{result}"
                           "    except _guarded as exc:\n        raise _fail(exc) from exc\n", comp.getters)
     # exec of source generated from our own checked tree (never user text), with no builtins.
     exec(_python(source, f"<rule expression {where or clip(src)!r}>"), comp.namespace)
@@ -499,6 +516,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str) -> Compil
     fn.pos = pos
     fn.python = code
     fn.reads = frozenset(comp.reads)
+    fn.checks_number = number  # code that inlines fn.python repeats the check (NUMBER_CHECK)
     fn.getters = dict(comp.getters)  # which name each getter reads (for code that lays expressions out)
     return cast(CompiledExpr, fn)
 

@@ -11,6 +11,7 @@ Board under a Ruleset; phase kinds and effects, which sit below the ruleset, wor
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Iterator
 from typing import Any, Self
@@ -253,19 +254,19 @@ class Board:
     # ----------------------------------------------------------------- variables, payments, counters
     def assign(self, var_index: int, index: Any, value: Any, add: bool) -> None:
         if index is None:
-            self.vars[var_index] = self.vars[var_index] + value if add else value
+            self.vars[var_index] = held_number(self.vars[var_index] + value if add else value)
         else:
             table = self.vars[var_index]
             i = int(index)
-            table[i] = table[i] + value if add else value
+            table[i] = held_number(table[i] + value if add else value)
 
     def var(self, name: str) -> Any:
         return self.vars[self.rs.var_index[name]]
 
     def transfer(self, account: int, payer: int, payee: int, amount: Any, rule: str, factors: tuple[str, ...]) -> None:
         chips = self.vars[account]
-        chips[payer] -= amount
-        chips[payee] += amount
+        chips[payer] = held_number(chips[payer] - amount)
+        chips[payee] = held_number(chips[payee] + amount)
         self.payments.append({"rule": rule, "from": payer, "to": payee, "amount": amount, "factors": list(factors)})
 
     def note_fired(self, rule_id: str) -> None:
@@ -338,6 +339,25 @@ class Board:
 
     def record_chance(self, kind: str, outcome: dict[str, Any]) -> None:
         self.history.append({"type": "chance", "kind": kind, **outcome})
+
+
+MAX_HELD_NUMBER = 10**18
+
+
+def held_number(value: Any) -> Any:
+    """``value``, checked when it is a number a variable is to hold: finite and below 10^18 in size.
+
+    A rule that multiplies a score by itself every hand would otherwise grow it without bound (and
+    past what a log can write): the effect doing so is reported at its position instead.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"the result is {value}: variables hold finite numbers")
+    if not -MAX_HELD_NUMBER < value < MAX_HELD_NUMBER:
+        digits = int(abs(int(value)).bit_length() * 0.30103) + 1
+        raise ValueError(f"the result has about {digits:,} digits: variables hold numbers below 10^18 in size")
+    return value
 
 
 def _reason(exc: Exception) -> str:

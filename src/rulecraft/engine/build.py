@@ -71,6 +71,9 @@ def build_from_data(
         # only why, and build nothing on them.
         b.diags[before:] = deriver.failures
         b.raise_if_errors()
+    if "id" not in pieces.columns:  # the table could not be finished (an id template it cannot fill)
+        b.raise_if_errors()
+    _check_attribute_kinds(b, pieces)
     # Every list an expression reads from the game (a zone, seats(), a variable) is taken to hold at
     # most this many items when the load-time check bounds an expression's steps (dsl/cost.py).
     root.list_bound = max(pieces.count, int((data.get("seats") or {}).get("count", 1)), 1)
@@ -176,6 +179,36 @@ def _describe(exc: Exception) -> str:
     return str(exc)
 
 
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a string" if isinstance(value, str) else "a list or mapping"
+
+
+def _check_attribute_kinds(b: Builder, pieces: PieceTable) -> None:
+    """An attribute is one kind of value on every piece that has it (a number, a string, true or false).
+
+    Expressions are checked against the kind (``rank(p) > 3`` needs a number), so a column mixing
+    kinds would let through a comparison that fails in the middle of a game.
+    """
+    for name in pieces.attr_names:
+        first: dict[str, int] = {}
+        for t, ptype in enumerate(pieces.types):
+            value = ptype.attrs.get(name)
+            if value is not None:
+                first.setdefault(_kind(value), t)
+        if len(first) > 1:
+            (kind_a, a), (kind_b, t) = sorted(first.items(), key=lambda kv: kv[1])[:2]
+            other = pieces.types[t]
+            b.error(other.pos, f"attribute '{clip(name)}' is {kind_a} on piece '{clip(pieces.types[a].id)}' "
+                               f"({clip(json.dumps(plain(pieces.types[a].attrs[name]), ensure_ascii=False))}) but "
+                               f"{kind_b} on piece '{clip(other.id)}' "
+                               f"({clip(json.dumps(plain(other.attrs[name]), ensure_ascii=False))}): each attribute "
+                               "is one kind of value")
 
 
 class _Deriver:

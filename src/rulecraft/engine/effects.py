@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.board import Ctx
 from rulecraft.engine.context import bound_scope
+from rulecraft.errors import UNKNOWN_POS, ExpressionRuntimeError, SourcePos, python_reason
+from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
     from rulecraft.engine.board import Board
@@ -81,6 +83,7 @@ class Effect:
     pay: PayAction | None = None
     void_hand: bool = False
     end_phase: bool = False
+    pos: SourcePos = UNKNOWN_POS  # where the effect is written: what a failure while it runs names
 
 
 def parse_zone_ref(b: Builder, rs: Equipment, text: Any, scope: Scope, what: str) -> ZoneRef:
@@ -179,7 +182,7 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
                         b.expr(spec["amount"], scope, T.NUMBER, what), mults, acc_index)
     eid = str(raw.get("id", ""))
     return Effect(eid, tuple(loops), when, tuple(assigns), move, mark, pay,
-                  bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)))
+                  bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)), pos_of(raw))
 
 
 def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
@@ -187,10 +190,20 @@ def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
     for e in effects:
         if st.signal:
             return
-        if e.loops:
-            _run_loops(st, e, 0)
-        elif e.when is None or e.when(ctx):  # most effects wait for a moment: ask before calling
-            _fire(st, e, ctx)
+        try:
+            if e.loops:
+                _run_loops(st, e, 0)
+            elif e.when is None or e.when(ctx):  # most effects wait for a moment: ask before calling
+                _fire(st, e, ctx)
+        except _CANNOT as exc:  # values its expressions gave that the action cannot use (adding a list to 3)
+            where = f"{e.pos}: " if e.pos is not UNKNOWN_POS else ""
+            name = f"effect '{e.id}'" if e.id else "effect"
+            reason = python_reason(exc, 200)
+            raise ExpressionRuntimeError(f"{where}error: {name} cannot be done with the values its expressions "
+                                         f"gave: {reason}", reason) from exc
+
+
+_CANNOT = (TypeError, ValueError, IndexError, KeyError, ArithmeticError)
 
 
 def _run_loops(st: Board, e: Effect, depth: int) -> None:

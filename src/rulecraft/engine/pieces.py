@@ -90,7 +90,9 @@ class PieceTable:
 def _format_id(template: str, values: dict[str, Any]) -> str:
     try:
         return template.format(**values)
-    except (KeyError, IndexError, ValueError) as exc:
+    except KeyError as exc:
+        raise ValueError(f"cannot fill template {template!r}: the piece has no attribute {exc}") from exc
+    except (IndexError, ValueError) as exc:
         raise ValueError(f"cannot fill template {template!r}: {exc}") from exc
 
 

@@ -470,6 +470,14 @@ class _Merger:
     def merge(self, base: Any, over: Any, path: str) -> Any:
         if _PATCH_PATH.match(path):
             return over  # a choice's patch is applied later, as written; an overlay's patch replaces it
+        if _CONSTANT_PATH.match(path) and base is not None and _kind(base) != _kind(over) \
+                and not (isinstance(over, dict) and any(k in DIRECTIVES for k in over)):
+            # Constants have no declared type: the base's value is what its rules were written for.
+            self.error(pos_of(over, UNKNOWN_POS), f"constant '{path.split('.', 1)[1]}' is {_kind(base)} "
+                                                  f"({_shown(base)}, at {pos_of(base, UNKNOWN_POS)}); this makes it "
+                                                  f"{_kind(over)} ({_shown(over)}), which the rules using it do not "
+                                                  "expect", path)
+            return base
         if isinstance(over, dict):
             if self.directives(over, path):
                 return self.clean(over["$replace"], path)
@@ -516,13 +524,6 @@ class _Merger:
                                                  "the whole list write {$replace: [...]}", path)
                 return base
             return self.clean(over, path)
-        if _CONSTANT_PATH.match(path) and _kind(base) != _kind(over) and base is not None:
-            # Constants have no declared type: the base's value is what its rules were written for.
-            self.error(pos_of(over, UNKNOWN_POS), f"constant '{path.split('.', 1)[1]}' is {_kind(base)} "
-                                                  f"({_shown(base)}, at {pos_of(base, UNKNOWN_POS)}); this makes it "
-                                                  f"{_kind(over)} ({_shown(over)}), which the rules using it do not "
-                                                  "expect", path)
-            return base
         return over
 
     def merge_by_id(self, base: list[Any], over: list[Any], path: str) -> LList:

@@ -15,7 +15,7 @@ import difflib
 from importlib import resources
 from pathlib import Path
 
-from rulecraft.errors import UsageError
+from rulecraft.errors import UsageError, clip
 
 BASE_FILE = "base.yaml"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -85,6 +85,13 @@ def list_bundled() -> list[str]:
 
 def bundled_path(name: str) -> Path | None:
     """The file of a bundled name, or None."""
+    try:
+        return _bundled_path(name)
+    except OSError:  # a name the system cannot even look up (too long, say) is no bundled name
+        return None
+
+
+def _bundled_path(name: str) -> Path | None:
     root = bundled_variants_dir()
     name = name.strip().strip("/")
     if not name or ".." in Path(name).parts:
@@ -107,10 +114,13 @@ def path_target(ref: str | Path, relative_to: Path | None = None) -> Path | None
     p = Path(ref)
     if relative_to is not None and not p.is_absolute():
         p = relative_to / p
-    if p.is_dir():
-        base = p / BASE_FILE
-        return base if base.is_file() else None
-    return p if p.is_file() else None
+    try:
+        if p.is_dir():
+            base = p / BASE_FILE
+            return base if base.is_file() else None
+        return p if p.is_file() else None
+    except OSError:  # a name the system cannot even look up (too long, say) names no file
+        return None
 
 
 def resolve_ruleset(ref: str | Path, relative_to: Path | None = None) -> Path:
@@ -120,12 +130,20 @@ def resolve_ruleset(ref: str | Path, relative_to: Path | None = None) -> Path:
         return found
     text = str(ref)
     p = Path(text)
-    if p.is_dir():
-        raise UsageError(f"directory '{text}' has no {BASE_FILE}")
+    if _is_dir(p):
+        raise UsageError(f"directory '{clip(text)}' has no {BASE_FILE}")
     if p.suffix in YAML_SUFFIXES or "\\" in text or text.startswith((".", "/")):
-        raise UsageError(f"no such rule file: {text}")
+        raise UsageError(f"no such rule file: {clip(text)}")
     known = list_bundled()
-    close = difflib.get_close_matches(text, known, n=1)
+    close = difflib.get_close_matches(text, known, n=1) if len(text) <= 100 else []
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     listing = ", ".join(known) if known else "none"
-    raise UsageError(f"unknown ruleset '{text}'{hint}; bundled rulesets: {listing}; or give the path of a rule file")
+    raise UsageError(f"unknown ruleset '{clip(text)}'{hint}; bundled rulesets: {listing}; or give the path of a rule "
+                     "file")
+
+
+def _is_dir(p: Path) -> bool:
+    try:
+        return p.is_dir()
+    except OSError:
+        return False

@@ -154,6 +154,19 @@ class _StrictComposer(Composer):
         return node
 
 
+    def compose_scalar_node(self, anchor: Any) -> ScalarNode:
+        event = self.get_event()
+        tag = event.tag
+        if tag == "!":  # the non-specific tag: a string (libyaml and PyYAML report its 'implicit' apart)
+            tag = _TAG + "str"
+        elif tag is None:
+            tag = self.resolve(ScalarNode, event.value, event.implicit)  # type: ignore[attr-defined]
+        node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        if anchor is not None:
+            self.anchors[anchor] = node
+        return node
+
+
 class _PyLoader(Reader, Scanner, Parser, _StrictComposer, _CoreResolver):
     def __init__(self, stream: str) -> None:
         Reader.__init__(self, stream)
@@ -276,6 +289,8 @@ def parse_yaml_text(text: str, filename: str = "<string>") -> YamlDocument:
     if text.startswith("\ufeff"):
         text = text[1:]
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text and not text.endswith("\n"):
+        text += "\n"  # where a mapping ends at the end of the file, libyaml and PyYAML then agree
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise RuleFileError.single(SourcePos(filename, 1, 1), f"rule files may be at most {MAX_BYTES:,} bytes")
     try:
@@ -305,7 +320,9 @@ def parse_yaml_text(text: str, filename: str = "<string>") -> YamlDocument:
 def _compose(text: str) -> Node | None:
     """The node graph of ``text``: read by libyaml when it can; a file libyaml finds anything wrong with
     is read again by PyYAML's own parser, whose messages (and our hints for them) are the ones reported."""
-    if _FastLoader is not None:
+    # libyaml allows tabs where PyYAML does not (after a scalar, inside a plain one): a file with a tab
+    # is read by PyYAML alone, so both readers accept exactly the same files (the fuzz tests check it).
+    if _FastLoader is not None and "\t" not in text:
         with contextlib.suppress(yaml.YAMLError, _LoaderError, RecursionError):
             fast = _FastLoader(text)
             try:

@@ -89,6 +89,7 @@ def run_games(spec: RunSpec, n: int, *, workers: int = 1, dask: str | Any | None
     ``workers`` > 1 uses that many local processes; ``dask`` is a scheduler address (or a
     ``distributed.Client``) to run the same chunks on a cluster.
     """
+    _LOADED.clear()  # a run reads its rule files afresh: they may have changed since an earlier run in this process
     expected = _ruleset(spec).content_hash
     bounds = chunk_bounds(n, chunk_size or default_chunk_size(n, workers if dask is None else 8))
     if dask is not None:
@@ -182,8 +183,8 @@ def simulate_run(spec: RunSpec, n: int, *, workers: int = 1, dask: str | Any | N
                  log_dir: str | None = None, progress: Callable[[int], None] | None = None,
                  chunk_size: int | None = None) -> Summary:
     """``simulate`` for a RunSpec, wherever its games run; the Summary is the same whichever way."""
-    rs = _ruleset(spec)
     start = time.perf_counter()
     records = run_games(spec, n, workers=workers, dask=dask, chunk_size=chunk_size, log_dir=log_dir,
                         progress=progress)
+    rs = _ruleset(spec)  # as the run loaded it
     return summarize(rs.identity, n, spec.seed, list(spec.agents), records, time.perf_counter() - start)

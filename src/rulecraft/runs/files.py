@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from rulecraft.errors import RulecraftError, UsageError
+from rulecraft.errors import RulecraftError, UsageError, clip
 
 _HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -66,12 +66,23 @@ def write_file(path: str | Path, produce: Callable[[str], None]) -> None:
             raise
 
 
+def _checked(what: str, path: str | Path, check: Callable[[], Path]) -> Path:
+    try:
+        return check()
+    except OSError as exc:  # a path the system cannot look up at all (too long, no permission)
+        raise UsageError(f"{what} {clip(path)}: {exc.strerror or exc}") from None
+
+
 def ensure_directory(path: str | Path, what: str) -> Path:
     """The directory ``path`` for output, created if it is missing (itself only: its parent must exist).
 
     Raises UsageError naming ``what`` (the option, e.g. ``--log-dir``) when it cannot be.
     """
-    p = Path(path)
+    return _checked(what, path, lambda: _ensure_directory(Path(path), what))
+
+
+def _ensure_directory(p: Path, what: str) -> Path:
+    path = p
     if p.is_dir():
         return p
     if p.exists():
@@ -88,7 +99,11 @@ def ensure_directory(path: str | Path, what: str) -> Path:
 
 def check_writable(path: str | Path, what: str) -> Path:
     """Check, before any work, that a file can be written at ``path``: its directory exists and it is no directory."""
-    p = Path(path)
+    return _checked(what, path, lambda: _check_writable(Path(path), what))
+
+
+def _check_writable(p: Path, what: str) -> Path:
+    path = p
     if p.is_dir():
         raise UsageError(f"{what} {path}: is a directory, not a file")
     if not p.parent.is_dir():

@@ -95,8 +95,8 @@ def check_behaviour(rs: Ruleset, games: int, seed: int = 1, max_moves: int = MOV
                     progress: Callable[[int], None] | None = None) -> list[BehaviourProblem]:
     """Play ``games`` seeded random games, checking every state; the first problem of each game is reported.
 
-    A game stops at ``max_moves`` moves, or after ``time_limit`` seconds, as one that does not end;
-    ``progress(i)`` is called as game ``i`` (from 0) starts.
+    A game stops at ``max_moves`` moves, or after ``time_limit`` seconds, as one that does not end,
+    and no further game is played; ``progress(i)`` is called as game ``i`` (from 0) starts.
     """
     from rulecraft.agents.simple import RandomAgent
     from rulecraft.engine.game import Game
@@ -126,7 +126,7 @@ def check_behaviour(rs: Ruleset, games: int, seed: int = 1, max_moves: int = MOV
                 if moves >= max_moves or late:
                     within = f"{time_limit:g} s ({moves:,} moves)" if late else ""
                     problems.append(_located(did_not_end(st, s, moves, moves - hand_began, within), s, moves))
-                    break
+                    return problems  # each further game would cost the whole bound again
                 seat = st.to_act
                 assert seat is not None
                 st.apply(agents[seat].choose(st, seat))

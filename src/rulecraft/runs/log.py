@@ -144,7 +144,7 @@ def _check_event(event: dict[str, Any], kind: str, name: str, lineno: int) -> No
     at = f"{name}:{lineno}:1: error: "
     if kind == "move" and not (_is_int(event.get("seat")) and isinstance(event.get("move"), str)):
         raise LogError(f"{at}a move names the seat that made it (a number) and the move (its text)")
-    if kind == "chance" and event.get("kind") not in CHANCE_KINDS:
+    if kind == "chance" and not (isinstance(event.get("kind"), str) and event["kind"] in CHANCE_KINDS):
         raise LogError(f"{at}a chance event is a 'shuffle' or 'dice', not {clip(json.dumps(event.get('kind')))}")
 
 
@@ -252,6 +252,9 @@ def replay_events(header: dict[str, Any], events: list[tuple[int, dict[str, Any]
     except GivenChanceError as exc:
         raise LogError(f"{name}:{lines.get(id(exc.event), 1)}:1: error: this chance outcome does not fit the "
                        f"ruleset: {exc}") from None
+    if upto is None and st.chance_feed:  # outcomes the game never drew: not this game's log
+        raise LogError(f"{name}:{lines.get(id(st.chance_feed[0]), 1)}:1: error: the game never drew this chance "
+                       "outcome (a shuffle or roll the moves before it do not lead to)")
     return st, states
 
 

@@ -54,6 +54,8 @@ def play_game(rs: Ruleset, seed: int, agent_names: Sequence[str],
         seat = st.to_act
         if seat is None:
             raise RuntimeError("no seat to act in an unfinished game")  # an engine bug, not a user error
+        if not len(st.legal_moves()):
+            raise no_legal_move(st, seed)
         st.apply(agents[seat].choose(st, seat))
         moves += 1
         if st.hand_no != hand:
@@ -63,6 +65,15 @@ def play_game(rs: Ruleset, seed: int, agent_names: Sequence[str],
     if on_state is not None:
         on_state(st)
     return st, moves
+
+
+def no_legal_move(st: State, seed: int) -> RuleFileError:
+    """A seat to act with nothing it may do: the rules of the phase in progress cannot be played on."""
+    phase = st.rs.phases[st.pidx] if st.pidx < len(st.rs.phases) else None
+    where = f", in phase '{phase.id}' ({phase.kind})" if phase is not None else ""
+    pos = phase.pos if phase is not None else SourcePos(st.rs.name, 1, 1)
+    return RuleFileError.single(pos, f"a game with seed {seed} reached a state where seat {st.to_act} is to act but "
+                                     f"has no legal move (hand {st.hand_no}{where})")
 
 
 def did_not_end(st: State, seed: int, moves: int, in_hand: int, within: str = "") -> RuleFileError:

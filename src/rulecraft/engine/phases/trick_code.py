@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rulecraft.dsl.compiler import NUMBER_CHECK
 from rulecraft.dsl.itemloop import ITEM, inline_reads, loop_parts, renamed
 from rulecraft.engine.effects import run_effects
 from rulecraft.engine.phases.tricks import Options, Restriction, Tricks
@@ -120,7 +121,10 @@ def generate_apply(phase: Tricks, st: Board) -> ApplyFn:
             rate.append(f"{name} = {default}")
         else:  # ctx.combo is the play already
             laid = out.lay(expr, prefix)
-            rate += laid.guarded([*laid.before, *laid.per_item, f"{name} = {laid.body}"])
+            # A strength of a type not known at load time is checked to be a number, as its compiled form does.
+            check = NUMBER_CHECK.format(v=name, p=prefix).splitlines() \
+                if getattr(expr, "checks_number", False) else []
+            rate += laid.guarded([*laid.before, *laid.per_item, f"{name} = {laid.body}", *check])
     lead = []
     if spec.ends_play:
         lead.append("d.order = [seat]  # shown to end play: nobody follows")

@@ -1,0 +1,75 @@
+"""Expressions that would cost without bound: refused at load time, at the expression, with the limit.
+
+How the bound is counted (dsl/cost.py): a loop multiplies what it contains by its list's length, a
+range counts its numbers, and a list from the game counts as many items as the ruleset has pieces
+(the tiny game: 6). One evaluation may take 10,000,000 steps and hold 1,000,000 list values.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Cli, lines_of
+
+HOW = "a loop multiplies what it contains by the length of its list; a range counts its numbers"
+
+
+@pytest.mark.parametrize(("expression", "message"), [
+    # the issue's examples: 100,000 sums of 100,000 numbers; 100,000 lists of 100,000 numbers
+    ("sum(sum(range(100000)) for a in range(100000))",
+     f"this expression may take up to 10,000,400,002 steps each time it is computed; the limit is 10,000,000 steps "
+     f"({HOW})"),
+    ("count([[b for b in range(100000)] for a in range(100000)])",
+     f"this expression may take up to 20,000,300,002 steps each time it is computed; the limit is 10,000,000 steps "
+     f"({HOW})"),
+    # a thousand lists of a thousand: few steps, but a million values held at once
+    ("count([[b for b in range(1000)] for a in range(1000)])",
+     f"this expression may hold up to 1,001,000 values in lists at once; the limit is 1,000,000 values ({HOW})"),
+])
+def test_eval_refuses_at_once(cli: Cli, expression: str, message: str) -> None:
+    r = cli("eval", expression)
+    assert (r.code, r.out) == (1, "")
+    assert lines_of(r.err) == [f"<expression>:1:1: error: {message}", f"    1 | {expression}", "        ^"]
+
+
+def test_within_the_bound_it_is_computed(cli: Cli) -> None:
+    assert cli("eval", "sum(sum(range(1000)) for a in range(1000))").out == "499500000\n"
+
+
+def test_a_derived_attribute_is_refused_where_it_is_written(cli: Cli) -> None:
+    cli.tiny()
+    cli.write("costly.yaml", 'extends: tiny.yaml\nname: tiny-costly\npieces:\n  - id: "{suit}-{rank}"\n'
+                             '    derive:\n      weight: "sum(sum(range(100000)) for a in range(100000))"\n')
+    r = cli("validate", "costly.yaml")
+    assert r.code == 1
+    assert r.out.splitlines()[0] == (
+        f"costly.yaml:6:16: error: this expression may take up to 10,000,400,002 steps each time it is computed; "
+        f"the limit is 10,000,000 steps ({HOW})")
+
+
+def test_lists_from_the_game_count_as_many_items_as_there_are_pieces(cli: Cli) -> None:
+    cli.tiny()
+    cli.write("slow.yaml", "extends: tiny.yaml\nname: tiny-slow\nhand:\n  phases:\n    - id: play\n      lead:\n"
+                           "        restrictions:\n          - id: slow\n"
+                           '            allow: "count([[q for q in hand(seat)] for r in range(100000)]) > 0"\n')
+    r = cli("validate", "slow.yaml")
+    assert r.out.splitlines()[0] == (
+        f"slow.yaml:9:21: error: this expression may hold up to 1,300,000 values in lists at once; the limit is "
+        f"1,000,000 values ({HOW}, a list from the game as 6 items)")
+
+
+def test_a_whole_number_too_long_to_print(cli: Cli) -> None:
+    r = cli("eval", " * ".join(["1" + "0" * 99] * 50))  # 10^4950: 4,951 digits
+    assert (r.code, r.out, r.err) == (1, "", "<expression>:1:1: error: the value is a whole number too long to "
+                                             "print (more than 4,300 digits)\n")
+
+
+def test_a_variable_that_grows_without_bound_is_stopped_at_its_effect(cli: Cli) -> None:
+    # 10, 100, 10^4, 10^8, 10^16, 10^32: squared after every hand, the sixth square is refused.
+    cli.tiny()
+    cli.write("grow.yaml", 'extends: tiny.yaml\nname: grow\nvariables:\n  big: {scope: match, initial: 10}\n'
+                           'match:\n  end_when: "false"\n  max_hands: 100\n  after_hand:\n'
+                           '    - {id: square, set: {big: "big * big"}}\n')
+    r = cli("simulate", "grow.yaml", "-n", "1")
+    assert (r.code, r.err) == (1, "grow.yaml:9:7: error: effect 'square' cannot be done with the values its "
+                                  "expressions gave: ValueError: the result has about 33 digits: variables hold "
+                                  "numbers below 10^18 in size\n")

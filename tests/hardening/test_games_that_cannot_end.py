@@ -1,0 +1,59 @@
+"""Games that cannot end: a rule problem at the end_when that never holds, with the seed and the bound.
+
+The tiny game deals 3 cards each to 2 seats: a hand is 6 moves. With end_when false and max_hands
+100,000, the 100,000-move bound comes first, after 16,666 whole hands (100,000 // 6).
+"""
+
+from __future__ import annotations
+
+from conftest import Cli
+
+NO_END = """\
+extends: tiny.yaml
+name: tiny-noend
+match:
+  end_when: "false"
+  max_hands: 100000
+"""
+MESSAGE = ("noend.yaml:4:14: error: {}a game with seed 1000020 did not end within 100,000 moves (16,666 hands "
+           "played): the match's end_when never held, and max_hands is 100,000")
+
+
+def test_simulate_names_the_end_when_the_seed_and_the_bound(cli: Cli) -> None:
+    cli.tiny()
+    cli.write("noend.yaml", NO_END)
+    r = cli("simulate", "noend.yaml", "-n", "3")
+    assert (r.code, r.out, r.err) == (1, "", MESSAGE.format("") + "\n")
+
+
+def test_validate_simulate_is_bounded_and_plays_no_other_configuration(cli: Cli) -> None:
+    # Two configurations (option bonus=ten, bonus=twenty): the second is built but not played, so the
+    # refusal costs one game's bound, not one per configuration.
+    cli.tiny()
+    cli.write("noend.yaml", NO_END)
+    r = cli("validate", "--simulate", "5", "noend.yaml")
+    assert (r.code, r.out, r.err) == (1, MESSAGE.format("cannot be played: ") + "\n", "1 problem in 1 of 1 file\n")
+
+
+def test_validate_simulate_move_and_time_bounds_are_options(cli: Cli) -> None:
+    cli.tiny()
+    cli.write("noend.yaml", NO_END)
+    r = cli("validate", "--simulate", "1", "--max-moves", "600", "noend.yaml")
+    assert r.out == ("noend.yaml:4:14: error: cannot be played: a game with seed 1000020 did not end within 600 moves "
+                     "(100 hands played): the match's end_when never held, and max_hands is 100,000\n")
+    r = cli("validate", "--simulate", "1", "--time-limit", "0.01", "noend.yaml")
+    assert r.code == 1
+    assert "cannot be played: a game with seed 1000020 did not end within 0.01 s (" in r.out
+    r = cli("validate", "--simulate", "1", "--time-limit", "0", "noend.yaml")
+    assert r.code == 2 and "Invalid value for '--time-limit'" in r.err
+
+
+def test_a_seat_left_without_a_legal_move_is_a_rule_problem_in_simulate(cli: Cli) -> None:
+    # Captured cards go back to the winner's hand, so the loser runs out while the winner still leads:
+    # the loser is asked to follow with nothing to play.
+    cli.tiny()
+    cli.write("loop.yaml", "extends: tiny.yaml\nname: tiny-loop\nhand:\n  phases:\n    - id: play\n"
+                           "      capture: {to: hand}\n")
+    r = cli("simulate", "loop.yaml", "-n", "1")
+    assert (r.code, r.err) == (1, "tiny.yaml:28:7: error: a game with seed 1000020 reached a state where seat 0 is "
+                                  "to act but has no legal move (hand 1, in phase 'play' (tricks))\n")
