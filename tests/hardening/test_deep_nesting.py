@@ -27,7 +27,8 @@ def test_an_expression_600_deep_in_a_rule_file(cli: Cli) -> None:
     cli.write("deep.yaml", 'extends: tiny.yaml\nname: deep\nmatch:\n  end_when: "' + "not " * 600 + 'false"\n')
     r = cli("validate", "deep.yaml")
     assert r.code == 1
-    first, source, _caret = lines_of(r.out)
+    first, source, _caret, summary = lines_of(r.out)
+    assert summary == "1 problem in 1 of 1 file"
     assert first == ("deep.yaml:4:214: error: this expression nests 600 levels deep; the limit is 50 levels (name "
                      "parts of it in 'functions:' and call them)")
     assert len(source) < 120 and source.startswith("    4 | …t not not")  # the line around the caret, not all of it

@@ -20,7 +20,7 @@ def test_a_fifo_is_refused_at_once(cli: Cli) -> None:
     os.mkfifo(cli.cwd / "game.jsonl")
     r = cli.process("validate", "rules.yaml", timeout=30)  # reading it would block: the timeout would fail the test
     assert (r.returncode, r.stdout) == (1, "rules.yaml:1:1: error: not a regular file (a FIFO): a rule file is a file "
-                                           "of text\n")
+                                           "of text\n1 problem in 1 of 1 file\n")
     for args in (("replay", "game.jsonl"), ("play", "--resume", "game.jsonl")):
         r = cli.process(*args, timeout=30)
         assert (r.returncode, r.stderr) == (1, "game.jsonl: error: cannot read the log: not a regular file\n")

@@ -11,7 +11,7 @@ def test_a_trick_phase_whose_follow_restrictions_are_an_empty_list_plays(cli: Cl
     cli.write("overlay.yaml", "extends: tiny.yaml\nname: free\nhand:\n  phases:\n    - id: play\n"
                               "      follow: {restrictions: {$replace: []}}\n")
     r = cli("validate", "--simulate", "2", "overlay.yaml")
-    assert (r.code, r.out) == (0, "")
+    assert r.code == 0 and r.out.startswith("ok: 1 file valid (")
     r = cli("simulate", "overlay.yaml", "-n", "3", "--format", "json")
     assert r.code == 0 and '"games": 3' in r.out
 

@@ -32,7 +32,7 @@ def test_validate_simulate_is_bounded_and_plays_no_other_configuration(cli: Cli)
     cli.tiny()
     cli.write("noend.yaml", NO_END)
     r = cli("validate", "--simulate", "5", "noend.yaml")
-    assert (r.code, r.out, r.err) == (1, MESSAGE.format("cannot be played: ") + "\n", "1 problem in 1 of 1 file\n")
+    assert (r.code, r.out, r.err) == (1, MESSAGE.format("cannot be played: ") + "\n1 problem in 1 of 1 file\n", "")
 
 
 def test_validate_simulate_move_and_time_bounds_are_options(cli: Cli) -> None:
@@ -40,7 +40,8 @@ def test_validate_simulate_move_and_time_bounds_are_options(cli: Cli) -> None:
     cli.write("noend.yaml", NO_END)
     r = cli("validate", "--simulate", "1", "--max-moves", "600", "noend.yaml")
     assert r.out == ("noend.yaml:4:14: error: cannot be played: a game with seed 1000020 did not end within 600 moves "
-                     "(100 hands played): the match's end_when never held, and max_hands is 100,000\n")
+                     "(100 hands played): the match's end_when never held, and max_hands is 100,000\n"
+                     "1 problem in 1 of 1 file\n")
     r = cli("validate", "--simulate", "1", "--time-limit", "0.01", "noend.yaml")
     assert r.code == 1
     assert "cannot be played: a game with seed 1000020 did not end within 0.01 s (" in r.out

@@ -37,4 +37,4 @@ def test_dice_the_game_cannot_roll(cli: Cli) -> None:
     r = cli("test", "dice.yaml")
     assert (r.code, r.out.splitlines()[1]) == (1, message)
     r = cli("validate", "dice.yaml")
-    assert (r.code, r.out) == (1, message + "\n")
+    assert (r.code, r.out) == (1, message + "\n1 problem in 1 of 1 file\n")

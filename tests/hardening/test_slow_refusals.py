@@ -33,8 +33,9 @@ def test_a_huge_expression_in_a_rule_file(cli: Cli, expression: str, message: st
     cli.tiny()
     cli.write("big.yaml", f'extends: tiny.yaml\nname: big\nmatch:\n  end_when: "{expression}"\n')
     code, out, err, seconds = run_capped(cli, "validate", "big.yaml")
-    assert (code, err) == (1, "1 problem in 1 of 1 file\n")
-    first, source, caret = out.splitlines()
+    assert (code, err) == (1, "")
+    first, source, caret, summary = out.splitlines()
+    assert summary == "1 problem in 1 of 1 file"
     assert first == (f"big.yaml:4:14: error: {message}; the limit is 10,000 characters (name a long formula in "
                      "'functions:' and call it)")
     assert len(source) < 120 and caret.endswith("^")  # the neighbourhood of the caret, not 1.5 MB of it
@@ -48,6 +49,6 @@ def test_a_valid_two_megabyte_file_validates_in_seconds(cli: Cli) -> None:
     cli.write("big.yaml", rook.replace("notes:\n", "notes:\n" + notes + "\n", 1))
     assert 1_900_000 < (cli.cwd / "big.yaml").stat().st_size < 2 * 1024 * 1024
     code, out, err, seconds = run_capped(cli, "validate", "big.yaml")
-    assert (code, out) == (0, "")
-    assert err.startswith("ok: 1 file valid (")
+    assert (code, err) == (0, "")
+    assert out.startswith("ok: 1 file valid (")
     assert seconds < 3 * FEW_SECONDS  # was 34 s for the issue's file, and PyYAML alone reads 2 MB in ~7 s
