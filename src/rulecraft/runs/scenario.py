@@ -189,6 +189,9 @@ def run_scenario(data: dict[str, Any], path: str, ruleset: Ruleset | None = None
     try:
         st = start_arranged(rs, data)
         given = (data.get("given") or {}).get("vars", {}) or {}
+        hand_number = (data.get("given") or {}).get("hand_number")
+        if hand_number is not None:
+            st.hand_no = int(hand_number)  # the hand in progress is the match's hand_number-th
         for name, value in given.items():
             if name not in rs.var_index:
                 raise ScenarioFailure(f"{pos_of(name)}: unknown variable '{name}' in given.vars")
