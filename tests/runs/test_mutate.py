@@ -16,6 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from rulecraft.cli.main import cli
+from rulecraft.errors import SourcePos
+from rulecraft.rules.yamlload import read_yaml_file
+from rulecraft.runs.equivalent import Equivalent
 from rulecraft.runs.mutants import Mutant, apply_mutant, enumerate_mutants
 from rulecraft.runs.mutate import KILLED, SURVIVED, MutationReport, mutation_test, plan_mutations
 
@@ -67,8 +70,8 @@ def test_a_mutant_no_scenario_can_see_survives(report: MutationReport) -> None:
     survivors = report.as_json()["survivors"]
     entry = next(s for s in survivors if s["index"] == m.index)
     assert entry == {"index": m.index, "at": m.at, "file": RULES, "line": m.line, "col": m.col,
-                     "rule": "combinations[single].strength", "operator": "number", "change": "'0' -> '1'",
-                     "reached": True}
+                     "rule": "combinations[single].strength", "occurrence": 1, "operator": "number",
+                     "change": "'0' -> '1'", "reached": True}
 
 
 def test_a_change_to_a_choice_no_scenario_takes_survives_unreached(report: MutationReport) -> None:
@@ -206,6 +209,24 @@ def test_listed_equivalents_are_reported_apart(tiny_copy: Path) -> None:
     # The plain scenario run does not take the list for a scenario.
     plain = CliRunner().invoke(cli, ["test", "tiny/scenarios"])
     assert plain.exit_code == 0 and "1 passed, 0 failed" in plain.output
+
+
+def test_occurrence_names_one_of_several_places_in_a_rule(tmp_path: Path) -> None:
+    # Two '>=' in one condition: the listing names the second without a line number.
+    text = (ROOT / RULES).read_text(encoding="utf-8").replace('"tricks(s) >= 2"', '"tricks(s) >= 2 and s >= 0"')
+    (tmp_path / "rules.yaml").write_text(text, encoding="utf-8")
+    rule = "hand.phases[scoring].effects[most-tricks].when"
+    found = [m for m in enumerate_mutants([read_yaml_file(tmp_path / "rules.yaml")])
+             if m.rule == rule and m.change == "'>=' -> '>'"]
+    assert [m.occurrence for m in found] == [1, 2] and found[0].col < found[1].col
+    second = Equivalent(None, rule, 2, "'>=' -> '>'", "seat numbers are never negative", SourcePos("m.yaml", 1, 1))
+    assert [second.matches(m) for m in found] == [False, True]
+    # Lines added above the rule move its place but not its occurrence.
+    (tmp_path / "rules.yaml").write_text("# a comment\n# another\n" + text, encoding="utf-8")
+    moved = [m for m in enumerate_mutants([read_yaml_file(tmp_path / "rules.yaml")])
+             if m.rule == rule and m.change == "'>=' -> '>'"]
+    assert [m.line for m in moved] == [m.line + 2 for m in found]
+    assert [second.matches(m) for m in moved] == [False, True]
 
 
 def test_a_wrong_or_stale_listing_fails_the_run(tiny_copy: Path) -> None:

@@ -12,6 +12,7 @@ to it, so the loaded file is never changed and nothing is written to disk.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -38,6 +39,9 @@ class Mutant:
     paths: tuple[Path, ...]  # where in the file's data (more than one when a YAML alias repeats it)
     drop: bool = False  # leave the value out (a list item, or a key) instead of replacing it
     new: Any = None  # the replacement: plain str, int, float or bool
+    # Which of the file's mutants making this change in this rule it is (1, 2, ...): names one place in a
+    # rule that has several (two '==' in one condition) without a line number, which edits above would move.
+    occurrence: int = 1
 
     @property
     def at(self) -> str:
@@ -62,6 +66,7 @@ def enumerate_mutants(docs: Iterable[YamlDocument]) -> list[Mutant]:
     choices: dict[str, tuple[str, ...]] = {}  # each option's choices, from the files before (an overlay's base)
     for doc in docs:
         found: dict[tuple[Any, ...], int] = {}
+        seen: Counter[tuple[str, str]] = Counter()  # (rule, change) -> mutants so far
         overlay = isinstance(doc.data, dict) and "extends" in doc.data
         for site in _with_choices(sites(doc.data), choices):
             path = _drop_path(doc.data, site.path, overlay) if site.role == "item" else site.path
@@ -69,12 +74,13 @@ def enumerate_mutants(docs: Iterable[YamlDocument]) -> list[Mutant]:
                 key = (c.pos, c.operator, c.change)
                 if key in found:  # the same text reached again through a YAML alias: one mutant
                     m = out[found[key]]
-                    out[found[key]] = Mutant(m.index, m.file, m.line, m.col, m.rule, m.operator, m.change,
-                                             (*m.paths, path), m.drop, m.new)
+                    out[found[key]] = replace(m, paths=(*m.paths, path))
                     continue
                 found[key] = len(out)
-                out.append(Mutant(len(out), c.pos.file or doc.file, c.pos.line, c.pos.col,
-                                  rule_path(doc.data, site.path), c.operator, c.change, (path,), c.drop, c.new))
+                rule = rule_path(doc.data, site.path)
+                seen[rule, c.change] += 1
+                out.append(Mutant(len(out), c.pos.file or doc.file, c.pos.line, c.pos.col, rule, c.operator,
+                                  c.change, (path,), c.drop, c.new, seen[rule, c.change]))
         choices.update(_option_choices(doc.data))
     return out
 

@@ -252,7 +252,8 @@ class MutationReport:
 
     def _entry(self, m: Mutant) -> dict[str, Any]:
         entry: dict[str, Any] = {"index": m.index, "at": m.at, "file": m.file, "line": m.line, "col": m.col,
-                                 "rule": m.rule, "operator": m.operator, "change": m.change}
+                                 "rule": m.rule, "occurrence": m.occurrence, "operator": m.operator,
+                                 "change": m.change}
         if self.outcomes[m.index].status == SURVIVED:
             entry["reached"] = self.outcomes[m.index].detail != NOT_REACHED
         return entry
