@@ -39,8 +39,11 @@ options:
      '("high"): each attribute is one kind of value'),
     ("zones:\n  - {id: won, $delete: true}\nhand:\n  phases:\n    - {id: play, capture: {$delete: true}}\n",
      "tiny.yaml:28:7: error: unknown zone 'won' (the default, as none is written here); known: deck, hand, trick"),
+    ("constants: {bonsu: 20}\n",
+     "overlay.yaml:3:13: error: no rule reads the new constant 'bonsu' (did you mean 'bonus'?); to change a "
+     "constant, write its name as the base does"),
 ], ids=["constant-string", "constant-list", "near-miss-id", "derive-division", "derive-types", "attribute-kinds",
-        "default-zone"])
+        "default-zone", "constant-typo"])
 def test_validate_and_simulate_blame_the_overlay(cli: Cli, overlay: str, message: str) -> None:
     cli.tiny()
     cli.write("overlay.yaml", "extends: tiny.yaml\nname: overlay\n" + overlay)
@@ -49,6 +52,15 @@ def test_validate_and_simulate_blame_the_overlay(cli: Cli, overlay: str, message
     assert [line for line in r.out.splitlines() if ": error: " in line] == [message]  # one message, no knock-ons
     r = cli("simulate", "overlay.yaml", "-n", "1")
     assert (r.code, r.err.splitlines()[0]) == (1, message)
+
+
+def test_a_new_constant_that_a_rule_reads_is_welcome(cli: Cli) -> None:
+    # 'bonus2' is close to 'bonus', but the overlay's own rule reads it: a new constant, not a typo.
+    cli.tiny()
+    cli.write("overlay.yaml", "extends: tiny.yaml\nname: overlay\nconstants: {bonus2: 5}\n"
+                              "match:\n  end_when: \"bonus2 > 0\"\n")
+    r = cli("validate", "overlay.yaml")
+    assert r.code == 0, r.out
 
 
 def test_a_deletion_that_an_option_still_changes(cli: Cli) -> None:

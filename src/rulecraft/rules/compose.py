@@ -247,6 +247,7 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
     data: Any = None
     provenance_deleted: list[ProvenanceEntry] = []
     near_misses: dict[str, tuple[str, str]] = {}
+    new_constants: list[tuple[Any, str]] = []
     for i, doc in enumerate(docs):
         layer = f"{'base' if i == 0 else 'overlay'} {doc.file}"
         file_layers[doc.file] = layer
@@ -255,6 +256,7 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
         merger = _Merger(layer, source_text, provenance_deleted)
         data = merger.clean(body, "") if data is None else merger.merge(data, body, "")
         merger.raise_if_errors()
+        new_constants.extend(merger.new_constants)
         provenance_deleted.extend(merger.deleted)
         near_misses.update(merger.near_misses)
 
@@ -285,9 +287,11 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
         merger = _Merger(layer, source_text, provenance_deleted)
         data = merger.merge(data, choice.patch, "")
         merger.raise_if_errors()
+        new_constants.extend(merger.new_constants)
         provenance_deleted.extend(merger.deleted)
         near_misses.update(merger.near_misses)
 
+    _check_new_constants(data, new_constants, source_text)
     name = str(data.get("name") or Path(docs[-1].file).stem)
     return Composed(
         data=data, name=name, chosen=chosen, content_hash=content_hash(data), source_text=source_text,
@@ -444,6 +448,7 @@ class _Merger:
         self.deleted: list[ProvenanceEntry] = []
         self.gone = {e.path: e for e in gone or ()}  # what earlier layers deleted, by rule path
         self.near_misses: dict[str, tuple[str, str]] = {}
+        self.new_constants: list[tuple[Any, str]] = []  # (the key as written, the base's close name)
 
     def error(self, pos: SourcePos, message: str, path: str = "") -> None:
         self.diags.append(_diag(self.source_text, pos, message, path))
@@ -510,6 +515,10 @@ class _Merger:
                     out[k] = _cited_both(out[k], self.clean(v, child))  # a house rule adds its source
                     out.key_pos[k] = _key_pos(over, k)
                     continue
+                if path == "constants" and k not in out and isinstance(k, str):
+                    close = difflib.get_close_matches(k, [str(n) for n in out], n=1) if len(k) <= 100 else []
+                    if close:
+                        self.new_constants.append((k, close[0]))
                 out[k] = self.merge(out[k], v, child) if k in out else self.clean(v, child)
                 if not merged_in_place or k not in out.key_pos:
                     out.key_pos[k] = _key_pos(over, k)
@@ -777,6 +786,40 @@ def _item_pos(seq: Any, index: int) -> SourcePos:
     if ip and index < len(ip):
         return ip[index]
     return pos_of(seq[index], pos_of(seq))
+
+
+def _check_new_constants(data: Any, added: list[tuple[Any, str]], source_text: dict[str, str]) -> None:
+    """A constant a layer adds beside one of a close name, which nothing in the rules names, is a typo
+    (``targt: 500`` meant to change ``target``): refused, where silently it would change nothing."""
+    if not added:
+        return
+    words: set[str] = set()
+    _words_of(data, words, top=True)
+    diags = [_diag(source_text, pos_of(key, UNKNOWN_POS),
+                   f"no rule reads the new constant '{key}' (did you mean '{close}'?); to change a constant, "
+                   "write its name as the base does", f"constants.{key}")
+             for key, close in added if key not in words]
+    if diags:
+        raise RuleFileError(diags)
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _words_of(value: Any, out: set[str], top: bool = False) -> None:
+    """Every name-like word in the strings of ``value`` (the constants' own keys apart)."""
+    if isinstance(value, str):
+        out.update(_WORD.findall(value))
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if not (top and k == "constants"):
+                _words_of(v, out)
+            elif isinstance(v, dict):
+                for item in v.values():
+                    _words_of(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            _words_of(item, out)
 
 
 def _did_you_mean(name: str, known: list[str]) -> str:
