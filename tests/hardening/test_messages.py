@@ -91,3 +91,28 @@ def test_an_effect_that_cannot_use_its_values_says_so_at_the_effect(cli: Cli) ->
     r = cli("simulate", "overlay.yaml", "-n", "1")
     assert (r.code, r.err) == (1, "overlay.yaml:7:11: error: effect 'bad' cannot be done with the values its "
                                   "expressions gave: TypeError: unsupported operand type(s) for +: 'int' and 'list'\n")
+
+
+PICKUP = "extends: tien-gow\nname: pickup\nhand:\n  phases:\n    - id: pickup\n"
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ('      method: "\'nosuch\'"\n',
+     "overlay.yaml:6:16: error: pickup 'pickup': the method is 'nosuch', which is none of its patterns "
+     "(two-columns, tiers-from-top, tiers-from-bottom, single-columns, alternate-columns, middle-out, outside-in)"),
+    ('      end: "3"\n',
+     "overlay.yaml:6:13: error: pickup 'pickup': the end is 3; it is 1 (the near end) or 2 (the far end)"),
+], ids=["method", "end"])
+def test_a_pickup_given_what_it_cannot_do_names_the_rule(cli: Cli, change: str, message: str) -> None:
+    # Values are only known when a hand is played: the game stops at the rule that gave them (was a ValueError).
+    cli.write("overlay.yaml", PICKUP + change)
+    r = cli("simulate", "overlay.yaml", "-n", "1")
+    assert (r.code, r.err.splitlines()[0]) == (1, message)
+
+
+def test_a_pickup_pattern_taking_a_cell_twice_is_refused_at_load(cli: Cli) -> None:
+    cli.write("overlay.yaml", PICKUP + "      patterns:\n        - {id: two-columns, takes: [{columns: [1, 2]}, "
+                                       "{columns: [2, 3]}, {columns: [5, 6]}, {columns: [7, 8]}]}\n")
+    r = cli("validate", "overlay.yaml")
+    assert (r.code, r.out.splitlines()[0]) == (1, "overlay.yaml:7:56: error: pattern 'two-columns' takes column 2, "
+                                                  "tier 1 twice (in takes 1 and 2)")

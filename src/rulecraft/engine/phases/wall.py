@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.phases.base import Phase
+from rulecraft.errors import UNKNOWN_POS, ExpressionRuntimeError, SourcePos, clip
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -81,7 +82,8 @@ class Wall(Phase):
         dst = st.zone_instance(self.dst)
         pile = list(st.zones[src])
         if len(pile) > columns * tiers:
-            raise ValueError(f"{len(pile)} pieces do not fit a wall of {columns} x {tiers}")
+            raise _played_wrong(self.pos, f"wall '{self.id}': {len(pile)} pieces do not fit a wall of "
+                                          f"{columns} x {tiers}")
         cells = pile + [-1] * (columns * tiers - len(pile))
         for p in pile:
             st.put(p, dst, face_down=True)
@@ -151,19 +153,25 @@ class Pickup(Phase):
         name = str(self.method(ctx))
         pattern = self.patterns.get(name)
         if pattern is None:
-            raise ValueError(f"no pickup pattern '{name}' (known: {', '.join(self.patterns)})")
+            raise _played_wrong(self.method.pos, f"pickup '{self.id}': the method is '{clip(name, 100)}', which is "
+                                                 f"none of its patterns ({', '.join(self.patterns)})")
         counted = int(self.first(ctx))
         ctx.bind["counted"] = counted
         first = int(pattern.first(ctx)) if pattern.first is not None else counted
         ctx.bind.pop("counted", None)
-        far_end = int(self.end(ctx)) == 2
+        end = self.end(ctx)
+        if end not in (1, 2):
+            raise _played_wrong(self.end.pos, f"pickup '{self.id}': the end is {clip(repr(end), 100)}; it is 1 (the "
+                                              "near end) or 2 (the far end)")
+        far_end = end == 2
         wall = st.rs.zone_by_name[self.wall]
         assert wall.grid is not None
         columns, tiers = wall.grid
         wi = st.zone_instance(self.wall)
         cells = st.cells.get(wi)
         if cells is None:
-            raise ValueError(f"the wall '{self.wall}' was not built this hand")
+            raise _played_wrong(self.pos, f"pickup '{self.id}': the wall '{self.wall}' was not built this hand "
+                                          "(a wall phase builds it, before the pickup)")
         seat = first
         for take in pattern.takes:
             hand = st.zone_instance(self.to, seat)
@@ -171,13 +179,20 @@ class Pickup(Phase):
                 physical = columns - col if far_end else col - 1
                 index = physical * tiers + (tier - 1)
                 piece = cells[index]
-                if piece < 0:
-                    raise ValueError(f"pickup pattern '{name}' takes column {col}, tier {tier} twice")
+                if piece < 0:  # an empty cell: the wall was built with fewer pieces than it has cells
+                    raise _played_wrong(self.pos, f"pickup '{self.id}': pattern '{name}' takes column {col}, tier "
+                                                  f"{tier}, where the wall has no piece")
                 cells[index] = -1
                 st.put(piece, hand)
                 st.dealt_owner[piece] = seat
             seat = _next(st, seat, pattern.order)
         return False
+
+
+def _played_wrong(pos: SourcePos, message: str) -> ExpressionRuntimeError:
+    """A pickup or wall that cannot do what its rule says with this hand's values: named at its rule."""
+    where = f"{pos}: " if pos is not UNKNOWN_POS else ""
+    return ExpressionRuntimeError(f"{where}error: {message}", message)
 
 
 def _cells(take: Take, tiers: int, columns: int) -> list[tuple[int, int]]:
@@ -210,6 +225,17 @@ def _pattern(b: Builder, raw: dict[str, Any], grid: tuple[int, int], scope: Scop
             if not 1 <= r <= tiers:
                 b.error(t, f"pattern '{pid}': tier {r} is outside the wall's 1..{tiers}")
         takes.append(Take(cols, rows, by_tier=bool(rows) and not cols))
+    taken: dict[tuple[int, int], int] = {}
+    for n, take in enumerate(takes):
+        for cell in _cells(take, tiers, columns):
+            if cell in taken:
+                b.error(raw["takes"][n], f"pattern '{pid}' takes column {cell[0]}, tier {cell[1]} twice "
+                                         f"(in takes {taken[cell] + 1} and {n + 1})")
+                break
+            taken[cell] = n
+        else:
+            continue
+        break
     if not takes:
         b.error(raw, f"pattern '{pid}' has no takes")
     order = str(raw.get("order", "play"))
