@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import Cli
 
 
@@ -21,3 +22,24 @@ def test_test_of_a_file_that_is_not_a_scenario_returns_its_status_in_process(cli
     cli.write("notes.txt", "my notes\n")
     r = cli("test", "notes.txt")
     assert r.code == 1 and "0 passed, 0 failed" in r.out
+
+
+@pytest.mark.parametrize(("text", "col", "reason"), [
+    ("'ab\\x4'", 1, "this text has an escape that means nothing (truncated \\xXX escape)"),
+    ("1 + len('\\N{nosuch}')", 9, "this text has an escape that means nothing (unknown Unicode character name)"),
+])
+def test_a_text_with_an_escape_that_means_nothing_is_refused_where_it_is(cli: Cli, text: str, col: int,
+                                                                          reason: str) -> None:
+    # Found by the long run's edits: Python's reader failed inside the parser (a VisitError traceback).
+    r = cli("eval", text)
+    assert (r.code, r.err.splitlines()[0]) == (1, f"<expression>:1:{col}: error: {reason}; write a backslash as \\\\")
+
+
+def test_a_nul_in_a_text_of_a_rule_is_refused_where_it_is(cli: Cli) -> None:
+    # YAML's "\0" puts a NUL into an expression, which Python's reader refuses outright.
+    cli.tiny()
+    cli.write("overlay.yaml", 'extends: tiny.yaml\nname: nul\nmatch:\n  end_when: "\'a\\0b\' == \'x\'"\n')
+    r = cli("validate", "overlay.yaml")
+    assert r.code == 1
+    assert r.out.splitlines()[0] == ("overlay.yaml:4:16: error: a text contains a NUL character; write text without "
+                                     "control characters")

@@ -13,7 +13,7 @@ from importlib import resources
 from typing import Any, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from rulecraft.dsl import ast as A
 from rulecraft.errors import Limit
@@ -70,7 +70,17 @@ class _ToAst(Transformer[Token, A.Node]):
         return A.Literal(meta.start_pos, meta.end_pos, value)
 
     def string(self, meta: Any, c: list[Token]) -> A.Node:
-        return A.Literal(meta.start_pos, meta.end_pos, pyast.literal_eval(str(c[0])))
+        text = str(c[0])
+        if "\x00" in text:  # Python's reader refuses it; a YAML "\0" can put one in a rule
+            raise ExprSyntaxError(meta.start_pos + text.index("\x00"), "a text contains a NUL character; write "
+                                                                       "text without control characters")
+        try:
+            value = pyast.literal_eval(text)
+        except (SyntaxError, ValueError) as exc:  # an escape that means nothing: '\x4', '\N{nosuch}'
+            reason = str(getattr(exc, "msg", exc)).rsplit(": ", 1)[-1]
+            raise ExprSyntaxError(meta.start_pos, f"this text has an escape that means nothing ({reason}); write "
+                                                  "a backslash as \\\\") from None
+        return A.Literal(meta.start_pos, meta.end_pos, value)
 
     def true(self, meta: Any, c: list[Any]) -> A.Node:
         return A.Literal(meta.start_pos, meta.end_pos, True)
@@ -162,7 +172,12 @@ def parse(text: str) -> A.Node:
         raise _syntax_error(text, exc) from None
     if isinstance(tree, Tree):
         _check_depth(tree)
-    node = _TO_AST.transform(tree) if isinstance(tree, Tree) else tree
+    try:
+        node = _TO_AST.transform(tree) if isinstance(tree, Tree) else tree
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, ExprSyntaxError):
+            raise exc.orig_exc from None
+        raise
     assert isinstance(node, A.Node)
     return node
 
