@@ -123,7 +123,10 @@ def target_yaml(text: str) -> str:
         slow = _yaml_outcome(text)
     finally:
         Y._FastLoader = saved
-    if fast != slow:
+    # Both must accept the same files with the same values and positions. Where both refuse a file, the
+    # messages may differ: libyaml reads a few malformed tags ('!0//!x') that PyYAML's scanner stops at,
+    # so our own checks (unsupported tag, duplicate key) speak first. The file is refused either way.
+    if fast != slow and not (fast.startswith("ERROR") and slow.startswith("ERROR")):
         raise AssertionError(f"libyaml and PyYAML disagree:\n{fast[:600]}\n---\n{slow[:600]}")
     return ""
 

@@ -43,3 +43,31 @@ def test_a_nul_in_a_text_of_a_rule_is_refused_where_it_is(cli: Cli) -> None:
     assert r.code == 1
     assert r.out.splitlines()[0] == ("overlay.yaml:4:16: error: a text contains a NUL character; write text without "
                                      "control characters")
+
+
+@pytest.mark.parametrize("first", ["8421619", "-1", "2.5"])
+def test_a_first_player_that_is_no_seat_is_an_error_at_its_rule(cli: Cli, first: str) -> None:
+    # 8421619 indexed past the seats (an IndexError); -1 silently meant the last seat.
+    cli.tiny()
+    cli.write("overlay.yaml", f"extends: tiny.yaml\nname: far\nhand:\n  phases:\n    - id: play\n      first: {first}\n")
+    r = cli("validate", "--simulate", "1", "overlay.yaml")
+    assert r.code == 1
+    assert (f"overlay.yaml:6:14: error: phase 'play' first: '{first}' gave {first}, which is no seat (seats are "
+            "numbered 0 to 1)") in r.out
+
+
+def test_a_yaml_escape_past_the_last_unicode_character_is_a_syntax_error(cli: Cli) -> None:
+    # PyYAML hands "\U20005026" to chr(), whose ValueError escaped as a traceback.
+    cli.write("rules.yaml", 'name: "\\U20005026"\n')
+    r = cli("validate", "rules.yaml")
+    assert r.code == 1
+    assert r.out.splitlines()[0] == ("rules.yaml:1:10: error: invalid YAML: found an escape beyond the last Unicode "
+                                     "character (U+10FFFF)")
+
+
+@pytest.mark.parametrize("command", [["validate"], ["test"], ["simulate"], ["replay"], ["explain"], ["play"]])
+def test_a_path_too_long_for_the_system_is_refused_plainly(cli: Cli, command: list[str]) -> None:
+    # Path.exists() raises ENAMETOOLONG (was an internal error, exit 3) rather than answering no.
+    r = cli(*command, "a" * 300)
+    assert r.code in (1, 2) and "internal error" not in r.err
+    assert "error: " in r.err and ("too long" in r.err or "unknown ruleset" in r.err)

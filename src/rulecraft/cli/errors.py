@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import traceback
 from collections.abc import Sequence
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from rulecraft.errors import RulecraftError, UsageError
+from rulecraft.errors import RulecraftError, UsageError, clip
 
 INTERNAL_ERROR = 3  # a bug in rulecraft, not in what the user gave it
 TRACEBACK_ENV = "RULECRAFT_TRACEBACK"
@@ -53,11 +54,20 @@ def run_cli(group: click.Group, args: Sequence[str] | None = None) -> int:
         click.echo("interrupted", err=True)
         return 130
     except Exception as exc:
+        if isinstance(exc, OSError) and exc.errno in _PATH_ERRNOS:
+            # A path the user named that the system cannot look up at all: their name, not a bug.
+            where = clip(exc.filename) if exc.filename else "a path"
+            click.echo(f"error: {where}: {exc.strerror}", err=True)
+            return 2
         if os.environ.get(TRACEBACK_ENV):
             raise
         click.echo(internal_error(exc), err=True)
         return INTERNAL_ERROR
     return rv if isinstance(rv, int) else 0
+
+
+# What the system says of a path a user named that cannot even be looked up.
+_PATH_ERRNOS = frozenset({errno.ENAMETOOLONG, errno.ELOOP, errno.ENOTDIR})
 
 
 def internal_error(exc: BaseException) -> str:

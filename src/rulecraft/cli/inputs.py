@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulecraft.errors import UsageError
+from rulecraft.errors import UsageError, clip
 from rulecraft.rules.registry import bundled_input
 
 
@@ -21,7 +21,7 @@ def input_paths(paths: tuple[str, ...], default: Path) -> list[Path]:
     out: list[Path] = []
     for text in paths:
         path = Path(text)
-        if path.exists():
+        if _exists(path):
             out.append(path)
             continue
         bundled = bundled_input(text)
@@ -30,3 +30,10 @@ def input_paths(paths: tuple[str, ...], default: Path) -> list[Path]:
                              "'variants/', a bundled ruleset's name, or 'tests/scenarios/GAME')")
         out.append(bundled)
     return out
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError as exc:  # a name the system cannot look up at all (too long, say)
+        raise UsageError(f"{clip(path)}: {exc.strerror or exc}") from None

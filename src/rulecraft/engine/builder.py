@@ -10,7 +10,7 @@ from typing import Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T, compile_expr
 from rulecraft.errors import UNKNOWN_POS, Diagnostic, RuleFileError, SourcePos, clip
-from rulecraft.rules.located import pos_of
+from rulecraft.rules.located import LStr, pos_of
 
 
 class Builder:
@@ -46,13 +46,15 @@ class Builder:
 
     def expr(self, text: Any, scope: Scope, expect: T | None, what: str, rule_path: str = "",
              select: bool = False) -> CompiledExpr:
+        pos = pos_of(text)
         if isinstance(text, bool):
             text = "true" if text else "false"
         elif isinstance(text, (int, float)):
-            text = repr(text)
+            text = repr(int(text) if isinstance(text, int) else float(text))
         elif text is None:
             text = "none"
-        pos = pos_of(text)
+        if not hasattr(text, "pos") and pos is not UNKNOWN_POS:  # a number or true/false keeps its place
+            text = LStr(text, pos)
         src = self.source_text.get(pos.file)
         try:
             return compile_expr(str(text) if not hasattr(text, "pos") else text, scope, expect=expect, what=what,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rulecraft.errors import SourcePos
+from rulecraft.errors import UNKNOWN_POS, ExpressionRuntimeError, SourcePos, clip
 
 if TYPE_CHECKING:
     from rulecraft.dsl import CompiledExpr, Scope
@@ -75,3 +75,23 @@ def describe_legal(moves: list[Move], limit: int = 8) -> str:
     texts = [m.text for m in moves[:limit]]
     more = f" (and {len(moves) - limit} more)" if len(moves) > limit else ""
     return ", ".join(texts) + more
+
+
+def rule_failed(pos: SourcePos, message: str) -> ExpressionRuntimeError:
+    """A rule that cannot do what it says with this hand's values: the error is named at that rule."""
+    where = f"{pos}: " if pos is not UNKNOWN_POS else ""
+    return ExpressionRuntimeError(f"{where}error: {message}", message)
+
+
+def seat_of(expr: CompiledExpr, ctx: Any, seats: int, what: str) -> int:
+    """The seat that ``expr`` (a phase's first player, next player, picker...) names in this hand.
+
+    A value that is no seat is an error at the expression: a seat number out of range would otherwise
+    index past the seats (or, negative, silently mean a seat counted from the end).
+    """
+    value = expr(ctx)
+    if not isinstance(value, bool) and isinstance(value, (int, float)) and value == value and \
+            value in range(seats):
+        return int(value)
+    raise rule_failed(expr.pos, f"{what}: '{clip(expr.text, 100)}' gave {clip(repr(value), 100)}, which is no "
+                                f"seat (seats are numbered 0 to {seats - 1})")

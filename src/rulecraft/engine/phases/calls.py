@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
-from rulecraft.engine.phases.base import Phase, describe_legal
+from rulecraft.engine.phases.base import Phase, describe_legal, seat_of
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class Auction(Phase):
         return a
 
     def begin(self, st: Board) -> None:
-        first = int(self.first(st.ctx)) if self.first else 0
+        first = seat_of(self.first, st.ctx, st.rs.seats.count, f"phase '{self.id}' first") if self.first else 0
         st.pdata = AuctionData(st.order_from(first))
 
     def step(self, st: Board) -> bool:
@@ -236,7 +236,7 @@ class Exchange(Phase):
     def step(self, st: Board) -> bool:
         d: Counter = st.pdata
         assert self.seat is not None
-        seat = int(self.seat(st.ctx))
+        seat = seat_of(self.seat, st.ctx, st.rs.seats.count, f"phase '{self.id}' seat")
         if not d.started:
             d.started = True
             if self.take:
@@ -308,7 +308,7 @@ class Choose(Phase):
         if st.pdata.n:
             return False
         assert self.seat is not None
-        st.to_act = int(self.seat(st.ctx))
+        st.to_act = seat_of(self.seat, st.ctx, st.rs.seats.count, f"phase '{self.id}' seat")
         return True
 
     def legal(self, st: Board) -> list[Move]:

@@ -74,7 +74,7 @@ from typing import TYPE_CHECKING, Any, cast, overload
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, make_move
-from rulecraft.engine.phases.base import Phase, describe_legal
+from rulecraft.engine.phases.base import Phase, describe_legal, seat_of
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -374,7 +374,7 @@ class Claims(Phase):
     # ------------------------------------------------------------------ flow
     def begin(self, st: Board) -> None:
         assert self.first is not None
-        seat = int(self.first(st.ctx))
+        seat = seat_of(self.first, st.ctx, st.rs.seats.count, f"phase '{self.id}' first")
         st.pdata = ClaimData(seat, seat)
         d: ClaimData = st.pdata
         if not self._check_end(st, d):
@@ -452,7 +452,8 @@ class Claims(Phase):
         d.lie = any(str(column[p]) != d.last_value for p in pieces)
         ctx.seat = seat
         assert self.pick_lie is not None and self.pick_truth is not None
-        d.picker = int((self.pick_lie if d.lie else self.pick_truth)(ctx))
+        d.picker = seat_of(self.pick_lie if d.lie else self.pick_truth, ctx, st.rs.seats.count,
+                           f"phase '{self.id}' pick_up")
         pile = st.zones[st.zone_instance(self.pile)]
         taken = len(pile)
         hand = st.hand_instance(d.picker)
@@ -471,7 +472,8 @@ class Claims(Phase):
             return
         assert self.next_lie is not None and self.next_truth is not None
         ctx.seat = seat
-        self._start_turn(st, d, int((self.next_lie if d.lie else self.next_truth)(ctx)))
+        self._start_turn(st, d, seat_of(self.next_lie if d.lie else self.next_truth, ctx, st.rs.seats.count,
+                                        f"phase '{self.id}' next_turn"))
 
     def _flush(self, st: Board, d: ClaimData) -> None:
         """Everyone else passed: the pile leaves the game face down, unseen (``downed_by`` is kept)."""
@@ -488,7 +490,8 @@ class Claims(Phase):
         if self._check_end(st, d):
             return
         assert self.next_flush is not None
-        self._start_turn(st, d, int(self.next_flush(st.ctx)))
+        self._start_turn(st, d, seat_of(self.next_flush, st.ctx, st.rs.seats.count,
+                                        f"phase '{self.id}' next_turn after_flush"))
 
     def _advance(self, st: Board, d: ClaimData, after: int) -> None:
         """The next seat to claim or pass after ``after``; a flush when every other holder has passed."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.context import bound_scope
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
-from rulecraft.engine.phases.base import Phase
+from rulecraft.engine.phases.base import Phase, seat_of
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -85,7 +85,8 @@ class Deal(Phase):
         ctx = st.ctx
         src = st.zone_instance(self.src)
         pile = st.zones[src]
-        first = int(self.first(ctx)) if self.first is not None else 0
+        first = seat_of(self.first, ctx, st.rs.seats.count, f"phase '{self.id}' first") \
+            if self.first is not None else 0
         seats = []
         s = first
         for _ in range(st.rs.seats.count):

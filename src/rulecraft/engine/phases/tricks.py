@@ -24,7 +24,7 @@ from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import ComboSpec, FaceDownPlays, Play, enumerate_plays
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
-from rulecraft.engine.phases.base import Phase, describe_legal
+from rulecraft.engine.phases.base import Phase, describe_legal, seat_of
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -243,7 +243,7 @@ class Tricks(Phase):
     # ------------------------------------------------------------------ flow
     def begin(self, st: Board) -> None:
         assert self.first is not None
-        leader = int(self.first(st.ctx))
+        leader = seat_of(self.first, st.ctx, st.rs.seats.count, f"phase '{self.id}' first")
         st.pdata = TrickData(leader, 1, st.order_from(leader))
 
     def step(self, st: Board) -> bool:

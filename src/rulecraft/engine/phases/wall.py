@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
-from rulecraft.engine.phases.base import Phase
-from rulecraft.errors import UNKNOWN_POS, ExpressionRuntimeError, SourcePos, clip
+from rulecraft.engine.phases.base import Phase, rule_failed, seat_of
+from rulecraft.errors import clip
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ class Wall(Phase):
         dst = st.zone_instance(self.dst)
         pile = list(st.zones[src])
         if len(pile) > columns * tiers:
-            raise _played_wrong(self.pos, f"wall '{self.id}': {len(pile)} pieces do not fit a wall of "
+            raise rule_failed(self.pos, f"wall '{self.id}': {len(pile)} pieces do not fit a wall of "
                                           f"{columns} x {tiers}")
         cells = pile + [-1] * (columns * tiers - len(pile))
         for p in pile:
@@ -153,15 +153,16 @@ class Pickup(Phase):
         name = str(self.method(ctx))
         pattern = self.patterns.get(name)
         if pattern is None:
-            raise _played_wrong(self.method.pos, f"pickup '{self.id}': the method is '{clip(name, 100)}', which is "
+            raise rule_failed(self.method.pos, f"pickup '{self.id}': the method is '{clip(name, 100)}', which is "
                                                  f"none of its patterns ({', '.join(self.patterns)})")
-        counted = int(self.first(ctx))
+        counted = seat_of(self.first, ctx, st.rs.seats.count, f"pickup '{self.id}' first")
         ctx.bind["counted"] = counted
-        first = int(pattern.first(ctx)) if pattern.first is not None else counted
+        first = seat_of(pattern.first, ctx, st.rs.seats.count, f"pickup '{self.id}' pattern '{name}' first") \
+            if pattern.first is not None else counted
         ctx.bind.pop("counted", None)
         end = self.end(ctx)
         if end not in (1, 2):
-            raise _played_wrong(self.end.pos, f"pickup '{self.id}': the end is {clip(repr(end), 100)}; it is 1 (the "
+            raise rule_failed(self.end.pos, f"pickup '{self.id}': the end is {clip(repr(end), 100)}; it is 1 (the "
                                               "near end) or 2 (the far end)")
         far_end = end == 2
         wall = st.rs.zone_by_name[self.wall]
@@ -170,7 +171,7 @@ class Pickup(Phase):
         wi = st.zone_instance(self.wall)
         cells = st.cells.get(wi)
         if cells is None:
-            raise _played_wrong(self.pos, f"pickup '{self.id}': the wall '{self.wall}' was not built this hand "
+            raise rule_failed(self.pos, f"pickup '{self.id}': the wall '{self.wall}' was not built this hand "
                                           "(a wall phase builds it, before the pickup)")
         seat = first
         for take in pattern.takes:
@@ -180,19 +181,13 @@ class Pickup(Phase):
                 index = physical * tiers + (tier - 1)
                 piece = cells[index]
                 if piece < 0:  # an empty cell: the wall was built with fewer pieces than it has cells
-                    raise _played_wrong(self.pos, f"pickup '{self.id}': pattern '{name}' takes column {col}, tier "
+                    raise rule_failed(self.pos, f"pickup '{self.id}': pattern '{name}' takes column {col}, tier "
                                                   f"{tier}, where the wall has no piece")
                 cells[index] = -1
                 st.put(piece, hand)
                 st.dealt_owner[piece] = seat
             seat = _next(st, seat, pattern.order)
         return False
-
-
-def _played_wrong(pos: SourcePos, message: str) -> ExpressionRuntimeError:
-    """A pickup or wall that cannot do what its rule says with this hand's values: named at its rule."""
-    where = f"{pos}: " if pos is not UNKNOWN_POS else ""
-    return ExpressionRuntimeError(f"{where}error: {message}", message)
 
 
 def _cells(take: Take, tiers: int, columns: int) -> list[tuple[int, int]]:
