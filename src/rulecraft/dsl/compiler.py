@@ -19,6 +19,8 @@ import difflib
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from types import CodeType
 from typing import Any, Protocol, cast
 
 from rulecraft.dsl import ast as A
@@ -26,7 +28,7 @@ from rulecraft.dsl.bindings import FunctionBinding, MacroBinding, NameBinding
 from rulecraft.dsl.builtins import BUILTINS, DRAINING, VARIADIC
 from rulecraft.dsl.cost import estimate
 from rulecraft.dsl.itemloop import READ as _READ
-from rulecraft.dsl.itemloop import inline_reads, select_source
+from rulecraft.dsl.itemloop import getter_signature, inline_reads, select_source
 from rulecraft.dsl.parser import ExprSyntaxError, parse
 from rulecraft.dsl.scope import Scope
 from rulecraft.dsl.types import T, accepts, describe, is_numeric, join
@@ -503,11 +505,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str, number: b
     comp.namespace["_fail"] = fail
     comp.namespace["_where"] = where
     comp.namespace["_a_number"] = a_number
-    body, reads = _hoist_reads(code)
-    check = "".join(f"        {line}\n" for line in NUMBER_CHECK.format(v="_v", p="").splitlines()) if number else ""
-    result = f"        _v = {body}\n{check}        return _v\n" if number else f"        return {body}\n"
-    source = inline_reads(f"def _expr(ctx):\n    try:\n{reads}{result}"
-                          "    except _guarded as exc:\n        raise _fail(exc) from exc\n", comp.getters)
+    source = _expr_source(code, number, getter_signature(comp.getters), comp.getters)
     # exec of source generated from our own checked tree (never user text), with no builtins.
     exec(_python(source, f"<rule expression {where or clip(src)!r}>"), comp.namespace)
     fn: Any = comp.namespace["_expr"]
@@ -521,6 +519,26 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str, number: b
     return cast(CompiledExpr, fn)
 
 
+
+
+_SOURCES: dict[tuple[Any, ...], str] = {}
+_SOURCES_KEPT = 4096
+
+
+def _expr_source(code: str, number: bool, signature: tuple[Any, ...], getters: dict[str, NameBinding]) -> str:
+    """The source of ``def _expr(ctx)`` for ``code``: made once for each code, check and way of reading names."""
+    key = (code, number, signature)
+    found = _SOURCES.get(key)
+    if found is None:
+        body, reads = _hoist_reads(code)
+        check = "".join(f"        {line}\n" for line in NUMBER_CHECK.format(v="_v", p="").splitlines()) if number else ""
+        result = f"        _v = {body}\n{check}        return _v\n" if number else f"        return {body}\n"
+        found = inline_reads(f"def _expr(ctx):\n    try:\n{reads}{result}"
+                             "    except _guarded as exc:\n        raise _fail(exc) from exc\n", getters)
+        if len(_SOURCES) >= _SOURCES_KEPT:
+            del _SOURCES[next(iter(_SOURCES))]  # the oldest
+        _SOURCES[key] = found
+    return found
 
 
 def _finish_select(comp: _Compiler, code: str, src: Any, scope: Scope) -> Any:
@@ -539,9 +557,17 @@ def _finish_select(comp: _Compiler, code: str, src: Any, scope: Scope) -> Any:
 def _python(source: str, name: str) -> Any:
     """Python's compile of generated code; its own limits (nesting past ~200 brackets) become ours."""
     try:
-        return compile(source, name, "exec")
+        return _python_cached(source, name)
     except (SyntaxError, RecursionError, MemoryError):
         raise RecursionError from None  # compile_expr reports it at the expression, as too deeply nested
+
+
+@lru_cache(maxsize=4096)
+def _python_cached(source: str, name: str) -> CodeType:
+    # A code object depends only on its source and name, and is immutable: the same expression built
+    # again (each option choice of a ruleset, each game of a process) is compiled by Python once.
+    # What differs between builds is the namespace it is executed in, which is always fresh.
+    return compile(source, name, "exec")
 
 
 def _hoist_reads(code: str) -> tuple[str, str]:

@@ -242,21 +242,12 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
                       ref: str = "") -> Composed:
     """Compose already loaded documents (base first). Used by ``compose`` and by tests."""
     source_text = {d.file: d.text for d in docs}
-    file_layers: dict[str, str] = {}
-    labels: list[str] = []
-    data: Any = None
-    provenance_deleted: list[ProvenanceEntry] = []
-    near_misses: dict[str, tuple[str, str]] = {}
-    for i, doc in enumerate(docs):
-        layer = f"{'base' if i == 0 else 'overlay'} {doc.file}"
-        file_layers[doc.file] = layer
-        labels.append(layer)
-        body = _without(doc.data, "extends")
-        merger = _Merger(layer, source_text, provenance_deleted)
-        data = merger.clean(body, "") if data is None else merger.merge(data, body, "")
-        merger.raise_if_errors()
-        provenance_deleted.extend(merger.deleted)
-        near_misses.update(merger.near_misses)
+    files = _layer_files(docs, source_text)
+    data = files.data
+    file_layers = dict(files.file_layers)
+    labels = list(files.labels)
+    provenance_deleted = list(files.deleted)
+    near_misses = dict(files.near_misses)
 
     opts = read_options(data, source_text)
     presets = read_presets(data, opts, source_text)
@@ -296,6 +287,52 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
         options=opts, presets=presets, preset=preset, ref=ref, layers=labels, chosen_by=chosen_by,
         near_misses=near_misses,
     )
+
+
+@dataclass(frozen=True)
+class _Layers:
+    """The files of a chain laid over each other: what every choice of options and presets starts from."""
+
+    data: Any
+    file_layers: dict[str, str]
+    labels: tuple[str, ...]
+    deleted: tuple[ProvenanceEntry, ...]
+    near_misses: dict[str, tuple[str, str]]
+
+
+# Files laid over each other, by the name and text of each file: a ruleset is composed once per option
+# choice and preset when it is validated, and each of those starts from the same layers. Composition
+# never changes what it is given (a patch makes new mappings and lists along the paths it changes and
+# shares the rest), nor does anything downstream change the rule data: the layers are shared, read-only.
+_LAYERS: dict[tuple[tuple[str, str], ...], _Layers] = {}
+_LAYERS_KEPT = 32
+
+
+def _layer_files(docs: list[YamlDocument], source_text: dict[str, str]) -> _Layers:
+    key = tuple((d.file, d.text) for d in docs)
+    found = _LAYERS.get(key)
+    if found is not None:
+        return found
+    file_layers: dict[str, str] = {}
+    labels: list[str] = []
+    data: Any = None
+    deleted: list[ProvenanceEntry] = []
+    near_misses: dict[str, tuple[str, str]] = {}
+    for i, doc in enumerate(docs):
+        layer = f"{'base' if i == 0 else 'overlay'} {doc.file}"
+        file_layers[doc.file] = layer
+        labels.append(layer)
+        body = _without(doc.data, "extends")
+        merger = _Merger(layer, source_text, deleted)
+        data = merger.clean(body, "") if data is None else merger.merge(data, body, "")
+        merger.raise_if_errors()
+        deleted.extend(merger.deleted)
+        near_misses.update(merger.near_misses)
+    found = _Layers(data, file_layers, tuple(labels), tuple(deleted), near_misses)
+    if len(_LAYERS) >= _LAYERS_KEPT:
+        del _LAYERS[next(iter(_LAYERS))]  # the oldest
+    _LAYERS[key] = found
+    return found
 
 
 # --------------------------------------------------------------------------- options
