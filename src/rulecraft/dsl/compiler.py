@@ -106,16 +106,35 @@ class _Compiler:
         self.list_functions: set[str] = set()  # identifiers of game functions that give a list (for the cost)
         self.depth = 0
         self.folded = 0  # steps spent computing fixed parts at load time
+        # What the scope answered, so that the same text compiled in another scope can be checked to
+        # come out the same without walking it again (see _Trace): each name and function looked up,
+        # with what decides the code made of it; every value bound, with where it came from; every
+        # pure call computed at load time, with its result.
+        self.looked: dict[tuple[str, str], Any] = {}
+        self.binds: list[tuple[str, tuple[str, Any], str]] = []
+        self.folds: list[tuple[str, tuple[Any, ...], str | None]] = []
 
     # ----------------------------------------------------------------- helpers
-    def bind(self, prefix: str, obj: Any) -> str:
+    def bind(self, prefix: str, obj: Any, recipe: tuple[str, Any]) -> str:
+        """The identifier of ``obj`` in the generated code; ``recipe`` says how the scope gave it (_Trace)."""
         key = id(obj)
         ident = self._ids.get(key)
         if ident is None:
             ident = f"_{prefix}{len(self._ids)}"
             self._ids[key] = ident
             self.namespace[ident] = obj
+        self.binds.append((prefix, recipe, ident))
         return ident
+
+    def lookup_name(self, name: str) -> NameBinding | None:
+        b = self.scope.lookup_name(name)
+        self.looked.setdefault(("n", name), _describe(b))
+        return b
+
+    def lookup_function(self, name: str) -> FunctionBinding | MacroBinding | None:
+        b = self.scope.lookup_function(name)
+        self.looked.setdefault(("f", name), _describe(b))
+        return b
 
     def fail(self, unit: _Unit, node: A.Node | int, message: str) -> _Error:
         offset = node if isinstance(node, int) else node.start
@@ -153,7 +172,7 @@ class _Compiler:
         local = unit.locals.get(n.id)
         if local is not None:
             return local.code, local.type
-        b = self.scope.lookup_name(n.id)
+        b = self.lookup_name(n.id)
         if b is None:
             if self.scope.lookup_function(n.id) is not None:
                 raise self.fail(unit, n, f"'{n.id}' is a function: call it, e.g. {n.id}(...)")
@@ -163,14 +182,14 @@ class _Compiler:
             v = b.value
             if _is_plain(v):
                 return f"({v!r})", b.type
-            return self.bind("c", v), b.type
+            return self.bind("c", v, ("c", n.id)), b.type
         self.reads.add(n.id)
-        ident = self.bind("g", b.getter)
+        ident = self.bind("g", b.getter, ("g", n.id))
         self.getters[ident] = b
         return f"{ident}(ctx)", b.type
 
     def _Call(self, unit: _Unit, n: A.Call) -> tuple[str, T]:
-        b = self.scope.lookup_function(n.func)
+        b = self.lookup_function(n.func)
         if b is None:
             if self.scope.lookup_name(n.func) is not None or n.func in unit.locals:
                 raise self.fail(unit, n, f"'{n.func}' is a value, not a function: write it without brackets")
@@ -194,10 +213,10 @@ class _Compiler:
                 return folded, rt
         if b.table is not None and len(args) == 1 and _is_simple(args[0][0]):
             arg = args[0][0]
-            table = self.bind("t", b.table)
+            table = self.bind("t", b.table, ("t", n.func))
             return f"({table}[{arg}] if {arg} is not None else None)", rt
         codes = ", ".join(c for c, _ in args)
-        fn = self.bind("b" if not b.takes_ctx else "f", b.impl)
+        fn = self.bind("b" if not b.takes_ctx else "f", b.impl, ("i", n.func))
         if b.takes_ctx and b.returns is T.LIST:
             self.list_functions.add(fn)
         call = f"{fn}(ctx, {codes})" if b.takes_ctx and codes else (f"{fn}(ctx)" if b.takes_ctx else f"{fn}({codes})")
@@ -208,7 +227,7 @@ class _Compiler:
         values = []
         for c in codes:
             try:
-                values.append(pyast.literal_eval(c))
+                values.append(_literal(c))
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                 return None
         try:
@@ -219,9 +238,10 @@ class _Compiler:
         if MAX_FOLDED.exceeded(self.folded):
             raise self.fail(unit, n, MAX_FOLDED.message("computing the fixed parts of this expression when the "
                                                         "file is loaded", self.folded))
+        self.folds.append((n.func, tuple(values), repr(result) if _is_plain(result) else None))
         if _is_plain(result):
             return f"({result!r})"
-        return self.bind("k", result)
+        return self.bind("k", result, ("k", len(self.folds) - 1))
 
     def _check_args(self, unit: _Unit, n: A.Call, b: FunctionBinding, types: list[T]) -> None:
         if not b.takes_ctx and b.name in VARIADIC:
@@ -433,10 +453,17 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
     ``select`` also compiles ``CompiledExpr.select`` (the scope must have an item slot).
     """
     src = text if isinstance(text, str) else str(text)
-    comp = _Compiler(scope)
+    key = (str(src), _scope_names(scope))
     try:
-        tree = parse(str(src))
-        code, rtype = comp.expr(_Unit(src), tree)
+        trace = _TRACES.get(key)
+        comp = _replay(trace, scope) if trace is not None else None
+        if trace is not None and comp is not None:
+            code, rtype = trace.code, trace.rtype
+        else:
+            comp = _Compiler(scope)
+            tree = parse(str(src))
+            code, rtype = comp.expr(_Unit(src), tree)
+            _remember(key, comp, code, rtype)
         if expect is not None and not accepts(expect, rtype):
             raise _Error(src, 0, f"{_EXPECT_WORDS.get(expect, 'this')} is expected here, but this expression "
                                  f"gives {describe(rtype)}")
@@ -455,6 +482,125 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
         return fn
     except RecursionError:
         raise RuleFileError([_diagnostic(src, 0, _TOO_COMPLEX, source_text)]) from None
+
+
+# ----------------------------------------------------------------- compiling a text again
+# A ruleset is built once per option choice and preset when it is validated (and again by each
+# process that loads it): the same texts are compiled again in scopes that mostly answer the same.
+# The code generated for a text depends only on the text and on what the scope answered while it
+# was walked: for each name and function, the facts code generation reads of its binding (its
+# type, a constant's value, a getter's inline code, a macro's body...), which values came out as
+# one object (a value used twice is bound once), and the results of the pure calls computed at
+# load time. A _Trace keeps those answers with the code; compiling the text again asks the new
+# scope the same questions and, when every answer is the same, binds the new scope's values to the
+# same code instead of walking the text again. Any other answer compiles the text in full (which
+# also reports any problem). The load-time checks that read the namespace (the cost limit) and the
+# expected type are made again every time.
+
+
+@dataclass(frozen=True, slots=True)
+class _Trace:
+    looked: tuple[tuple[tuple[str, str], Any], ...]  # (("n"|"f", name), _describe(binding)), once each
+    folds: tuple[tuple[str, tuple[Any, ...], str | None], ...]  # (function, literal arguments, repr if plain)
+    binds: tuple[tuple[str, tuple[str, Any], str], ...]  # (prefix, recipe, identifier), every bind in order
+    code: str
+    rtype: T
+    reads: frozenset[str]
+    getters: tuple[tuple[str, str], ...]  # (identifier, name)
+    list_functions: frozenset[str]
+
+
+_TRACES: dict[tuple[str, tuple[str, ...]], _Trace] = {}
+_TRACES_KEPT = 4096
+
+
+def _describe(b: NameBinding | FunctionBinding | MacroBinding | None) -> Any:
+    """All that code generation reads of a binding, besides the identity of the values it binds."""
+    if isinstance(b, NameBinding):
+        if b.getter is None:
+            v = b.value
+            return ("constant", b.name, b.type, repr(v) if _is_plain(v) else type(v))
+        return ("name", b.name, b.type, b.per_item, b.item_code, b.code)
+    if isinstance(b, FunctionBinding):
+        return ("function", b.name, b.params, b.returns, b.takes_ctx, b.param_names, b.pure, b.table is not None)
+    if isinstance(b, MacroBinding):
+        return ("macro", b.name, b.params, str(b.body))
+    return None
+
+
+def _scope_names(scope: Scope) -> tuple[str, ...]:
+    """Which kind of scope (names along its chain): a text compiled in several keeps a trace for each."""
+    names = []
+    s: Scope | None = scope
+    while s is not None:
+        names.append(s.name)
+        s = s.parent
+    return tuple(names)
+
+
+def _remember(key: tuple[str, tuple[str, ...]], comp: _Compiler, code: str, rtype: T) -> None:
+    getter_names = {ident: b.name for ident, b in comp.getters.items()}
+    if len(_TRACES) >= _TRACES_KEPT:
+        del _TRACES[next(iter(_TRACES))]  # the oldest
+    _TRACES[key] = _Trace(tuple(comp.looked.items()), tuple(comp.folds), tuple(comp.binds), code, rtype,
+                          frozenset(comp.reads), tuple(getter_names.items()), frozenset(comp.list_functions))
+
+
+def _replay(trace: _Trace, scope: Scope) -> _Compiler | None:
+    """A compiler state as walking the trace's text in ``scope`` would leave it, or None if the scope
+    answers any question differently (then the text is compiled in full)."""
+    found: dict[tuple[str, str], Any] = {}
+    for key, described in trace.looked:
+        b = scope.lookup_name(key[1]) if key[0] == "n" else scope.lookup_function(key[1])
+        if _describe(b) != described:
+            return None
+        found[key] = b
+    results: list[Any] = []
+    folded = 0
+    for fname, values, shown in trace.folds:
+        f = found[("f", fname)]
+        try:
+            result = f.impl(None, *values) if f.takes_ctx else f.impl(*values)
+        except Exception:  # the full compile reports it where it is written
+            return None
+        if (repr(result) if _is_plain(result) else None) != shown:
+            return None
+        folded += 1 + (len(result) if isinstance(result, (list, tuple, str)) else 0)
+        results.append(result)
+    if MAX_FOLDED.exceeded(folded):
+        return None
+    comp = _Compiler(scope)
+    for prefix, (kind, name), ident in trace.binds:
+        if kind == "k":
+            obj = results[name]
+        elif kind == "g":
+            obj = found[("n", name)].getter
+        elif kind == "c":
+            obj = found[("n", name)].value
+        elif kind == "t":
+            obj = found[("f", name)].table
+        else:
+            obj = found[("f", name)].impl
+        if comp.bind(prefix, obj, (kind, name)) != ident:  # values bound as one object before, or apart
+            return None
+    comp.reads = set(trace.reads)
+    comp.getters = {ident: found[("n", name)] for ident, name in trace.getters}
+    comp.list_functions = set(trace.list_functions)
+    comp.folded = folded
+    return comp
+
+
+@lru_cache(maxsize=4096)
+def _literal_cached(code: str) -> Any:
+    return pyast.literal_eval(code)
+
+
+def _literal(code: str) -> Any:
+    """The value of a literal argument (``(40)``, ``'x'``): read once per text, unless it can be changed."""
+    value = _literal_cached(code)
+    if isinstance(value, (list, dict, set)):  # a fresh one each time, as literal_eval gives
+        return pyast.literal_eval(code)
+    return value
 
 
 _TOO_COMPLEX = ("this expression is nested too deeply (or is too long) for Python to compile once its functions are "
@@ -531,7 +677,8 @@ def _expr_source(code: str, number: bool, signature: tuple[Any, ...], getters: d
     found = _SOURCES.get(key)
     if found is None:
         body, reads = _hoist_reads(code)
-        check = "".join(f"        {line}\n" for line in NUMBER_CHECK.format(v="_v", p="").splitlines()) if number else ""
+        check = "".join(f"        {line}\n" for line in NUMBER_CHECK.format(v="_v", p="").splitlines()) \
+            if number else ""
         result = f"        _v = {body}\n{check}        return _v\n" if number else f"        return {body}\n"
         found = inline_reads(f"def _expr(ctx):\n    try:\n{reads}{result}"
                              "    except _guarded as exc:\n        raise _fail(exc) from exc\n", getters)
