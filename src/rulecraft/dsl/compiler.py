@@ -455,8 +455,11 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
     src = text if isinstance(text, str) else str(text)
     key = (str(src), _scope_names(scope))
     try:
-        trace = _TRACES.get(key)
-        comp = _replay(trace, scope) if trace is not None else None
+        comp, trace = None, None
+        for trace in _TRACES.get(key, ()):
+            comp = _replay(trace, scope)
+            if comp is not None:
+                break
         if trace is not None and comp is not None:
             code, rtype = trace.code, trace.rtype
         else:
@@ -510,8 +513,11 @@ class _Trace:
     list_functions: frozenset[str]
 
 
-_TRACES: dict[tuple[str, tuple[str, ...]], _Trace] = {}
+# A few traces per text: the choices of an option give a text a few different codes (a constant
+# true or false), and the configurations alternate between them.
+_TRACES: dict[tuple[str, tuple[str, ...]], list[_Trace]] = {}
 _TRACES_KEPT = 4096
+_TRACES_PER_TEXT = 4
 
 
 def _describe(b: NameBinding | FunctionBinding | MacroBinding | None) -> Any:
@@ -540,10 +546,15 @@ def _scope_names(scope: Scope) -> tuple[str, ...]:
 
 def _remember(key: tuple[str, tuple[str, ...]], comp: _Compiler, code: str, rtype: T) -> None:
     getter_names = {ident: b.name for ident, b in comp.getters.items()}
-    if len(_TRACES) >= _TRACES_KEPT:
-        del _TRACES[next(iter(_TRACES))]  # the oldest
-    _TRACES[key] = _Trace(tuple(comp.looked.items()), tuple(comp.folds), tuple(comp.binds), code, rtype,
-                          frozenset(comp.reads), tuple(getter_names.items()), frozenset(comp.list_functions))
+    trace = _Trace(tuple(comp.looked.items()), tuple(comp.folds), tuple(comp.binds), code, rtype,
+                   frozenset(comp.reads), tuple(getter_names.items()), frozenset(comp.list_functions))
+    kept = _TRACES.get(key)
+    if kept is None:
+        if len(_TRACES) >= _TRACES_KEPT:
+            del _TRACES[next(iter(_TRACES))]  # the oldest
+        kept = _TRACES[key] = []
+    kept.insert(0, trace)
+    del kept[_TRACES_PER_TEXT:]
 
 
 def _replay(trace: _Trace, scope: Scope) -> _Compiler | None:
