@@ -111,3 +111,21 @@ def test_a_changed_file_is_seen(tmp_path: Path, change: str, message: str) -> No
     base.write_text(GAME)
     assert validate_file(house).ok
     assert compose(str(house)).data["constants"]["target"] == 13
+
+
+def test_the_content_hash_of_every_configuration_is_that_of_its_canonical_json() -> None:
+    import hashlib
+
+    from rulecraft.rules.compose import NOT_HASHED, canonical_json
+
+    checked = 0
+    for f in collect_files([bundled_variants_dir()]):
+        base = compose(str(f))
+        configs = [({o.id: c.id}, None) for o in base.options for c in o.choices] + \
+            [({}, p.id) for p in base.presets]
+        for options, preset in configs:
+            c = compose(str(f), options, preset)
+            body = {k: v for k, v in c.data.items() if k not in NOT_HASHED}
+            assert c.content_hash == hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+            checked += 1
+    assert checked > 50

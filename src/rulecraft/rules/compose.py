@@ -769,7 +769,32 @@ def canonical_json(data: Any) -> str:
 def content_hash(data: dict[str, Any]) -> str:
     """sha256 of the canonical JSON of the effective rules (without the option/preset declarations)."""
     body = {k: v for k, v in data.items() if k not in NOT_HASHED}
-    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+    if all(type(k) in (str, LStr) for k in body):
+        # The canonical JSON of a mapping with text keys, written section by section: a section an
+        # option leaves alone is the layers' own (read-only, shared) value, written once.
+        text = "{" + ",".join(f"{json.dumps(str(k), ensure_ascii=False)}:{_section_json(body[k])}"
+                              for k in sorted(body, key=str)) + "}"
+    else:
+        text = canonical_json(body)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# The canonical JSON of sections of shared layers (_LAYERS), by the section itself: the value is
+# kept with its text, so its identity is not reused for another, and rule data is never changed.
+_SECTION_JSON: dict[int, tuple[Any, str]] = {}
+_SECTION_JSON_KEPT = 1024
+
+
+def _section_json(value: Any) -> str:
+    found = _SECTION_JSON.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    text = canonical_json(value)
+    if isinstance(value, (dict, list)):
+        if len(_SECTION_JSON) >= _SECTION_JSON_KEPT:
+            del _SECTION_JSON[next(iter(_SECTION_JSON))]  # the oldest
+        _SECTION_JSON[id(value)] = (value, text)
+    return text
 
 
 # --------------------------------------------------------------------------- helpers
