@@ -129,3 +129,17 @@ def test_the_content_hash_of_every_configuration_is_that_of_its_canonical_json()
             assert c.content_hash == hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
             checked += 1
     assert checked > 50
+
+
+def test_a_document_with_other_data_for_the_same_text_is_composed_from_its_data() -> None:
+    # rulecraft test --mutate composes a mutant: the file's text with changed data.
+    from rulecraft.rules.compose import compose_documents, load_chain
+    from rulecraft.runs.suite import mutated_document
+
+    chain = load_chain(str(bundled_variants_dir() / "rook" / "base.yaml"))
+    before = compose_documents(chain, {}, None)
+    data = dict(chain[-1].data)
+    data["constants"] = {**data["constants"], "mutated": 1}
+    after = compose_documents([mutated_document(chain[-1], data)], {}, None)
+    assert "mutated" in after.data["constants"] and "mutated" not in before.data["constants"]
+    assert "mutated" not in compose_documents(chain, {}, None).data["constants"]

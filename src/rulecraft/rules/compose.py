@@ -298,20 +298,23 @@ class _Layers:
     labels: tuple[str, ...]
     deleted: tuple[ProvenanceEntry, ...]
     near_misses: dict[str, tuple[str, str]]
+    sources: tuple[Any, ...]  # the documents' data it was made from (kept: their identity is in the key)
 
 
-# Files laid over each other, by the name and text of each file: a ruleset is composed once per option
-# choice and preset when it is validated, and each of those starts from the same layers. Composition
-# never changes what it is given (a patch makes new mappings and lists along the paths it changes and
-# shares the rest), nor does anything downstream change the rule data: the layers are shared, read-only.
-_LAYERS: dict[tuple[tuple[str, str], ...], _Layers] = {}
+# Files laid over each other, by the name, text and data of each document: a ruleset is composed once
+# per option choice and preset when it is validated, and each of those starts from the same layers.
+# A file read from disk has one data per content (yamlload's cache); a document made with other data
+# for the same text (a mutant, in ``rulecraft test --mutate``) is another key. Composition never
+# changes what it is given (a patch makes new mappings and lists along the paths it changes and shares
+# the rest), nor does anything downstream change the rule data: the layers are shared, read-only.
+_LAYERS: dict[tuple[tuple[str, str, int], ...], _Layers] = {}
 _LAYERS_KEPT = 32
 
 
 def _layer_files(docs: list[YamlDocument], source_text: dict[str, str]) -> _Layers:
-    key = tuple((d.file, d.text) for d in docs)
+    key = tuple((d.file, d.text, id(d.data)) for d in docs)
     found = _LAYERS.get(key)
-    if found is not None:
+    if found is not None and all(a is d.data for a, d in zip(found.sources, docs, strict=True)):
         return found
     file_layers: dict[str, str] = {}
     labels: list[str] = []
@@ -328,7 +331,7 @@ def _layer_files(docs: list[YamlDocument], source_text: dict[str, str]) -> _Laye
         merger.raise_if_errors()
         deleted.extend(merger.deleted)
         near_misses.update(merger.near_misses)
-    found = _Layers(data, file_layers, tuple(labels), tuple(deleted), near_misses)
+    found = _Layers(data, file_layers, tuple(labels), tuple(deleted), near_misses, tuple(d.data for d in docs))
     if len(_LAYERS) >= _LAYERS_KEPT:
         del _LAYERS[next(iter(_LAYERS))]  # the oldest
     _LAYERS[key] = found

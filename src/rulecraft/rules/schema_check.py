@@ -187,14 +187,27 @@ def _parts_valid(value: Any, schema: Any, where: str, kind: str, root: Any, fres
                 return False
             items = schema.get("items", {})
             return all(_parts_valid(v, items, f"{where}/items", kind, root, fresh) for v in value)
-    mark = (kind, where, json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
-    if mark in _VALID:
+    seen = _SEEN.get((kind, where, id(value)))
+    if seen is not None and seen[0] is value:
         return True
-    check = validator(kind) if schema is root else validator(kind).evolve(schema=schema)
-    if next(check.iter_errors(value), None) is not None:
-        return False
-    fresh.append(mark)
+    mark = (kind, where, json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
+    if mark not in _VALID:
+        check = validator(kind) if schema is root else validator(kind).evolve(schema=schema)
+        if next(check.iter_errors(value), None) is not None:
+            return False
+        fresh.append(mark)
+    if isinstance(value, (dict, list)):
+        if len(_SEEN) >= _VALID_KEPT:
+            _SEEN.clear()
+        _SEEN[(kind, where, id(value))] = (value, mark)
     return True
+
+
+# Containers already judged valid at a place of the schema, by the container itself (kept with its
+# verdict, so its identity is not reused for another): the parts of rule data an option leaves alone
+# are the same read-only values in every configuration (rules/compose.py), and need not be written
+# out as JSON again to be recognised.
+_SEEN: dict[tuple[str, str, int], tuple[Any, tuple[str, str, str]]] = {}
 
 
 def _deref(schema: Any, where: str, root: Any) -> tuple[Any, str]:
