@@ -170,6 +170,21 @@ def _known_valid(data: Any, kind: str) -> bool:
 def _parts_valid(value: Any, schema: Any, where: str, kind: str, root: Any, fresh: list[tuple[str, str, str]]) -> bool:
     """Whether ``value`` is valid under ``schema`` (found at ``where`` in the schema of ``kind``)."""
     schema, where = _deref(schema, where, root)
+    container = isinstance(value, (dict, list))
+    if container:
+        seen = _SEEN.get((kind, where, id(value)))
+        if seen is not None and seen is value:
+            return True
+    if not _judge(value, schema, where, kind, root, fresh):
+        return False
+    if container:
+        if len(_SEEN) >= _VALID_KEPT:
+            _SEEN.clear()
+        _SEEN[(kind, where, id(value))] = value
+    return True
+
+
+def _judge(value: Any, schema: Any, where: str, kind: str, root: Any, fresh: list[tuple[str, str, str]]) -> bool:
     if isinstance(schema, dict):
         keywords = schema.keys() - _ANNOTATIONS
         if isinstance(value, dict) and keywords <= _OBJECT_KEYWORDS and schema.get("type", "object") == "object" \
@@ -187,27 +202,20 @@ def _parts_valid(value: Any, schema: Any, where: str, kind: str, root: Any, fres
                 return False
             items = schema.get("items", {})
             return all(_parts_valid(v, items, f"{where}/items", kind, root, fresh) for v in value)
-    seen = _SEEN.get((kind, where, id(value)))
-    if seen is not None and seen[0] is value:
-        return True
     mark = (kind, where, json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
     if mark not in _VALID:
         check = validator(kind) if schema is root else validator(kind).evolve(schema=schema)
         if next(check.iter_errors(value), None) is not None:
             return False
         fresh.append(mark)
-    if isinstance(value, (dict, list)):
-        if len(_SEEN) >= _VALID_KEPT:
-            _SEEN.clear()
-        _SEEN[(kind, where, id(value))] = (value, mark)
     return True
 
 
-# Containers already judged valid at a place of the schema, by the container itself (kept with its
-# verdict, so its identity is not reused for another): the parts of rule data an option leaves alone
-# are the same read-only values in every configuration (rules/compose.py), and need not be written
-# out as JSON again to be recognised.
-_SEEN: dict[tuple[str, str, int], tuple[Any, tuple[str, str, str]]] = {}
+# Containers already found valid at a place of the schema, by the container itself (kept, so its
+# identity is not reused for another): the parts of rule data an option leaves alone are the same
+# read-only values in every configuration (rules/compose.py), and are recognised without being
+# walked or written out as JSON again.
+_SEEN: dict[tuple[str, str, int], Any] = {}
 
 
 def _deref(schema: Any, where: str, root: Any) -> tuple[Any, str]:
