@@ -7,7 +7,8 @@
 Rounds alternate the yardstick and the commands, and the median of each is reported, with the CPU
 time (user + system of the child) beside the wall time: on a shared 2-core machine the wall time
 of one process swings with its neighbours, its CPU time much less. Targets (issue 16): validate of
-the bundled files <= 8x, --help <= 1.5x, eval / list / explain close to --help.
+the bundled files <= 8x, --help <= 1.5x, eval / list / explain close to --help. Figures, before and
+after: benchmarks/README.md.
 """
 
 from __future__ import annotations
