@@ -40,16 +40,20 @@ def register(group: click.Group) -> None:
               help="--simulate: a game still going after this many moves is reported as one that does not end.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
               metavar="SECONDS", help="--simulate: so is a game still going after this many seconds.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="--simulate: play the configurations' games in this many local processes.")
 @click.pass_context
 def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: bool, games: int, max_moves: int,
-             time_limit: float) -> None:
+             time_limit: float, workers: int) -> None:
     """Check rule files, overlays and scenarios (files, or directories searched for *.yaml).
 
     Every ruleset is also checked under each option choice and each preset. With --simulate N, each
     of those configurations also plays N random games, and any game that does not end (within
     --max-moves moves and --time-limit seconds), reaches a state with no legal move, or breaks an
-    engine invariant is reported with its seed. With no PATHS, the bundled rule files; a path that
-    does not exist here but names bundled files (variants/..., a ruleset's name) means those.
+    engine invariant is reported with its seed; the status line (on a terminal) says about how long
+    the file's games have left, and --workers W plays them in W processes (the report is the same).
+    With no PATHS, the bundled rule files; a path that does not exist here but names bundled files
+    (variants/..., a ruleset's name) means those.
     Problems and the summary go to standard output, one file:line:col: error: line per problem;
     exit 0 when all are valid, 1 when any problem is found, 2 for a usage error.
     """
@@ -64,7 +68,7 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
     if not files:
         raise UsageError(f"no rule files (*.yaml, *.yml) in {', '.join(paths)}")
     with status_line() as tell:
-        check = PlayCheck(games, max_moves, time_limit, tell)
+        check = PlayCheck(games, max_moves, time_limit, tell, workers)
         reports = [validate_file(f, build=not no_build, simulate=check) for f in files]
     diags: list[Diagnostic] = [d for r in reports for d in r.diagnostics]
     bad = [r for r in reports if not r.ok]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
+from types import CodeType
 from typing import Any
 
 from rulecraft.dsl.types import T
@@ -35,8 +37,16 @@ class NameBinding:
 def getter_from_code(code: str) -> Callable[[Any], Any]:
     """The getter that evaluates ``code`` (a Python expression over ``ctx``, engine code, no builtins)."""
     namespace: dict[str, Any] = {"__builtins__": {}}
-    fn: Callable[[Any], Any] = eval(compile(f"lambda ctx: {code}", f"<getter {code!r}>", "eval"), namespace)
+    fn: Callable[[Any], Any] = eval(_getter_code(code), namespace)
     return fn
+
+
+@lru_cache(maxsize=1024)
+def _getter_code(code: str) -> CodeType:
+    # Python's compile of the same text gives the same code object: a ruleset built once per option
+    # choice (rulecraft validate) declares the same names each time. Each getter is still its own
+    # function (bindings are told apart by identity), only the compiled code is shared.
+    return compile(f"lambda ctx: {code}", f"<getter {code!r}>", "eval")
 
 
 @dataclass(frozen=True, slots=True)

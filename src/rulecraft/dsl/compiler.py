@@ -19,6 +19,8 @@ import difflib
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from types import CodeType
 from typing import Any, Protocol, cast
 
 from rulecraft.dsl import ast as A
@@ -26,7 +28,7 @@ from rulecraft.dsl.bindings import FunctionBinding, MacroBinding, NameBinding
 from rulecraft.dsl.builtins import BUILTINS, DRAINING, VARIADIC
 from rulecraft.dsl.cost import estimate
 from rulecraft.dsl.itemloop import READ as _READ
-from rulecraft.dsl.itemloop import inline_reads, select_source
+from rulecraft.dsl.itemloop import getter_signature, inline_reads, select_source
 from rulecraft.dsl.parser import ExprSyntaxError, parse
 from rulecraft.dsl.scope import Scope
 from rulecraft.dsl.types import T, accepts, describe, is_numeric, join
@@ -104,16 +106,35 @@ class _Compiler:
         self.list_functions: set[str] = set()  # identifiers of game functions that give a list (for the cost)
         self.depth = 0
         self.folded = 0  # steps spent computing fixed parts at load time
+        # What the scope answered, so that the same text compiled in another scope can be checked to
+        # come out the same without walking it again (see _Trace): each name and function looked up,
+        # with what decides the code made of it; every value bound, with where it came from; every
+        # pure call computed at load time, with its result.
+        self.looked: dict[tuple[str, str], Any] = {}
+        self.binds: list[tuple[str, tuple[str, Any], str]] = []
+        self.folds: list[tuple[str, tuple[Any, ...], str | None]] = []
 
     # ----------------------------------------------------------------- helpers
-    def bind(self, prefix: str, obj: Any) -> str:
+    def bind(self, prefix: str, obj: Any, recipe: tuple[str, Any]) -> str:
+        """The identifier of ``obj`` in the generated code; ``recipe`` says how the scope gave it (_Trace)."""
         key = id(obj)
         ident = self._ids.get(key)
         if ident is None:
             ident = f"_{prefix}{len(self._ids)}"
             self._ids[key] = ident
             self.namespace[ident] = obj
+        self.binds.append((prefix, recipe, ident))
         return ident
+
+    def lookup_name(self, name: str) -> NameBinding | None:
+        b = self.scope.lookup_name(name)
+        self.looked.setdefault(("n", name), _describe(b))
+        return b
+
+    def lookup_function(self, name: str) -> FunctionBinding | MacroBinding | None:
+        b = self.scope.lookup_function(name)
+        self.looked.setdefault(("f", name), _describe(b))
+        return b
 
     def fail(self, unit: _Unit, node: A.Node | int, message: str) -> _Error:
         offset = node if isinstance(node, int) else node.start
@@ -151,7 +172,7 @@ class _Compiler:
         local = unit.locals.get(n.id)
         if local is not None:
             return local.code, local.type
-        b = self.scope.lookup_name(n.id)
+        b = self.lookup_name(n.id)
         if b is None:
             if self.scope.lookup_function(n.id) is not None:
                 raise self.fail(unit, n, f"'{n.id}' is a function: call it, e.g. {n.id}(...)")
@@ -161,14 +182,14 @@ class _Compiler:
             v = b.value
             if _is_plain(v):
                 return f"({v!r})", b.type
-            return self.bind("c", v), b.type
+            return self.bind("c", v, ("c", n.id)), b.type
         self.reads.add(n.id)
-        ident = self.bind("g", b.getter)
+        ident = self.bind("g", b.getter, ("g", n.id))
         self.getters[ident] = b
         return f"{ident}(ctx)", b.type
 
     def _Call(self, unit: _Unit, n: A.Call) -> tuple[str, T]:
-        b = self.scope.lookup_function(n.func)
+        b = self.lookup_function(n.func)
         if b is None:
             if self.scope.lookup_name(n.func) is not None or n.func in unit.locals:
                 raise self.fail(unit, n, f"'{n.func}' is a value, not a function: write it without brackets")
@@ -192,10 +213,10 @@ class _Compiler:
                 return folded, rt
         if b.table is not None and len(args) == 1 and _is_simple(args[0][0]):
             arg = args[0][0]
-            table = self.bind("t", b.table)
+            table = self.bind("t", b.table, ("t", n.func))
             return f"({table}[{arg}] if {arg} is not None else None)", rt
         codes = ", ".join(c for c, _ in args)
-        fn = self.bind("b" if not b.takes_ctx else "f", b.impl)
+        fn = self.bind("b" if not b.takes_ctx else "f", b.impl, ("i", n.func))
         if b.takes_ctx and b.returns is T.LIST:
             self.list_functions.add(fn)
         call = f"{fn}(ctx, {codes})" if b.takes_ctx and codes else (f"{fn}(ctx)" if b.takes_ctx else f"{fn}({codes})")
@@ -206,7 +227,7 @@ class _Compiler:
         values = []
         for c in codes:
             try:
-                values.append(pyast.literal_eval(c))
+                values.append(_literal(c))
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                 return None
         try:
@@ -217,9 +238,10 @@ class _Compiler:
         if MAX_FOLDED.exceeded(self.folded):
             raise self.fail(unit, n, MAX_FOLDED.message("computing the fixed parts of this expression when the "
                                                         "file is loaded", self.folded))
+        self.folds.append((n.func, tuple(values), repr(result) if _is_plain(result) else None))
         if _is_plain(result):
             return f"({result!r})"
-        return self.bind("k", result)
+        return self.bind("k", result, ("k", len(self.folds) - 1))
 
     def _check_args(self, unit: _Unit, n: A.Call, b: FunctionBinding, types: list[T]) -> None:
         if not b.takes_ctx and b.name in VARIADIC:
@@ -431,10 +453,20 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
     ``select`` also compiles ``CompiledExpr.select`` (the scope must have an item slot).
     """
     src = text if isinstance(text, str) else str(text)
-    comp = _Compiler(scope)
+    key = (str(src), _scope_names(scope))
     try:
-        tree = parse(str(src))
-        code, rtype = comp.expr(_Unit(src), tree)
+        comp, trace = None, None
+        for trace in _TRACES.get(key, ()):
+            comp = _replay(trace, scope)
+            if comp is not None:
+                break
+        if trace is not None and comp is not None:
+            code, rtype = trace.code, trace.rtype
+        else:
+            comp = _Compiler(scope)
+            tree = parse(str(src))
+            code, rtype = comp.expr(_Unit(src), tree)
+            _remember(key, comp, code, rtype)
         if expect is not None and not accepts(expect, rtype):
             raise _Error(src, 0, f"{_EXPECT_WORDS.get(expect, 'this')} is expected here, but this expression "
                                  f"gives {describe(rtype)}")
@@ -453,6 +485,133 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
         return fn
     except RecursionError:
         raise RuleFileError([_diagnostic(src, 0, _TOO_COMPLEX, source_text)]) from None
+
+
+# ----------------------------------------------------------------- compiling a text again
+# A ruleset is built once per option choice and preset when it is validated (and again by each
+# process that loads it): the same texts are compiled again in scopes that mostly answer the same.
+# The code generated for a text depends only on the text and on what the scope answered while it
+# was walked: for each name and function, the facts code generation reads of its binding (its
+# type, a constant's value, a getter's inline code, a macro's body...), which values came out as
+# one object (a value used twice is bound once), and the results of the pure calls computed at
+# load time. A _Trace keeps those answers with the code; compiling the text again asks the new
+# scope the same questions and, when every answer is the same, binds the new scope's values to the
+# same code instead of walking the text again. Any other answer compiles the text in full (which
+# also reports any problem). The load-time checks that read the namespace (the cost limit) and the
+# expected type are made again every time.
+
+
+@dataclass(frozen=True, slots=True)
+class _Trace:
+    looked: tuple[tuple[tuple[str, str], Any], ...]  # (("n"|"f", name), _describe(binding)), once each
+    folds: tuple[tuple[str, tuple[Any, ...], str | None], ...]  # (function, literal arguments, repr if plain)
+    binds: tuple[tuple[str, tuple[str, Any], str], ...]  # (prefix, recipe, identifier), every bind in order
+    code: str
+    rtype: T
+    reads: frozenset[str]
+    getters: tuple[tuple[str, str], ...]  # (identifier, name)
+    list_functions: frozenset[str]
+
+
+# A few traces per text: the choices of an option give a text a few different codes (a constant
+# true or false), and the configurations alternate between them.
+_TRACES: dict[tuple[str, tuple[str, ...]], list[_Trace]] = {}
+_TRACES_KEPT = 4096
+_TRACES_PER_TEXT = 4
+
+
+def _describe(b: NameBinding | FunctionBinding | MacroBinding | None) -> Any:
+    """All that code generation reads of a binding, besides the identity of the values it binds."""
+    if isinstance(b, NameBinding):
+        if b.getter is None:
+            v = b.value
+            return ("constant", b.name, b.type, repr(v) if _is_plain(v) else type(v))
+        return ("name", b.name, b.type, b.per_item, b.item_code, b.code)
+    if isinstance(b, FunctionBinding):
+        return ("function", b.name, b.params, b.returns, b.takes_ctx, b.param_names, b.pure, b.table is not None)
+    if isinstance(b, MacroBinding):
+        return ("macro", b.name, b.params, str(b.body))
+    return None
+
+
+def _scope_names(scope: Scope) -> tuple[str, ...]:
+    """Which kind of scope (names along its chain): a text compiled in several keeps a trace for each."""
+    names = []
+    s: Scope | None = scope
+    while s is not None:
+        names.append(s.name)
+        s = s.parent
+    return tuple(names)
+
+
+def _remember(key: tuple[str, tuple[str, ...]], comp: _Compiler, code: str, rtype: T) -> None:
+    getter_names = {ident: b.name for ident, b in comp.getters.items()}
+    trace = _Trace(tuple(comp.looked.items()), tuple(comp.folds), tuple(comp.binds), code, rtype,
+                   frozenset(comp.reads), tuple(getter_names.items()), frozenset(comp.list_functions))
+    kept = _TRACES.get(key)
+    if kept is None:
+        if len(_TRACES) >= _TRACES_KEPT:
+            del _TRACES[next(iter(_TRACES))]  # the oldest
+        kept = _TRACES[key] = []
+    kept.insert(0, trace)
+    del kept[_TRACES_PER_TEXT:]
+
+
+def _replay(trace: _Trace, scope: Scope) -> _Compiler | None:
+    """A compiler state as walking the trace's text in ``scope`` would leave it, or None if the scope
+    answers any question differently (then the text is compiled in full)."""
+    found: dict[tuple[str, str], Any] = {}
+    for key, described in trace.looked:
+        b = scope.lookup_name(key[1]) if key[0] == "n" else scope.lookup_function(key[1])
+        if _describe(b) != described:
+            return None
+        found[key] = b
+    results: list[Any] = []
+    folded = 0
+    for fname, values, shown in trace.folds:
+        f = found[("f", fname)]
+        try:
+            result = f.impl(None, *values) if f.takes_ctx else f.impl(*values)
+        except Exception:  # the full compile reports it where it is written
+            return None
+        if (repr(result) if _is_plain(result) else None) != shown:
+            return None
+        folded += 1 + (len(result) if isinstance(result, (list, tuple, str)) else 0)
+        results.append(result)
+    if MAX_FOLDED.exceeded(folded):
+        return None
+    comp = _Compiler(scope)
+    for prefix, (kind, name), ident in trace.binds:
+        if kind == "k":
+            obj = results[name]
+        elif kind == "g":
+            obj = found[("n", name)].getter
+        elif kind == "c":
+            obj = found[("n", name)].value
+        elif kind == "t":
+            obj = found[("f", name)].table
+        else:
+            obj = found[("f", name)].impl
+        if comp.bind(prefix, obj, (kind, name)) != ident:  # values bound as one object before, or apart
+            return None
+    comp.reads = set(trace.reads)
+    comp.getters = {ident: found[("n", name)] for ident, name in trace.getters}
+    comp.list_functions = set(trace.list_functions)
+    comp.folded = folded
+    return comp
+
+
+@lru_cache(maxsize=4096)
+def _literal_cached(code: str) -> Any:
+    return pyast.literal_eval(code)
+
+
+def _literal(code: str) -> Any:
+    """The value of a literal argument (``(40)``, ``'x'``): read once per text, unless it can be changed."""
+    value = _literal_cached(code)
+    if isinstance(value, (list, dict, set)):  # a fresh one each time, as literal_eval gives
+        return pyast.literal_eval(code)
+    return value
 
 
 _TOO_COMPLEX = ("this expression is nested too deeply (or is too long) for Python to compile once its functions are "
@@ -503,11 +662,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str, number: b
     comp.namespace["_fail"] = fail
     comp.namespace["_where"] = where
     comp.namespace["_a_number"] = a_number
-    body, reads = _hoist_reads(code)
-    check = "".join(f"        {line}\n" for line in NUMBER_CHECK.format(v="_v", p="").splitlines()) if number else ""
-    result = f"        _v = {body}\n{check}        return _v\n" if number else f"        return {body}\n"
-    source = inline_reads(f"def _expr(ctx):\n    try:\n{reads}{result}"
-                          "    except _guarded as exc:\n        raise _fail(exc) from exc\n", comp.getters)
+    source = _expr_source(code, number, getter_signature(comp.getters), comp.getters)
     # exec of source generated from our own checked tree (never user text), with no builtins.
     exec(_python(source, f"<rule expression {where or clip(src)!r}>"), comp.namespace)
     fn: Any = comp.namespace["_expr"]
@@ -521,6 +676,27 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str, number: b
     return cast(CompiledExpr, fn)
 
 
+
+
+_SOURCES: dict[tuple[Any, ...], str] = {}
+_SOURCES_KEPT = 4096
+
+
+def _expr_source(code: str, number: bool, signature: tuple[Any, ...], getters: dict[str, NameBinding]) -> str:
+    """The source of ``def _expr(ctx)`` for ``code``: made once for each code, check and way of reading names."""
+    key = (code, number, signature)
+    found = _SOURCES.get(key)
+    if found is None:
+        body, reads = _hoist_reads(code)
+        check = "".join(f"        {line}\n" for line in NUMBER_CHECK.format(v="_v", p="").splitlines()) \
+            if number else ""
+        result = f"        _v = {body}\n{check}        return _v\n" if number else f"        return {body}\n"
+        found = inline_reads(f"def _expr(ctx):\n    try:\n{reads}{result}"
+                             "    except _guarded as exc:\n        raise _fail(exc) from exc\n", getters)
+        if len(_SOURCES) >= _SOURCES_KEPT:
+            del _SOURCES[next(iter(_SOURCES))]  # the oldest
+        _SOURCES[key] = found
+    return found
 
 
 def _finish_select(comp: _Compiler, code: str, src: Any, scope: Scope) -> Any:
@@ -539,9 +715,17 @@ def _finish_select(comp: _Compiler, code: str, src: Any, scope: Scope) -> Any:
 def _python(source: str, name: str) -> Any:
     """Python's compile of generated code; its own limits (nesting past ~200 brackets) become ours."""
     try:
-        return compile(source, name, "exec")
+        return _python_cached(source, name)
     except (SyntaxError, RecursionError, MemoryError):
         raise RecursionError from None  # compile_expr reports it at the expression, as too deeply nested
+
+
+@lru_cache(maxsize=4096)
+def _python_cached(source: str, name: str) -> CodeType:
+    # A code object depends only on its source and name, and is immutable: the same expression built
+    # again (each option choice of a ruleset, each game of a process) is compiled by Python once.
+    # What differs between builds is the namespace it is executed in, which is always fresh.
+    return compile(source, name, "exec")
 
 
 def _hoist_reads(code: str) -> tuple[str, str]:

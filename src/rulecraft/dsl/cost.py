@@ -49,9 +49,37 @@ class Estimate:
 def estimate(code: str, namespace: dict[str, Any], list_functions: frozenset[str], list_getters: frozenset[str],
              list_bound: int) -> Estimate:
     """Upper bounds on the steps one evaluation of ``code`` (a compiled expression) takes and what it holds."""
-    tree = ast.parse(code, mode="eval")
-    cost = _Estimator(namespace, list_functions, list_getters, list_bound).visit(tree.body, {})
-    return Estimate(cost.steps, cost.held)
+    # The estimate reads of the namespace only the lengths of the lists bound in it and which names are
+    # builtins: with those, the same code always gets the same estimate, so it is worked out once.
+    key = (code, list_functions, list_getters, list_bound, _shape(namespace))
+    found = _ESTIMATES.get(key)
+    if found is None:
+        tree = ast.parse(code, mode="eval")
+        cost = _Estimator(namespace, list_functions, list_getters, list_bound).visit(tree.body, {})
+        found = Estimate(cost.steps, cost.held)
+        if len(_ESTIMATES) >= _ESTIMATES_KEPT:
+            del _ESTIMATES[next(iter(_ESTIMATES))]  # the oldest
+        _ESTIMATES[key] = found
+    return found
+
+
+_ESTIMATES: dict[tuple[Any, ...], Estimate] = {}
+_ESTIMATES_KEPT = 4096
+_BUILTIN_IDS = {id(b.impl): name for name, b in BUILTINS.items()}
+
+
+def _shape(namespace: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """What ``_Estimator`` reads of a namespace: each bound list's length and longest item, each builtin's name."""
+    out: list[tuple[str, Any]] = []
+    for name, value in namespace.items():
+        if isinstance(value, (list, tuple)):
+            items = [len(v) for v in value if isinstance(v, (list, tuple))]
+            out.append((name, (len(value), max(items) if items else None)))
+        else:
+            builtin = _BUILTIN_IDS.get(id(value))
+            if builtin is not None:
+                out.append((name, builtin))
+    return tuple(sorted(out))
 
 
 class _Estimator:
@@ -61,7 +89,7 @@ class _Estimator:
         self.list_functions = list_functions
         self.list_getters = list_getters
         self.bound = bound
-        self.builtin_names = {id(b.impl): name for name, b in BUILTINS.items()}
+        self.builtin_names = _BUILTIN_IDS
 
     def visit(self, node: ast.expr, env: dict[str, _Cost]) -> _Cost:
         if isinstance(node, ast.Constant):

@@ -94,6 +94,28 @@ def _calls_of(idents: Iterable[str]) -> re.Pattern[str]:
 
 def select_source(code: str, getters: dict[str, NameBinding], slot: str) -> str:
     """Python source of ``def _select(ctx, items)`` for the compiled expression ``code``."""
+    # The source depends on the code, the slot and how each getter reads its name, nothing else: the
+    # same expression built again (each option choice of a ruleset) is laid out once.
+    key = (code, slot, getter_signature(getters))
+    found = _SELECTS.get(key)
+    if found is None:
+        found = _select_source(code, getters, slot)
+        if len(_SELECTS) >= _SELECTS_KEPT:
+            del _SELECTS[next(iter(_SELECTS))]  # the oldest
+        _SELECTS[key] = found
+    return found
+
+
+_SELECTS: dict[tuple[Any, ...], str] = {}
+_SELECTS_KEPT = 1024
+
+
+def getter_signature(getters: dict[str, NameBinding]) -> tuple[tuple[str, bool, str | None, str | None], ...]:
+    """All that code generation reads of the bindings behind getter identifiers (not the getters themselves)."""
+    return tuple(sorted((ident, b.per_item, b.item_code, b.code) for ident, b in getters.items()))
+
+
+def _select_source(code: str, getters: dict[str, NameBinding], slot: str) -> str:
     parts = loop_parts(code, getters)
     lines = [
         "def _select(ctx, items):",

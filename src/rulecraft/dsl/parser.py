@@ -8,8 +8,10 @@ author uses (``')'``, ``a name``), never lark's terminal names.
 from __future__ import annotations
 
 import ast as pyast
+import os
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
@@ -43,7 +45,22 @@ class ExprSyntaxError(Exception):
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = resources.files("rulecraft.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    # Building the LALR tables takes longer than most commands' own work: lark keeps them in a file
+    # of the user's cache directory, used only when it was made from this grammar with these options
+    # by this version of lark and Python (lark checks), and made again otherwise or if it cannot be read.
+    cache = _cache_file()
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True,
+                cache=str(cache) if cache is not None else False)
+
+
+def _cache_file() -> Path | None:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "rulecraft"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:  # no cache where there is nowhere to write one: the tables are built each time
+        return None
+    return folder / "expression-parser.lark"
 
 
 def _start(x: Any) -> int:

@@ -242,23 +242,13 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
                       ref: str = "") -> Composed:
     """Compose already loaded documents (base first). Used by ``compose`` and by tests."""
     source_text = {d.file: d.text for d in docs}
-    file_layers: dict[str, str] = {}
-    labels: list[str] = []
-    data: Any = None
-    provenance_deleted: list[ProvenanceEntry] = []
-    near_misses: dict[str, tuple[str, str]] = {}
-    new_constants: list[tuple[Any, str]] = []
-    for i, doc in enumerate(docs):
-        layer = f"{'base' if i == 0 else 'overlay'} {doc.file}"
-        file_layers[doc.file] = layer
-        labels.append(layer)
-        body = _without(doc.data, "extends")
-        merger = _Merger(layer, source_text, provenance_deleted)
-        data = merger.clean(body, "") if data is None else merger.merge(data, body, "")
-        merger.raise_if_errors()
-        new_constants.extend(merger.new_constants)
-        provenance_deleted.extend(merger.deleted)
-        near_misses.update(merger.near_misses)
+    files = _layer_files(docs, source_text)
+    data = files.data
+    file_layers = dict(files.file_layers)
+    labels = list(files.labels)
+    provenance_deleted = list(files.deleted)
+    near_misses = dict(files.near_misses)
+    new_constants = list(files.new_constants)
 
     opts = read_options(data, source_text)
     presets = read_presets(data, opts, source_text)
@@ -300,6 +290,59 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
         options=opts, presets=presets, preset=preset, ref=ref, layers=labels, chosen_by=chosen_by,
         near_misses=near_misses,
     )
+
+
+@dataclass(frozen=True)
+class _Layers:
+    """The files of a chain laid over each other: what every choice of options and presets starts from."""
+
+    data: Any
+    file_layers: dict[str, str]
+    labels: tuple[str, ...]
+    deleted: tuple[ProvenanceEntry, ...]
+    near_misses: dict[str, tuple[str, str]]
+    new_constants: tuple[tuple[Any, str], ...]  # constants an overlay adds beside a close name (checked later)
+    sources: tuple[Any, ...]  # the documents' data it was made from (kept: their identity is in the key)
+
+
+# Files laid over each other, by the name, text and data of each document: a ruleset is composed once
+# per option choice and preset when it is validated, and each of those starts from the same layers.
+# A file read from disk has one data per content (yamlload's cache); a document made with other data
+# for the same text (a mutant, in ``rulecraft test --mutate``) is another key. Composition never
+# changes what it is given (a patch makes new mappings and lists along the paths it changes and shares
+# the rest), nor does anything downstream change the rule data: the layers are shared, read-only.
+_LAYERS: dict[tuple[tuple[str, str, int], ...], _Layers] = {}
+_LAYERS_KEPT = 32
+
+
+def _layer_files(docs: list[YamlDocument], source_text: dict[str, str]) -> _Layers:
+    key = tuple((d.file, d.text, id(d.data)) for d in docs)
+    found = _LAYERS.get(key)
+    if found is not None and all(a is d.data for a, d in zip(found.sources, docs, strict=True)):
+        return found
+    file_layers: dict[str, str] = {}
+    labels: list[str] = []
+    data: Any = None
+    deleted: list[ProvenanceEntry] = []
+    near_misses: dict[str, tuple[str, str]] = {}
+    new_constants: list[tuple[Any, str]] = []
+    for i, doc in enumerate(docs):
+        layer = f"{'base' if i == 0 else 'overlay'} {doc.file}"
+        file_layers[doc.file] = layer
+        labels.append(layer)
+        body = _without(doc.data, "extends")
+        merger = _Merger(layer, source_text, deleted)
+        data = merger.clean(body, "") if data is None else merger.merge(data, body, "")
+        merger.raise_if_errors()
+        deleted.extend(merger.deleted)
+        near_misses.update(merger.near_misses)
+        new_constants.extend(merger.new_constants)
+    found = _Layers(data, file_layers, tuple(labels), tuple(deleted), near_misses, tuple(new_constants),
+                    tuple(d.data for d in docs))
+    if len(_LAYERS) >= _LAYERS_KEPT:
+        del _LAYERS[next(iter(_LAYERS))]  # the oldest
+    _LAYERS[key] = found
+    return found
 
 
 # --------------------------------------------------------------------------- options
@@ -741,7 +784,32 @@ def canonical_json(data: Any) -> str:
 def content_hash(data: dict[str, Any]) -> str:
     """sha256 of the canonical JSON of the effective rules (without the option/preset declarations)."""
     body = {k: v for k, v in data.items() if k not in NOT_HASHED}
-    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+    if all(type(k) in (str, LStr) for k in body):
+        # The canonical JSON of a mapping with text keys, written section by section: a section an
+        # option leaves alone is the layers' own (read-only, shared) value, written once.
+        text = "{" + ",".join(f"{json.dumps(str(k), ensure_ascii=False)}:{_section_json(body[k])}"
+                              for k in sorted(body, key=str)) + "}"
+    else:
+        text = canonical_json(body)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# The canonical JSON of sections of shared layers (_LAYERS), by the section itself: the value is
+# kept with its text, so its identity is not reused for another, and rule data is never changed.
+_SECTION_JSON: dict[int, tuple[Any, str]] = {}
+_SECTION_JSON_KEPT = 1024
+
+
+def _section_json(value: Any) -> str:
+    found = _SECTION_JSON.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    text = canonical_json(value)
+    if isinstance(value, (dict, list)):
+        if len(_SECTION_JSON) >= _SECTION_JSON_KEPT:
+            del _SECTION_JSON[next(iter(_SECTION_JSON))]  # the oldest
+        _SECTION_JSON[id(value)] = (value, text)
+    return text
 
 
 # --------------------------------------------------------------------------- helpers

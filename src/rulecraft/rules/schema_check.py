@@ -138,52 +138,96 @@ def _texts(path: str | Path, source_text: str | None) -> dict[str, str]:
 
 
 # --------------------------------------------------------------------------- translation
-# Sections of rule data already found valid, by content: validating a ruleset checks it once per
-# option choice and preset, and most sections come out of every composition the same. Only valid
+# Parts of rule data already found valid, by content: validating a ruleset checks it once per
+# option choice and preset, and most parts come out of every composition the same. Only valid
 # content is remembered (positions do not matter to it); anything invalid is checked in full.
 _VALID: set[tuple[str, str, str]] = set()
-_VALID_KEPT = 4096
-_SHALLOW = frozenset({"$schema", "$id", "title", "description", "type", "properties", "required",
-                      "additionalProperties", "$defs", "examples", "$comment"})
+_VALID_KEPT = 8192
+# Keywords that say nothing about validity (jsonschema ignores them when validating).
+_ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "$comment", "title", "description", "examples", "default",
+                          "deprecated", "patternErrorMessage"})
+_OBJECT_KEYWORDS = frozenset({"type", "properties", "required", "additionalProperties"})
+_ARRAY_KEYWORDS = frozenset({"type", "items", "minItems", "maxItems"})
 
 
 def _known_valid(data: Any, kind: str) -> bool:
-    """Whether ``data`` is valid judging by sections already checked, checking only the new ones.
+    """Whether ``data`` is valid judging by parts already checked, checking only the new ones.
 
-    Applies when the schema is a plain mapping of properties (no keyword across sections); a
-    section found invalid leaves the judgement to the full check, which explains the problem."""
-    schema = validator(kind).schema
-    if not isinstance(data, dict) or not isinstance(schema, dict) or not set(schema) <= _SHALLOW \
-            or schema.get("type") not in (None, "object"):
-        whole = (kind, "", json.dumps(data, sort_keys=True, ensure_ascii=False, default=str))
-        if whole in _VALID:
-            return True
-        if next(validator(kind).iter_errors(data), None) is not None:
-            return False
-        _remember([whole])
-        return True
-    properties = schema.get("properties", {})
-    if any(k not in data for k in schema.get("required", ())):
+    A schema that is a plain mapping of properties (or a plain list of items) is judged part by part:
+    its own few keywords here, each property (each item) on its own, and so on down; every other
+    schema validates its part whole. A part found invalid leaves the judgement to the full check,
+    which explains the problem."""
+    fresh: list[tuple[str, str, str]] = []
+    root = validator(kind).schema
+    if not _parts_valid(data, root, "#", kind, root, fresh):
         return False
-    if schema.get("additionalProperties") is False and any(k not in properties for k in data):
-        return False
-    fresh = []
-    for key, value in data.items():
-        if key not in properties:
-            continue
-        mark = (kind, str(key), json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
-        if mark not in _VALID:
-            if next(validator(kind).evolve(schema=properties[key]).iter_errors(value), None) is not None:
-                return False
-            fresh.append(mark)
-    _remember(fresh)
+    if len(_VALID) + len(fresh) > _VALID_KEPT:
+        _VALID.clear()
+    _VALID.update(fresh)
     return True
 
 
-def _remember(marks: list[tuple[str, str, str]]) -> None:
-    if len(_VALID) + len(marks) > _VALID_KEPT:
-        _VALID.clear()
-    _VALID.update(marks)
+def _parts_valid(value: Any, schema: Any, where: str, kind: str, root: Any, fresh: list[tuple[str, str, str]]) -> bool:
+    """Whether ``value`` is valid under ``schema`` (found at ``where`` in the schema of ``kind``)."""
+    schema, where = _deref(schema, where, root)
+    container = isinstance(value, (dict, list))
+    if container:
+        seen = _SEEN.get((kind, where, id(value)))
+        if seen is not None and seen is value:
+            return True
+    if not _judge(value, schema, where, kind, root, fresh):
+        return False
+    if container:
+        if len(_SEEN) >= _VALID_KEPT:
+            _SEEN.clear()
+        _SEEN[(kind, where, id(value))] = value
+    return True
+
+
+def _judge(value: Any, schema: Any, where: str, kind: str, root: Any, fresh: list[tuple[str, str, str]]) -> bool:
+    if isinstance(schema, dict):
+        keywords = schema.keys() - _ANNOTATIONS
+        if isinstance(value, dict) and keywords <= _OBJECT_KEYWORDS and schema.get("type", "object") == "object" \
+                and isinstance(schema.get("additionalProperties", True), bool):
+            properties = schema.get("properties", {})
+            if any(k not in value for k in schema.get("required", ())):
+                return False
+            if schema.get("additionalProperties") is False and any(k not in properties for k in value):
+                return False
+            return all(_parts_valid(v, properties[k], f"{where}/properties/{k}", kind, root, fresh)
+                       for k, v in value.items() if k in properties)
+        if isinstance(value, list) and keywords <= _ARRAY_KEYWORDS and schema.get("type", "array") == "array" \
+                and isinstance(schema.get("items", {}), dict):
+            if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", len(value)):
+                return False
+            items = schema.get("items", {})
+            return all(_parts_valid(v, items, f"{where}/items", kind, root, fresh) for v in value)
+    mark = (kind, where, json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
+    if mark not in _VALID:
+        check = validator(kind) if schema is root else validator(kind).evolve(schema=schema)
+        if next(check.iter_errors(value), None) is not None:
+            return False
+        fresh.append(mark)
+    return True
+
+
+# Containers already found valid at a place of the schema, by the container itself (kept, so its
+# identity is not reused for another): the parts of rule data an option leaves alone are the same
+# read-only values in every configuration (rules/compose.py), and are recognised without being
+# walked or written out as JSON again.
+_SEEN: dict[tuple[str, str, int], Any] = {}
+
+
+def _deref(schema: Any, where: str, root: Any) -> tuple[Any, str]:
+    """The definition a schema that is only a reference within its own file stands for (and where it is)."""
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/$defs/") \
+            and not (schema.keys() - _ANNOTATIONS - {"$ref"}):
+        name = schema["$ref"][len("#/$defs/"):]
+        target = root.get("$defs", {}).get(name) if isinstance(root, dict) else None
+        if target is None or "/" in name or "~" in name:
+            break
+        schema, where = target, schema["$ref"]
+    return schema, where
 
 
 def schema_diagnostics(data: Any, kind: str, source_text: dict[str, str] | None = None,

@@ -18,6 +18,8 @@ Problems are collected, never raised: a validator reports everything it can find
 
 from __future__ import annotations
 
+import dataclasses
+import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -37,6 +39,9 @@ class PlayCheck:
     max_moves: int = 100_000  # a game still going after this many moves does not end
     time_limit: float | None = 30.0  # nor does one still going after this many seconds
     progress: Callable[[str], None] | None = None  # told which game is being played, as it starts
+    # Local processes the games are played in (each plays whole configurations). Every configuration
+    # is built and checked here first; results are reported in the order of the configurations.
+    workers: int = 1
 
 
 @dataclass
@@ -135,22 +140,81 @@ def _validate_ruleset(path: str | Path, doc: YamlDocument, sink: _Sink, build: b
     configs += [({opt.id: choice.id}, None, f"with option {opt.id}={choice.id}: ")
                 for opt in base.options for choice in opt.choices if choice.id != opt.default]
     configs += [({}, preset.id, f"with preset {preset.id}: ") for preset in base.presets]
-    play: list[PlayCheck | None] = [simulate]
+    workers = simulate.workers > 1 and build and simulate.games > 0
+    play: list[PlayCheck | None] = [dataclasses.replace(simulate, games=0) if workers else simulate]
+    clock = _Clock(len(configs) * simulate.games)
+    built: list[tuple[dict[str, str], str | None, str]] = []
 
     def check(options: dict[str, str], preset: str | None, label: str) -> bool:
         try:
-            return _check_one(path, options, preset, build, play[0], label or "the defaults: ", chain)
+            return _check_one(path, options, preset, build, play[0], label or "the defaults: ", chain, clock)
         except _NoEnd:
             play[0] = None  # a game that does not end costs its whole bound: play no other configuration
             raise
 
     for options, preset, label in configs:
-        sink.run(lambda o=options, p=preset, w=label: check(o, p, w), doc.file, label)
+        if sink.run(lambda o=options, p=preset, w=label: check(o, p, w), doc.file, label):
+            built.append((options, preset, label))
         sink.report.variants_checked += 1
+    if workers and built:
+        _play_in_workers(path, built, simulate, sink, doc.file, _Clock(len(built) * simulate.games))
+
+
+def _play_in_workers(path: str | Path, configs: list[tuple[dict[str, str], str | None, str]], check: PlayCheck,
+                     sink: _Sink, where: str, clock: _Clock) -> None:
+    """Play every configuration's games in ``check.workers`` processes; report as ``_check_play`` does, in order.
+
+    As when they are played here, no configuration after one with a game that does not end is reported
+    (those not yet started are not played)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    file = display_path(path)
+    with ProcessPoolExecutor(max_workers=min(check.workers, len(configs))) as pool:
+        futures = [pool.submit(_play_configuration, str(path), options, preset, check.games, check.max_moves,
+                               check.time_limit) for options, preset, _label in configs]
+        for n, (future, (_options, _preset, label)) in enumerate(zip(futures, configs, strict=True)):
+            if check.progress is not None:
+                check.progress(f"{file}: {n} of {len(configs)} configurations played in {check.workers} processes"
+                               f"{clock.left(n * check.games)}")
+            shown = label.removesuffix(": ") or "the defaults"
+            outcome = sink.run(lambda f=future: f.result(), where, label)  # a worker that failed is reported
+            problems = outcome if isinstance(outcome, list) else []
+            sink.run(lambda p=problems, w=shown: _report_play(p, check.games, file, w), where, label)
+            if any(p.ends is False for p in problems):  # as played here: no other configuration is played
+                for f in futures[n + 1:]:
+                    f.cancel()
+                break
+
+
+def _play_configuration(path: str, options: dict[str, str], preset: str | None, games: int, max_moves: int,
+                        time_limit: float | None) -> list[Any]:
+    """In a worker: the problems of ``games`` random games of one configuration (see check_behaviour)."""
+    from rulecraft.load import load_ruleset
+    from rulecraft.runs.invariants import check_behaviour
+
+    return check_behaviour(load_ruleset(path, options, preset), games, max_moves=max_moves, time_limit=time_limit)
+
+
+class _Clock:
+    """How long the games of a file have taken so far, and so about how long the rest will take."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+        self.start = time.perf_counter()
+
+    def left(self, done: int | None = None) -> str:
+        done = self.done if done is None else done
+        if done <= 0 or self.total <= done:
+            return ""
+        seconds = (time.perf_counter() - self.start) / done * (self.total - done)
+        shown = f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+        return f", about {shown} left"
 
 
 def _check_one(path: str | Path, options: dict[str, str], preset: str | None, build: bool,
-               simulate: PlayCheck | None = None, label: str = "", chain: list[YamlDocument] | None = None) -> bool:
+               simulate: PlayCheck | None = None, label: str = "", chain: list[YamlDocument] | None = None,
+               clock: _Clock | None = None) -> bool:
     from rulecraft.rules.compose import compose, compose_documents
     from rulecraft.rules.schema_check import check_composed
 
@@ -166,24 +230,34 @@ def _check_one(path: str | Path, options: dict[str, str], preset: str | None, bu
         except RuleFileError as exc:
             raise RuleFileError(relocate(exc.diagnostics, composed.data, composed.source_text)) from None
         if simulate is not None and simulate.games:
-            _check_play(rs, simulate, display_path(path), label.removesuffix(": "))
+            _check_play(rs, simulate, display_path(path), label.removesuffix(": "), clock or _Clock(simulate.games))
     return True
 
 
-def _check_play(rs: Any, check: PlayCheck, file: str, label: str) -> None:
+def _check_play(rs: Any, check: PlayCheck, file: str, label: str, clock: _Clock) -> None:
     """Play the configuration; every game that breaks is reported with its seed: where the rule at fault
     is written when the problem says (a game that does not end: its end_when), else at the file's top."""
     from rulecraft.runs.invariants import check_behaviour
 
-    progress = None
-    if check.progress is not None:
-        tell = check.progress
-        progress = lambda i: tell(f"{file} ({label}): game {i + 1} of {check.games}")  # noqa: E731
+    tell = check.progress
+
+    def progress(i: int) -> None:
+        if i:
+            clock.done += 1
+        if tell is not None:
+            tell(f"{file} ({label}): game {i + 1} of {check.games}{clock.left()}")
+
     problems = check_behaviour(rs, check.games, max_moves=check.max_moves, time_limit=check.time_limit,
                                progress=progress)
+    clock.done += 1 if check.games else 0
+    _report_play(problems, check.games, file, label)
+
+
+def _report_play(problems: list[Any], games: int, file: str, label: str) -> bool:
     if problems:
         diags = [Diagnostic(p.pos or SourcePos(file, 1, 1), f"cannot be played: {p}") for p in problems]
         raise (_NoEnd if any(p.ends is False for p in problems) else RuleFileError)(diags)
+    return True
 
 
 class _NoEnd(RuleFileError):

@@ -1,0 +1,43 @@
+"""The expression parser's tables are kept in the user's cache directory; what is parsed never depends on it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rulecraft.dsl import parser as P
+
+TEXTS = ["max(0, tricks - 5) * (2 if tricks >= 10 else 1)", "count(q for q in hand(s) if is_trump(q))",
+         "[a, b][1] + -x // 2 not in [1, 2] and not y or z"]
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    P._parser.cache_clear()
+    P.parse.cache_clear()
+    yield tmp_path / "rulecraft" / "expression-parser.lark"
+    P._parser.cache_clear()
+    P.parse.cache_clear()
+
+
+def _trees() -> list[object]:
+    P._parser.cache_clear()
+    P.parse.cache_clear()
+    return [P.parse(t) for t in TEXTS]
+
+
+def test_tables_from_the_cache_parse_as_built_ones(fresh: Path) -> None:
+    built = _trees()
+    assert fresh.is_file()
+    assert _trees() == built  # read back from the file: the same trees, positions included
+    fresh.write_bytes(fresh.read_bytes()[:100])  # a file cut short (another process was writing it)
+    assert _trees() == built
+
+
+def test_no_writable_cache_directory(fresh: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # a directory cannot be made under a file
+    assert _trees()
