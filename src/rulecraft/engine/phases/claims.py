@@ -174,7 +174,11 @@ class ClaimMoves(Sequence[Move]):
         # The moves are blocks, value by value and within a value size by size, of per_size[k] sets each.
         # before[k]: how many sets have kmin..k-1 pieces (the same for every value), so a value's block
         # of sets up to kmax holds before[kmax + 1] moves and an index finds its size by bisection.
-        per_size = [self._count(0, k) if k >= self.kmin else 0 for k in range(top + 1)]
+        if self._ways is None:
+            m, comb = len(self._groups), math.comb
+            per_size = [comb(m, k) if k >= self.kmin else 0 for k in range(top + 1)]
+        else:
+            per_size = [self._ways[0][k] if k >= self.kmin else 0 for k in range(top + 1)]
         self._before = before = list(itertools.accumulate(per_size, initial=0))
         self._values = [(v, before[kmax + 1]) for v, kmax in self.vmax.items()]  # (value, how many moves)
         self._total = (1 if self._pass else 0) + sum(n for _, n in self._values)
@@ -256,8 +260,20 @@ class ClaimMoves(Sequence[Move]):
     def _unrank(self, k: int, r: int) -> tuple[int, ...]:
         """The r-th k-piece multiset (types in hand order, fewer copies of earlier types first)."""
         out: list[int] = []
+        groups = self._groups
+        if self._ways is None:  # one piece of each type: what the loop below does, with binomials inline
+            m, comb = len(groups), math.comb
+            i = 0
+            while k:
+                n = comb(m - i - 1, k)  # the combinations that leave out this type
+                if r >= n:
+                    r -= n
+                    out.append(groups[i][0])
+                    k -= 1
+                i += 1
+            return tuple(out)
         count = self._count
-        for i, group in enumerate(self._groups):
+        for i, group in enumerate(groups):
             for j in range(min(len(group), k) + 1):
                 n = count(i + 1, k - j)
                 if r < n:
