@@ -39,6 +39,18 @@ class TableEntry:
     pattern: tuple[tuple[int, ...], ...]  # per position: allowed piece type indices
     cls: Any
     strength: float
+    # When every position allows one type: per position (type, which copy of it in the hand), the
+    # one way a hand can make the entry (what _pick_types finds); None when a position has alternatives.
+    picks: tuple[tuple[int, int], ...] | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        if all(len(alts) == 1 for alts in self.pattern):
+            seen: dict[int, int] = {}
+            picks = []
+            for (t,) in self.pattern:
+                picks.append((t, seen.get(t, 0)))
+                seen[t] = seen.get(t, 0) + 1
+            object.__setattr__(self, "picks", tuple(picks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +188,20 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
             entry = spec.entries[i]
             if size is not None and len(entry.pattern) != size:
                 continue
-            for ps in _pick_types(by_type, entry.pattern):
+            picks = entry.picks
+            if picks is None:
+                found = _pick_types(by_type, entry.pattern)
+            else:  # one type per position: the hand makes it in one way, or none
+                got = []
+                for t, n in picks:
+                    group = by_type.get(t)
+                    if group is None or len(group) <= n:
+                        break
+                    got.append(group[n])
+                else:
+                    add(tuple(got), i, entry=entry.id, entry_cls=entry.cls, entry_strength=entry.strength)
+                continue
+            for ps in found:
                 add(ps, i, entry=entry.id, entry_cls=entry.cls, entry_strength=entry.strength)
     return out
 
