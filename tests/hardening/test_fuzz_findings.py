@@ -49,7 +49,8 @@ def test_a_nul_in_a_text_of_a_rule_is_refused_where_it_is(cli: Cli) -> None:
 def test_a_first_player_that_is_no_seat_is_an_error_at_its_rule(cli: Cli, first: str) -> None:
     # 8421619 indexed past the seats (an IndexError); -1 silently meant the last seat.
     cli.tiny()
-    cli.write("overlay.yaml", f"extends: tiny.yaml\nname: far\nhand:\n  phases:\n    - id: play\n      first: {first}\n")
+    cli.write("overlay.yaml", "extends: tiny.yaml\nname: far\nhand:\n  phases:\n    - id: play\n"
+                              f"      first: {first}\n")
     r = cli("validate", "--simulate", "1", "overlay.yaml")
     assert r.code == 1
     assert (f"overlay.yaml:6:14: error: phase 'play' first: '{first}' gave {first}, which is no seat (seats are "

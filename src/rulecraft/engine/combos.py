@@ -39,6 +39,18 @@ class TableEntry:
     pattern: tuple[tuple[int, ...], ...]  # per position: allowed piece type indices
     cls: Any
     strength: float
+    # When every position allows one type: per position (type, which copy of it in the hand), the
+    # one way a hand can make the entry (what _pick_types finds); None when a position has alternatives.
+    picks: tuple[tuple[int, int], ...] | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        if all(len(alts) == 1 for alts in self.pattern):
+            seen: dict[int, int] = {}
+            picks = []
+            for (t,) in self.pattern:
+                picks.append((t, seen.get(t, 0)))
+                seen[t] = seen.get(t, 0) + 1
+            object.__setattr__(self, "picks", tuple(picks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +75,9 @@ class ComboSpec:
     singles: tuple[Play, ...] = ()
     # kind table: piece type -> indices of the entries whose first position allows it.
     entries_starting_with: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    # Every play of the other kinds made so far, by its pieces (and table entry): a play's values
+    # follow from its pieces, so it is made once per ruleset and keeps its move (``Play.move``).
+    made: dict[Any, Play] = field(default_factory=dict)
 
 
 @dataclass(slots=True, eq=False)
@@ -95,19 +110,28 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
         # The hot path of every trick game: no identical copies, so one made play per piece.
         made = spec.singles
         return [made[p] for p in hand] if size in (None, 1) else []
-    if size is not None and spec.kind in ("same", "fixed", "table") and size not in spec.sizes:
+    if size is not None and ((spec.kind in ("same", "fixed", "table") and size not in spec.sizes)
+                             or (spec.kind == "run" and not spec.min_len <= size <= spec.max_len)):
         return []  # no play of this combination has that many pieces
     out: list[Play] = []
     seen: set[tuple[int, ...]] = set()
+    interned = spec.made
+    # Sets of a kind and runs are distinct sets of pieces by construction; only identical copies
+    # (or a table's patterns, which may list the same pieces twice) can repeat a play.
+    dedupe = pieces.has_copies or spec.kind in ("fixed", "table")
 
-    def add(ps: tuple[int, ...], **kw: Any) -> None:
+    def add(ps: tuple[int, ...], slot: int = -1, **kw: Any) -> None:
         if size is not None and len(ps) != size:
             return
-        k = _type_key(pieces, ps)
-        if k in seen:
-            return
-        seen.add(k)
-        out.append(Play(spec.id, ps, True, **kw))
+        if dedupe:  # one play per distinct set of piece types
+            k = _type_key(pieces, ps)
+            if k in seen:
+                return
+            seen.add(k)
+        play = interned.get((slot, ps))
+        if play is None:
+            play = interned[(slot, ps)] = Play(spec.id, ps, True, **kw)
+        out.append(play)
 
     if spec.kind == "single":
         if size in (None, 1):
@@ -164,8 +188,21 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
             entry = spec.entries[i]
             if size is not None and len(entry.pattern) != size:
                 continue
-            for ps in _pick_types(by_type, entry.pattern):
-                add(ps, entry=entry.id, entry_cls=entry.cls, entry_strength=entry.strength)
+            picks = entry.picks
+            if picks is None:
+                found = _pick_types(by_type, entry.pattern)
+            else:  # one type per position: the hand makes it in one way, or none
+                got = []
+                for t, n in picks:
+                    group = by_type.get(t)
+                    if group is None or len(group) <= n:
+                        break
+                    got.append(group[n])
+                else:
+                    add(tuple(got), i, entry=entry.id, entry_cls=entry.cls, entry_strength=entry.strength)
+                continue
+            for ps in found:
+                add(ps, i, entry=entry.id, entry_cls=entry.cls, entry_strength=entry.strength)
     return out
 
 
@@ -224,19 +261,11 @@ class FaceDownPlays:
         self._made: dict[tuple[int, ...], Play] = {}
 
     def from_hand(self, hand: Sequence[int], size: int) -> list[Play]:
-        made, type_of = self._made, self._pieces.type_of
-        ordered = sorted(hand)
-        if len({type_of[p] for p in ordered}) == len(ordered):  # no identical copies: nothing to merge
-            sets: Iterable[tuple[int, ...]] = itertools.combinations(ordered, size)
-        else:
-            seen: set[tuple[int, ...]] = set()
-            distinct = []
-            for ps in itertools.combinations(ordered, size):
-                k = _type_key(self._pieces, ps)
-                if k not in seen:
-                    seen.add(k)
-                    distinct.append(ps)
-            sets = distinct
+        return self.plays(self.sets(hand, size))
+
+    def plays(self, sets: Iterable[tuple[int, ...]]) -> list[Play]:
+        """The face-down plays of these sets of pieces (each sorted), made once."""
+        made = self._made
         out = []
         for ps in sets:
             play = made.get(ps)
@@ -244,3 +273,57 @@ class FaceDownPlays:
                 play = made[ps] = Play(None, ps, False)
             out.append(play)
         return out
+
+    def sets(self, hand: Sequence[int], size: int) -> list[tuple[int, ...]]:
+        """The distinct sets of ``size`` pieces of ``hand``, in order: the plays ``from_hand`` makes."""
+        type_of = self._pieces.type_of
+        ordered = sorted(hand)
+        if len({type_of[p] for p in ordered}) == len(ordered):  # no identical copies: nothing to merge
+            return list(itertools.combinations(ordered, size))
+        return _distinct_sets(ordered, type_of, size)
+
+    def play(self, ps: tuple[int, ...]) -> Play:
+        """The face-down play of these pieces (sorted), made once."""
+        play = self._made.get(ps)
+        if play is None:
+            play = self._made[ps] = Play(None, ps, False)
+        return play
+
+
+def _distinct_sets(ordered: list[int], type_of: list[int], size: int) -> list[tuple[int, ...]]:
+    """Every distinct set of ``size`` pieces of ``ordered`` (sorted), identical copies counted once.
+
+    The same sets, in the same order, as keeping the first of each set of types in
+    ``itertools.combinations(ordered, size)``: the first of them takes the lowest pieces of each type,
+    so only those are generated (a piece may be taken only after the copy of its type just below it).
+    """
+    n = len(ordered)
+    below = []  # the position of the copy of the same type just below, or -1
+    last: dict[int, int] = {}
+    for i, p in enumerate(ordered):
+        t = type_of[p]
+        below.append(last.get(t, -1))
+        last[t] = i
+    taken = bytearray(n)
+    acc: list[int] = []
+    out: list[tuple[int, ...]] = []
+
+    def rec(start: int, k: int) -> None:
+        for i in range(start, n - k + 1):
+            j = below[i]
+            if j >= 0 and not taken[j]:
+                continue
+            acc.append(ordered[i])
+            if k == 1:
+                out.append(tuple(acc))
+            else:
+                taken[i] = 1
+                rec(i + 1, k - 1)
+                taken[i] = 0
+            acc.pop()
+
+    if 0 < size <= n:
+        rec(0, size)
+    elif size == 0:
+        out.append(())
+    return out

@@ -65,6 +65,7 @@ membership and lookup by text, without ever building the whole list.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from collections.abc import Iterator, Sequence
@@ -170,11 +171,17 @@ class ClaimMoves(Sequence[Move]):
         copies = [len(g) for g in self._groups]
         # With no identical copies in hand (the usual case) the counts are binomial coefficients.
         self._ways = None if all(c == 1 for c in copies) else _multiset_table(copies, top)
-        self._blocks: list[tuple[str, int, int]] = []  # (value, size, how many)
-        per_size = [self._count(0, k) for k in range(top + 1)]
-        for v, kmax in self.vmax.items():
-            self._blocks.extend((v, k, per_size[k]) for k in range(self.kmin, kmax + 1) if per_size[k])
-        self._total = (1 if self._pass else 0) + sum(n for _, _, n in self._blocks)
+        # The moves are blocks, value by value and within a value size by size, of per_size[k] sets each.
+        # before[k]: how many sets have kmin..k-1 pieces (the same for every value), so a value's block
+        # of sets up to kmax holds before[kmax + 1] moves and an index finds its size by bisection.
+        if self._ways is None:
+            m, comb = len(self._groups), math.comb
+            per_size = [comb(m, k) if k >= self.kmin else 0 for k in range(top + 1)]
+        else:
+            per_size = [self._ways[0][k] if k >= self.kmin else 0 for k in range(top + 1)]
+        self._before = before = list(itertools.accumulate(per_size, initial=0))
+        self._values = [(v, before[kmax + 1]) for v, kmax in self.vmax.items()]  # (value, how many moves)
+        self._total = (1 if self._pass else 0) + sum(n for _, n in self._values)
 
     def __len__(self) -> int:
         return self._total
@@ -195,18 +202,23 @@ class ClaimMoves(Sequence[Move]):
             if i == 0:
                 return self._pass
             i -= 1
-        for value, k, n in self._blocks:
+        for value, n in self._values:
             if i < n:
-                return self._claim(value, self._unrank(k, i))
+                k = bisect.bisect_right(self._before, i) - 1  # the size whose sets hold index i
+                return self._claim(value, self._unrank(k, i - self._before[k]))
             i -= n
         raise IndexError(i)  # pragma: no cover - the blocks add up to the total
 
     def __iter__(self) -> Iterator[Move]:
         if self._pass is not None:
             yield self._pass
-        for value, k, n in self._blocks:
-            for r in range(n):
-                yield self._claim(value, self._unrank(k, r))
+        before = self._before
+        for value, n in self._values:
+            for k in range(len(before) - 1):
+                if before[k] >= n:
+                    break
+                for r in range(before[k + 1] - before[k]):
+                    yield self._claim(value, self._unrank(k, r))
 
     def __contains__(self, move: object) -> bool:
         if not isinstance(move, Move):
@@ -248,8 +260,20 @@ class ClaimMoves(Sequence[Move]):
     def _unrank(self, k: int, r: int) -> tuple[int, ...]:
         """The r-th k-piece multiset (types in hand order, fewer copies of earlier types first)."""
         out: list[int] = []
+        groups = self._groups
+        if self._ways is None:  # one piece of each type: what the loop below does, with binomials inline
+            m, comb = len(groups), math.comb
+            i = 0
+            while k:
+                n = comb(m - i - 1, k)  # the combinations that leave out this type
+                if r >= n:
+                    r -= n
+                    out.append(groups[i][0])
+                    k -= 1
+                i += 1
+            return tuple(out)
         count = self._count
-        for i, group in enumerate(self._groups):
+        for i, group in enumerate(groups):
             for j in range(min(len(group), k) + 1):
                 n = count(i + 1, k - j)
                 if r < n:

@@ -16,14 +16,14 @@ pieces optionally to a separate one).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import ComboSpec, FaceDownPlays, Play, enumerate_plays
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
-from rulecraft.engine.moves import Move
+from rulecraft.engine.moves import Move, MoveBook
 from rulecraft.engine.phases.base import Phase, describe_legal, seat_of
 from rulecraft.rules.located import pos_of
 
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from rulecraft.engine.equipment import Equipment
 
 FACE_UP = ("any", "beating")
+FEW_SETS = 12  # face-down sets a decision lists outright; more are offered through WithFaceDown
 FACE_DOWN = ("never", "when_cannot_beat", "always")
 
 
@@ -86,9 +87,91 @@ class Options:
     __slots__ = ("barred", "moves", "plays")
 
     def __init__(self, moves: list[Move], plays: Sequence[Play | None], barred: frozenset[str]) -> None:
-        self.moves = moves
+        self.moves = moves  # a list, or a WithFaceDown sequence (then ``plays`` covers only its head)
         self.plays = plays  # the play behind each move (None for 'stop')
         self.barred = barred  # restrictions that refused a play that would have beaten the best
+
+    def play_of(self, move: Move) -> Play | None:
+        """The play behind a legal move."""
+        moves = self.moves
+        if isinstance(moves, WithFaceDown):
+            return moves.play_at(moves.index(move))
+        return self.plays[moves.index(move)]
+
+
+class WithFaceDown(Sequence[Move]):
+    """A decision's legal moves when it offers face-down sets: the listed moves first, then one move per
+    set of pieces, the set's play and move made only when that move is read.
+
+    A follow that may go face down offers every set of as many pieces as were led (dozens), and a
+    random playout reads one of them; the order, and so every seeded game, is the list's.
+    """
+
+    __slots__ = ("book", "down", "head", "head_plays", "sets")
+
+    def __init__(self, head: list[Move], head_plays: list[Play | None], sets: list[tuple[int, ...]],
+                 down: FaceDownPlays, book: MoveBook) -> None:
+        self.head, self.head_plays, self.sets, self.down, self.book = head, head_plays, sets, down, book
+
+    def __len__(self) -> int:
+        return len(self.head) + len(self.sets)
+
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Move]: ...
+
+    def __getitem__(self, i: int | slice) -> Move | list[Move]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        play = self.play_at(i)
+        if play is None:
+            return self.head[i]  # 'stop'
+        move = play.move
+        if move is None:
+            move = play.move = self.book.get("down", play.pieces)
+        return move
+
+    def play_at(self, i: int) -> Play | None:
+        n = len(self.head)
+        if i < 0:
+            i += len(self)
+        if 0 <= i < n:
+            return self.head_plays[i]
+        if not n <= i < len(self):
+            raise IndexError(i)
+        return self.down.play(self.sets[i - n])
+
+    def __iter__(self) -> Iterator[Move]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def index(self, move: Any, start: int = 0, stop: int | None = None) -> int:
+        if isinstance(move, Move):
+            if move.verb == "down":
+                try:
+                    i = len(self.head) + self.sets.index(move.pieces)
+                except ValueError:
+                    i = -1
+                if i >= 0 and self[i] == move:
+                    return i
+            elif move in self.head:
+                return self.head.index(move)
+        raise ValueError(f"{move!r} is not legal here")
+
+    def __contains__(self, move: object) -> bool:
+        try:
+            self.index(move)
+        except ValueError:
+            return False
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def trick_scope(parent: Scope) -> Scope:
@@ -336,8 +419,8 @@ class Tricks(Phase):
 
     def _follow_options(
         self, st: Board, seat: int
-    ) -> tuple[list[Play], list[Play], dict[tuple[int, ...], Restriction], frozenset[str]]:
-        """(face-up plays, face-down plays, removed-by-restriction, ids of restrictions that barred a win)."""
+    ) -> tuple[list[Play], list[tuple[int, ...]], dict[tuple[int, ...], Restriction], frozenset[str]]:
+        """(face-up plays, face-down sets, removed-by-restriction, ids of restrictions that barred a win)."""
         d: TrickData = st.pdata
         hand = st.hand(seat)
         k = len(d.plays[0].pieces)
@@ -354,15 +437,15 @@ class Tricks(Phase):
                            if self.face_up == "beating" or self._beats(d, *self._rate(st, p))
                            ) if self.track_barred and removed else frozenset()
         if self.face_down == "always":
-            down = self._face_down(st).from_hand(hand, k)
+            down = self._face_down(st).sets(hand, k)
         elif self.face_down == "when_cannot_beat":
             can_beat = allowed if self.face_up == "beating" else [
                 p for p in allowed if self._beats(d, *self._rate(st, p))]
-            down = [] if can_beat else self._face_down(st).from_hand(hand, k)
+            down = [] if can_beat else self._face_down(st).sets(hand, k)
         else:
             down = []
         if not allowed and not down:
-            down = self._face_down(st).from_hand(hand, k)  # nothing else is possible: discard
+            down = self._face_down(st).sets(hand, k)  # nothing else is possible: discard
         return allowed, down, removed, barred
 
     def _options(self, st: Board) -> Options:
@@ -379,13 +462,24 @@ class Tricks(Phase):
                 if self.stop_when(st.ctx):
                     stop = st.rs.moves.get("stop")
             up, _removed = self._lead_options(st, seat)
-            down = [] if up else self._face_down(st).from_hand(st.hand(seat), 1)
+            down = [] if up else self._face_down(st).sets(st.hand(seat), 1)
             barred: frozenset[str] = frozenset()
         else:
             up, down, _removed, barred = self._follow_options(st, seat)
-        found = up + down if down else up
-        moves = [p.move or self._move_of(st, p) for p in found]
-        opts = Options(moves, found, barred) if stop is None else Options([stop, *moves], [None, *found], barred)
+        moves = [p.move or self._move_of(st, p) for p in up]
+        found: list[Play | None] = list(up)
+        if stop is not None:
+            moves.insert(0, stop)
+            found.insert(0, None)
+        if len(down) > FEW_SETS:
+            lazy = WithFaceDown(moves, found, down, self._face_down(st), st.rs.moves)
+            opts = Options(cast(list[Move], lazy), found, barred)
+        else:
+            if down:
+                downs = self._face_down(st).plays(down)
+                found.extend(downs)
+                moves.extend([p.move or self._move_of(st, p) for p in downs])
+            opts = Options(moves, found, barred)
         d.options = opts
         return opts
 
@@ -411,7 +505,7 @@ class Tricks(Phase):
         seat = st.to_act
         assert seat is not None
         opts = d.options or self._options(st)  # legal_moves() made them (apply checks the move is legal)
-        play = opts.plays[opts.moves.index(move)]
+        play = opts.play_of(move)
         assert play is not None
         face_up = play.face_up
         plays = d.plays

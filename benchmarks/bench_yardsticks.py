@@ -1,0 +1,146 @@
+"""One-hand random playouts through the public API against a yardstick for the same kind of game.
+
+    python benchmarks/bench_yardsticks.py                       # every pair below, ~10 s each
+    python benchmarks/bench_yardsticks.py --pair tien-gow --seconds 20 --slices 20
+
+Each pair plays matches of one hand, with uniform-random decisions, in slices alternating with its
+yardstick in the same process; each engine slice is divided by the mean of the yardstick slices
+either side of it, and the median ratio is reported with its quartiles (the machine's speed drifts
+by ±20% within seconds, the ratio far less). Slices are timed by the process's CPU time unless
+``--clock wall`` is given: on a machine shared with other work, time spent waiting for a core would
+otherwise count against whichever side was running. Speed is measured here, never asserted in tests.
+
+- rook: OpenSpiel's C++ hearts driven from Python (``legal_actions``, a uniform choice,
+  ``apply_action``; the deal's chance nodes drawn the same way and not counted), a hand-coded C++
+  trick game. Needs the optional ``bench`` extra (``pip install -e '.[bench]'``); skipped without it.
+- tien-gow: ``tiengow_baseline.py``, a naive plain-Python Tien Gow.
+- luk-fu: ``lukfu_baseline.py``, a naive plain-Python Luk Fu.
+
+Decisions are counted alike on both sides: every move a player (not chance) makes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import lukfu_baseline
+import tiengow_baseline
+
+from rulecraft.engine.game import Game
+from rulecraft.load import load_ruleset
+
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+clock = time.process_time
+
+
+class Playouts:
+    """Matches of one hand played back to back for about ``seconds``; returns (decisions, seconds)."""
+
+    def __init__(self, play_one: Callable[[int], int]) -> None:
+        self.play_one = play_one
+        self.seed = 0
+
+    def run(self, seconds: float) -> tuple[int, float]:
+        moves = 0
+        start = clock()
+        while clock() - start < seconds:
+            moves += self.play_one(self.seed)
+            self.seed += 1
+        return moves, clock() - start
+
+
+def engine_hand(ref: str) -> Callable[[int], int]:
+    rs = load_ruleset(ref)
+    rng = random.Random(1)
+
+    def play(seed: int) -> int:
+        st = Game(rs, seed, 1).new_state()
+        moves = 0
+        while not st.is_over:
+            legal = st.legal_moves()
+            st.apply(legal[rng.randrange(len(legal))])
+            moves += 1
+        return moves
+
+    return play
+
+
+def openspiel_hand() -> Callable[[int], int] | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found]  # the optional bench extra
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(1)
+
+    def play(seed: int) -> int:
+        st = game.new_initial_state()
+        moves = 0
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            if not st.is_chance_node():
+                moves += 1
+            st.apply_action(legal[rng.randrange(len(legal))])
+        return moves
+
+    return play
+
+
+def interleaved(engine: Playouts, yardstick: Playouts, seconds: float, slices: int) -> tuple[float, float, list[float]]:
+    """(engine decisions/s, yardstick decisions/s, per-slice ratios), in alternating slices."""
+    part = seconds / slices
+    base = [_rate(yardstick.run(part))]
+    eng = []
+    for _ in range(slices):
+        eng.append(_rate(engine.run(part)))
+        base.append(_rate(yardstick.run(part)))
+    ratios = [e / ((base[i] + base[i + 1]) / 2) for i, e in enumerate(eng)]
+    return statistics.median(eng), statistics.median(base), ratios
+
+
+def _rate(result: tuple[int, float]) -> float:
+    moves, elapsed = result
+    return moves / elapsed
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=5.0, help="engine time per pair (as much again for the yardstick)")
+    ap.add_argument("--slices", type=int, default=10, help="alternating slices per pair")
+    ap.add_argument("--pair", action="append", choices=["rook", "tien-gow", "luk-fu"],
+                    help="ruleset to measure (default: all three)")
+    ap.add_argument("--clock", choices=list(CLOCKS), default="cpu",
+                    help="time by this process's CPU time (default: steadier on a shared machine) or the wall clock")
+    args = ap.parse_args()
+    global clock
+    clock = CLOCKS[args.clock]
+    yardsticks: dict[str, tuple[str, Callable[[int], int] | None]] = {
+        "rook": ("OpenSpiel hearts (C++)", openspiel_hand()),
+        "tien-gow": ("tiengow_baseline.py", tiengow_baseline.play_match),
+        "luk-fu": ("lukfu_baseline.py", lukfu_baseline.play_match),
+    }
+    print(f"{'ruleset':<10} {'engine dec/s':>13} {'yardstick dec/s':>16} {'ratio':>6} {'quartiles':>15}  yardstick"
+          f"   ({args.slices} slices, one hand per match)")
+    for ref in args.pair or list(yardsticks):
+        name, play = yardsticks[ref]
+        if play is None:
+            print(f"{ref:<10} skipped: {name} needs the bench extra (pip install -e '.[bench]')")
+            continue
+        engine, yardstick = Playouts(engine_hand(ref)), Playouts(play)
+        engine.run(0.3)  # warm up: first-use caches, generated code
+        yardstick.run(0.3)
+        rate, base, ratios = interleaved(engine, yardstick, args.seconds, args.slices)
+        q1, med, q3 = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (ratios[0],) * 3
+        print(f"{ref:<10} {rate:>13,.0f} {base:>16,.0f} {med:>6.2f} {q1:>7.2f}..{q3:<6.2f}  {name}")
+
+
+if __name__ == "__main__":
+    main()
