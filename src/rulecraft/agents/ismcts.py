@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.candidates import candidate_moves
+from rulecraft.agents.inference import Fits, learnt_fits
 from rulecraft.agents.mc import Budget, parse_budget
 from rulecraft.agents.rollout import opponents, play_out, random_move, sample_world
 from rulecraft.engine.standings import match_scores
@@ -68,8 +69,9 @@ class ISMCTSAgent:
         base = match_scores(state)
         root = Node(seat)
         scale = [1.0]
+        fits = learnt_fits(state, seat, self.rng)
         for _ in range(b.playouts):
-            self._iterate(state, seat, root, base, scale)
+            self._iterate(state, seat, root, base, scale, fits)
             self.playouts += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -80,9 +82,10 @@ class ISMCTSAgent:
             return by_text[ranked[0][2]]
         return next(iter(by_text.values()))
 
-    def _iterate(self, state: State, seat: int, root: Node, base: list[float], scale: list[float]) -> None:
+    def _iterate(self, state: State, seat: int, root: Node, base: list[float], scale: list[float],
+                 fits: Fits | None) -> None:
         rng = self.rng
-        st = sample_world(state, seat, rng)
+        st = sample_world(state, seat, rng, fits)
         node = root
         path: list[Node] = []
         cap = self.budget.candidates

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.candidates import candidate_moves
+from rulecraft.agents.inference import learnt_fits
 from rulecraft.agents.rollout import outcome, play_out, random_move, sample_world
 from rulecraft.engine.standings import match_scores
 from rulecraft.errors import UsageError
@@ -77,12 +78,13 @@ class MCAgent:
         alive = list(range(len(cands)))
         phases = max(1, math.ceil(math.log2(len(cands))))
         used = 0
+        fits = learnt_fits(state, seat, self.rng)
         for phase in range(phases):
             # This phase's share of what is left of the budget, spread over the moves still in the
             # running; a move that is still in gets at least one more playout.
             rounds = max(1, (b.playouts - used) // (len(alive) * (phases - phase)))
             for _ in range(rounds):
-                world = sample_world(state, seat, self.rng)
+                world = sample_world(state, seat, self.rng, fits)
                 for i in alive:
                     totals[i] += self._playout(world, cands[i], seat, base)
                     counts[i] += 1

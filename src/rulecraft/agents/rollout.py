@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from rulecraft.agents.inference import Fits, learnt_fits
 from rulecraft.agents.policy import playout_move
 from rulecraft.engine.determinize import determinize
 from rulecraft.engine.standings import match_scores
@@ -58,9 +59,12 @@ def play_out(st: State, rng: random.Random, depth: int, policy: Policy = playout
         st.apply(policy(st, rng))
 
 
-def sample_world(state: State, seat: int, rng: random.Random) -> State:
-    """A determinization of ``state`` for ``seat`` whose playouts end with the hand in progress."""
-    world = determinize(state, seat, rng)
+def sample_world(state: State, seat: int, rng: random.Random, fits: Fits | None = None) -> State:
+    """A determinization of ``state`` for ``seat`` whose playouts end with the hand in progress.
+
+    ``fits`` is what the seat has learnt (``agents.inference.learnt_fits``, worked out once a decision).
+    """
+    world = determinize(state, seat, rng, fits=fits)
     world.hand_limit = world.hand_no  # the playout ends with this hand: no later deal is simulated
     world.legal_moves()  # computed once, shared by every copy
     return world
@@ -74,8 +78,9 @@ def one_ply(state: State, seat: int, cands: Sequence[Move], rng: random.Random, 
     """
     base = match_scores(state)
     totals = [0.0] * len(cands)
+    fits = learnt_fits(state, seat, rng)
     for _ in range(worlds):
-        world = sample_world(state, seat, rng)
+        world = sample_world(state, seat, rng, fits)
         for i, move in enumerate(cands):
             st = world.clone()
             st.apply(move)

@@ -151,8 +151,8 @@ def render_text(report: dict[str, Any], rulesets: tuple[Ruleset, Ruleset] | None
         if side["rules_fired"]:
             lines.append("  rules fired:")
             for k, v in side["rules_fired"].items():
-                lines.append(f"    {pad(_name(rs, 'rules', k, lang), 28)} {v['count']:>7}  ({v['per_game']:.3g}/game, in "
-                             f"{100 * v['share_of_games']:.1f}% of games)")
+                lines.append(f"    {pad(_name(rs, 'rules', k, lang), 28)} {v['count']:>7}  "
+                             f"({v['per_game']:.3g}/game, in {100 * v['share_of_games']:.1f}% of games)")
         if "seconds" in side:
             lines.append(f"  {side['seconds']:g} s")
     lines.append("")
