@@ -17,7 +17,7 @@ sampled world.
 
 Spec as for ``mc``: ``ismcts`` or ``ismcts:ARG[:ARG...]``, ARG ``N`` (iterations per decision, default
 100), ``Xs`` (seconds per decision at most), ``dN`` (moves per playout, default 60), ``kN`` (moves
-considered at most at a node, default 16; a claims turn offers thousands).
+considered at most at a node, default 16; a claims turn offers thousands), ``h`` (heuristic playouts).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.candidates import candidate_moves
 from rulecraft.agents.inference import Fits, learnt_fits
 from rulecraft.agents.mc import Budget, parse_budget
+from rulecraft.agents.policy import playout_move
 from rulecraft.agents.rollout import opponents, play_out, random_move, sample_world
 from rulecraft.engine.standings import match_scores
 
@@ -121,7 +122,7 @@ class ISMCTSAgent:
             st.apply(best_move)
             node = children[best_move.text]
             path.append(node)
-        play_out(st, rng, self.budget.depth, random_move)
+        play_out(st, rng, self.budget.depth, playout_move if self.budget.heuristic else random_move)
         rewards = outcomes(st, base)
         top = max(abs(r) for r in rewards)
         if top > scale[0]:
@@ -151,5 +152,5 @@ def _ismcts(seed: int, seat: int, arg: str) -> ISMCTSAgent:
     budget = parse_budget(arg)
     if not any(part.strip() and part.strip()[0].isdigit() and not part.strip().endswith("s")
                for part in arg.split(":")):
-        budget = Budget(DEFAULT_ITERATIONS, budget.seconds, budget.depth, budget.candidates)
+        budget = Budget(DEFAULT_ITERATIONS, budget.seconds, budget.depth, budget.candidates, budget.heuristic)
     return ISMCTSAgent(seed, seat, budget)

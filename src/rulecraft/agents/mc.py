@@ -17,7 +17,9 @@ hand, minus its opponents'.
 Spec: ``mc`` or ``mc:ARG[:ARG...]`` where an ARG is ``N`` (playouts per decision, default 40),
 ``Xs`` (seconds per decision at most; playouts stop at whichever limit comes first — a time limit
 makes play depend on the machine, so reproducible runs use playouts alone), ``dN`` (moves per
-playout before it is cut, default 60) or ``kN`` (moves considered at most per decision, default 16).
+playout before it is cut, default 60), ``kN`` (moves considered at most per decision, default 16) or
+``h`` (playouts by the default agent's rule-agnostic heuristics, ``agents.policy``, instead of random moves:
+slower playouts that judge a bid or a lead as plausible play would).
 The agent's RNG is seeded from the game seed and its seat, so a game replays identically.
 """
 
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.candidates import candidate_moves
 from rulecraft.agents.inference import learnt_fits
+from rulecraft.agents.policy import playout_move
 from rulecraft.agents.rollout import outcome, play_out, random_move, sample_world
 from rulecraft.engine.standings import match_scores
 from rulecraft.errors import UsageError
@@ -46,6 +49,7 @@ class Budget:
     seconds: float | None = None
     depth: int = 60
     candidates: int = 16
+    heuristic: bool = False  # playouts by the default agent's heuristics (agents.policy) instead of at random
 
 
 class MCAgent:
@@ -103,7 +107,7 @@ class MCAgent:
     def _playout(self, world: State, move: Move, seat: int, base: list[float]) -> float:
         st = world.clone()
         st.apply(move)
-        play_out(st, self.rng, self.budget.depth, random_move)
+        play_out(st, self.rng, self.budget.depth, playout_move if self.budget.heuristic else random_move)
         return outcome(st, seat, base)
 
 
@@ -112,6 +116,9 @@ def parse_budget(arg: str) -> Budget:
     fields: dict[str, float | int | None] = {}
     for raw in (a.strip() for a in arg.split(":")):
         if not raw:
+            continue
+        if raw == "h":
+            fields["heuristic"] = True
             continue
         try:
             if raw.endswith("s"):
@@ -128,7 +135,8 @@ def parse_budget(arg: str) -> Budget:
             ok = False
         if not ok:
             raise UsageError(f"bad mc argument '{raw}': use playouts (mc:200), seconds (mc:0.5s), "
-                             f"playout depth (mc:d80) or moves considered (mc:k16), joined by ':'")
+                             f"playout depth (mc:d80), moves considered (mc:k16) or heuristic playouts (mc:h), "
+                             "joined by ':'")
     return Budget(**fields)  # type: ignore[arg-type]
 
 
