@@ -26,7 +26,8 @@ GAMES = ["rook", "luk-fu", "tien-gow", "yukushi", "doubt"]
 MAX_HANDS = {"rook": 6, "luk-fu": 4, "tien-gow": 4}  # long matches: the first hands, highest total wins
 
 
-def measure(game: str, n: int, x: str, y: str, workers: int, seed: int) -> dict[str, object]:
+def measure(game: str, n: int, x: str, y: str, workers: int, seed: int, max_hands: int | None = None
+            ) -> dict[str, object]:
     rs = load_ruleset(game)
     seats, team = rs.seats.count, rs.seats.team_of
     wins = 0.0
@@ -37,7 +38,7 @@ def measure(game: str, n: int, x: str, y: str, workers: int, seed: int) -> dict[
         k = n // seats + (1 if seat < n % seats else 0)
         if not k:
             continue
-        spec = RunSpec.make(game, {}, None, agents, seed + seat, MAX_HANDS.get(game))
+        spec = RunSpec.make(game, {}, None, agents, seed + seat, max_hands or MAX_HANDS.get(game))
         for rec in run_games(spec, k, workers=workers):
             teams = {team[w] for w in rec["winners"]}
             if team[seat] in teams:
@@ -56,9 +57,10 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--max-hands", type=int, default=None, help="hands per match (default: see MAX_HANDS)")
     args = ap.parse_args()
     for game in args.games.split(","):
-        r = measure(game, args.n, args.x, args.y, args.workers, args.seed)
+        r = measure(game, args.n, args.x, args.y, args.workers, args.seed, args.max_hands)
         lo, hi = r["ci95"]  # type: ignore[misc]
         print(f"{game:9} {args.x} vs {args.y}: won {r['wins']:g}/{r['games']} = {100 * r['rate']:.1f}% "  # type: ignore[operator]
               f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}); even share {100 * r['even']:.1f}%  "  # type: ignore[operator]

@@ -101,3 +101,33 @@ def test_simulate_is_the_same_in_one_process_with_workers_and_on_a_cluster() -> 
         on_cluster = run(*base, "--dask", cluster.scheduler_address)
     assert on_cluster.returncode == 0, on_cluster.stderr
     assert on_cluster.stdout == one.stdout
+
+
+def test_differences_come_with_intervals_that_hold_them(report: dict) -> None:  # type: ignore[type-arg]
+    d = report["b_minus_a"]
+    ci = d["ci95"]
+    for s, x in enumerate(d["win_rate"]):
+        lo, hi = ci["win_rate"][s]
+        assert -1 <= lo <= x <= hi <= 1 and hi - lo > 0
+        lo, hi = ci["mean_score"][s]
+        assert lo <= d["mean_score"][s] <= hi
+    lo, hi = ci["rules_fired_per_game"]["old-card-led"]
+    assert lo <= d["rules_fired_per_game"]["old-card-led"] <= hi
+    assert lo < hi  # the rule fires a different number of times in different games: a spread
+
+
+def test_per_hand_mode_plays_one_hand_per_game() -> None:
+    r = run("compare", *OLD_CARDS, "-n", "8", "--seed", "2", "--format", "json", "--no-timings", "--hands", "1")
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(r.stdout)
+    assert rep["hands_per_game"] == 1
+    for side in (rep["a"], rep["b"]):
+        assert side["length"]["hands"]["max"] == 1  # a Luk Fu match is 12 deals; here each game is one
+
+
+def test_precision_follows_the_interval() -> None:
+    from rulecraft.cli.compare_cmd import with_ci
+
+    assert with_ci(12.3456, [2.0, 22.7]) == "+12 [+2, +23]"
+    assert with_ci(0.123456, [0.1, 0.15]) == "+0.123 [+0.100, +0.150]"
+    assert with_ci(-1.5, None) == "-1.5"

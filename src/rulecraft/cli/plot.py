@@ -52,9 +52,9 @@ def plot_comparison(path: str, report: dict[str, Any], records: Sequence[Sequenc
     colours = ("tab:blue", "tab:orange")
     _win_rates(axes[0][0], (a, b), seats, labels, colours)
     _scores(axes[0][1], records, seats, labels, colours)
-    _lengths(axes[1][0], records, labels, colours)
-    _rules_fired(axes[1][1], records, labels, colours)
     unit = "hands" if report.get("hands_per_game") == 1 else "games"
+    _lengths(axes[1][0], records, labels, colours, unit)
+    _rules_fired(axes[1][1], records, labels, colours)
     fig.suptitle(f"A: {_name(a, b)}   vs   B: {_name(b, a)}   ({report['games']} {unit} each, "
                  f"agents {','.join(a.get('agents', []))})", fontsize=10)
     fig.tight_layout()
@@ -108,12 +108,12 @@ def _scores(ax: Any, records: Sequence[Sequence[dict[str, Any]]], seats: int, la
 
 
 def _lengths(ax: Any, records: Sequence[Sequence[dict[str, Any]]], labels: Sequence[str],
-             colours: Sequence[str]) -> None:
+             colours: Sequence[str], unit: str = "games") -> None:
     moves = [[r["moves"] for r in recs] for recs in records]
     ax.hist(moves, bins=30, label=list(labels), color=list(colours), histtype="step", linewidth=2)
-    ax.set_xlabel("moves per game")
-    ax.set_ylabel("games")
-    ax.set_title("game length")
+    ax.set_xlabel(f"moves per {unit[:-1]}")
+    ax.set_ylabel(unit)
+    ax.set_title(f"{unit[:-1]} length")
     ax.legend()
 
 
@@ -157,7 +157,7 @@ def _rules_fired(ax: Any, records: Sequence[Sequence[dict[str, Any]]], labels: S
         return f"{r}  ({100 * (mb - ma) / ma:+.0f}%)" if ma else f"{r}  (new)" if mb else r
 
     ax.set_yticks(range(len(shown)), [label(r) for r in shown], fontsize=8)
-    ax.set_xlabel("times fired per game (95% CI)")
+    ax.set_xlabel("times fired per game (mean, 95% CI)")
     ax.set_title("rules fired (largest relative change at the top)")
     ax.grid(axis="x", alpha=0.3)
     ax.legend()
