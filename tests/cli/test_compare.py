@@ -64,7 +64,7 @@ def test_compare_text_and_plot(tmp_path: Path) -> None:
     out = r.stdout
     assert "A: luk-fu (" in out and "old_cards=public-plus-original-run" in out
     assert "seat 0: wins" in out and "95% CI" in out
-    assert "first player wins" in out and "old-card-led" in out and "B - A:" in out
+    assert "first player wins" in out and "old-card-led" in out and "B - A (95% CI" in out
 
 
 def test_compare_is_the_same_with_workers(report: dict) -> None:  # type: ignore[type-arg]
