@@ -75,7 +75,8 @@ def test_compare_is_the_same_with_workers(report: dict) -> None:  # type: ignore
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["compare", "luk-fu", "luk-fu", "--agents", "nobody"], "known agents: bluffer, default, first, ismcts, mc, random"),
+    (["compare", "luk-fu", "luk-fu", "--agents", "nobody"],
+     "known agents: bluffer, default, first, ismcts, mc, random"),
     (["compare", "luk-fu", "luk-fu", "-b", "old_card=x"], "unknown option 'old_card'"),
     (["compare", "luk-fu", "luk-fu", "-a", "old_cards=x"], "choices: known-to-leader, public-plus-original-run"),
     (["compare", "luk-fu", "nosuch"], "bundled rulesets: doubt, luk-fu, luk-fu/four-players, rook"),
