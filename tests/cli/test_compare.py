@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-OLD_CARDS = ["luk-fu", "luk-fu", "-a", "old_cards=known-to-leader", "-b", "old_cards=public-plus-original-run"]
+OLD_CARDS = ["luk-fu", "luk-fu", "-a", "old_cards=known-to-leader", "-b", "old_cards=public-plus-original-run",
+             "--agents", "random"]  # the machinery, not the agents, is under test here: the fastest agent
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -63,7 +64,7 @@ def test_compare_text_and_plot(tmp_path: Path) -> None:
     out = r.stdout
     assert "A: luk-fu (" in out and "old_cards=public-plus-original-run" in out
     assert "seat 0: wins" in out and "95% CI" in out
-    assert "first player wins" in out and "old-card-led" in out and "B - A:" in out
+    assert "first player wins" in out and "old-card-led" in out and "B - A (95% CI" in out
 
 
 def test_compare_is_the_same_with_workers(report: dict) -> None:  # type: ignore[type-arg]
@@ -74,7 +75,8 @@ def test_compare_is_the_same_with_workers(report: dict) -> None:  # type: ignore
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["compare", "luk-fu", "luk-fu", "--agents", "nobody"], "known agents: bluffer, first, mc, random"),
+    (["compare", "luk-fu", "luk-fu", "--agents", "nobody"],
+     "known agents: bluffer, default, first, ismcts, mc, random"),
     (["compare", "luk-fu", "luk-fu", "-b", "old_card=x"], "unknown option 'old_card'"),
     (["compare", "luk-fu", "luk-fu", "-a", "old_cards=x"], "choices: known-to-leader, public-plus-original-run"),
     (["compare", "luk-fu", "nosuch"], "bundled rulesets: doubt, luk-fu, luk-fu/four-players, rook"),
@@ -100,3 +102,33 @@ def test_simulate_is_the_same_in_one_process_with_workers_and_on_a_cluster() -> 
         on_cluster = run(*base, "--dask", cluster.scheduler_address)
     assert on_cluster.returncode == 0, on_cluster.stderr
     assert on_cluster.stdout == one.stdout
+
+
+def test_differences_come_with_intervals_that_hold_them(report: dict) -> None:  # type: ignore[type-arg]
+    d = report["b_minus_a"]
+    ci = d["ci95"]
+    for s, x in enumerate(d["win_rate"]):
+        lo, hi = ci["win_rate"][s]
+        assert -1 <= lo <= x <= hi <= 1 and hi - lo > 0
+        lo, hi = ci["mean_score"][s]
+        assert lo <= d["mean_score"][s] <= hi
+    lo, hi = ci["rules_fired_per_game"]["old-card-led"]
+    assert lo <= d["rules_fired_per_game"]["old-card-led"] <= hi
+    assert lo < hi  # the rule fires a different number of times in different games: a spread
+
+
+def test_per_hand_mode_plays_one_hand_per_game() -> None:
+    r = run("compare", *OLD_CARDS, "-n", "8", "--seed", "2", "--format", "json", "--no-timings", "--hands", "1")
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(r.stdout)
+    assert rep["hands_per_game"] == 1
+    for side in (rep["a"], rep["b"]):
+        assert side["length"]["hands"]["max"] == 1  # a Luk Fu match is 12 deals; here each game is one
+
+
+def test_precision_follows_the_interval() -> None:
+    from rulecraft.cli.compare_cmd import with_ci
+
+    assert with_ci(12.3456, [2.0, 22.7]) == "+12 [+2, +23]"
+    assert with_ci(0.123456, [0.1, 0.15]) == "+0.123 [+0.100, +0.150]"
+    assert with_ci(-1.5, None) == "-1.5"

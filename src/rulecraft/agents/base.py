@@ -54,7 +54,8 @@ def known_agents() -> list[str]:
 def _load_builtin_agents() -> None:
     import importlib
 
-    for module in ("rulecraft.agents.simple", "rulecraft.agents.bluffer", "rulecraft.agents.mc"):
+    for module in ("rulecraft.agents.simple", "rulecraft.agents.bluffer", "rulecraft.agents.mc",
+                   "rulecraft.agents.default", "rulecraft.agents.ismcts"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

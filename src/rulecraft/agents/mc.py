@@ -7,19 +7,19 @@ applies the move to a copy of that world and plays on with uniformly random move
 the end of the *hand* (the match is cut there, so no later deal is simulated). Every move of a
 round sees the same world (common random numbers), which makes their comparison far less noisy.
 Budget is spread by *sequential halving*: all candidates get a few playouts, the worse half is
-dropped, and so on, so the budget goes to the moves that are close.
+dropped, and so on, so the budget goes to the moves that are close. The budget is a total: N
+playouts per decision at most (a move in the running gets at least one per halving round, so a
+decision considers at most N/2 moves), and the cost of a decision grows with N.
 
-A playout is scored for the seat as its match score change minus the mean change of the seats not
-on its team (the match ``score`` expression at the end of the hand, relative to the decision): that
-is the hand's points for trick games, its chips for payment games and its finishing place for
-shedding games, with nothing game-specific. A playout cut short by the depth limit before its hand
-ends (shedding games can run for thousands of moves) is scored by the one generic signal left: how
-many fewer pieces the seat holds than its opponents.
+Playouts are scored as ``agents.rollout.outcome`` says: the seat's match score change over the
+hand, minus its opponents'.
 
 Spec: ``mc`` or ``mc:ARG[:ARG...]`` where an ARG is ``N`` (playouts per decision, default 40),
 ``Xs`` (seconds per decision at most; playouts stop at whichever limit comes first — a time limit
 makes play depend on the machine, so reproducible runs use playouts alone), ``dN`` (moves per
-playout before it is cut, default 60) or ``kN`` (moves considered at most per decision, default 16).
+playout before it is cut, default 60), ``kN`` (moves considered at most per decision, default 16) or
+``h`` (playouts by the default agent's rule-agnostic heuristics, ``agents.policy``, instead of random moves:
+slower playouts that judge a bid or a lead as plausible play would).
 The agent's RNG is seeded from the game seed and its seat, so a game replays identically.
 """
 
@@ -32,7 +32,9 @@ from typing import TYPE_CHECKING
 
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.candidates import candidate_moves
-from rulecraft.engine.determinize import determinize
+from rulecraft.agents.inference import learnt_fits
+from rulecraft.agents.policy import playout_move
+from rulecraft.agents.rollout import outcome, play_out, random_move, sample_world
 from rulecraft.engine.standings import match_scores
 from rulecraft.errors import UsageError
 
@@ -47,6 +49,7 @@ class Budget:
     seconds: float | None = None
     depth: int = 60
     candidates: int = 16
+    heuristic: bool = False  # playouts by the default agent's heuristics (agents.policy) instead of at random
 
 
 class MCAgent:
@@ -55,12 +58,16 @@ class MCAgent:
     def __init__(self, seed: int, seat: int, budget: Budget | None = None) -> None:
         self.rng = agent_rng(seed, seat, "mc")
         self.budget = budget or Budget()
+        self.playouts = 0  # playouts made so far (for tests and benchmarks: counted, not timed)
 
     def choose(self, state: State, seat: int) -> Move:
         legal = state.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        cands = candidate_moves(state, seat, legal, self.rng, self.budget.candidates)
+        # Fewer moves than the budget can try twice each would leave some untried: consider at most
+        # half as many moves as there are playouts, so the cost grows with the budget.
+        cap = min(self.budget.candidates, max(2, self.budget.playouts // 2))
+        cands = candidate_moves(state, seat, legal, self.rng, cap)
         if len(cands) == 1:
             return cands[0]
         return self._search(state, seat, cands)
@@ -74,15 +81,18 @@ class MCAgent:
         counts = [0] * len(cands)
         alive = list(range(len(cands)))
         phases = max(1, math.ceil(math.log2(len(cands))))
+        used = 0
+        fits = learnt_fits(state, seat, self.rng)
         for phase in range(phases):
-            rounds = max(1, b.playouts // (len(alive) * phases))
+            # This phase's share of what is left of the budget, spread over the moves still in the
+            # running; a move that is still in gets at least one more playout.
+            rounds = max(1, (b.playouts - used) // (len(alive) * (phases - phase)))
             for _ in range(rounds):
-                world = determinize(state, seat, self.rng)
-                world.hand_limit = world.hand_no  # the playout ends with this hand
-                world.legal_moves()  # computed once, shared by every copy
+                world = sample_world(state, seat, self.rng, fits)
                 for i in alive:
                     totals[i] += self._playout(world, cands[i], seat, base)
                     counts[i] += 1
+                used += len(alive)
                 if deadline is not None and time.perf_counter() > deadline:
                     break
             if deadline is not None and time.perf_counter() > deadline:
@@ -90,39 +100,15 @@ class MCAgent:
             if phase < phases - 1:
                 alive.sort(key=lambda i: (-totals[i] / counts[i], i))
                 alive = sorted(alive[:max(1, (len(alive) + 1) // 2)])
+        self.playouts += used
         best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
         return cands[best]
 
     def _playout(self, world: State, move: Move, seat: int, base: list[float]) -> float:
         st = world.clone()
         st.apply(move)
-        rng = self.rng
-        for _ in range(self.budget.depth):
-            if st.is_over:
-                break
-            moves = st.legal_moves()
-            if not moves:  # rules that leave a seat nothing to do: the game loop reports it, not the search
-                break
-            st.apply(moves[rng.randrange(len(moves))])
+        play_out(st, self.rng, self.budget.depth, playout_move if self.budget.heuristic else random_move)
         return outcome(st, seat, base)
-
-
-def opponents(st: State, seat: int) -> list[int]:
-    team = st.rs.seats.team_of
-    return [s for s in range(st.rs.seats.count) if team[s] != team[seat]]
-
-
-def outcome(st: State, seat: int, base: list[float]) -> float:
-    """How well the playout went for ``seat`` (see the module docstring)."""
-    opp = opponents(st, seat)
-    if not opp:
-        return 0.0
-    if st.is_over:
-        final = match_scores(st)
-        delta = [f - b for f, b in zip(final, base, strict=True)]
-        return delta[seat] - sum(delta[s] for s in opp) / len(opp)
-    held = [len(st.hand(s)) for s in range(st.rs.seats.count)]
-    return sum(held[s] for s in opp) / len(opp) - held[seat]
 
 
 def parse_budget(arg: str) -> Budget:
@@ -130,6 +116,9 @@ def parse_budget(arg: str) -> Budget:
     fields: dict[str, float | int | None] = {}
     for raw in (a.strip() for a in arg.split(":")):
         if not raw:
+            continue
+        if raw == "h":
+            fields["heuristic"] = True
             continue
         try:
             if raw.endswith("s"):
@@ -146,7 +135,8 @@ def parse_budget(arg: str) -> Budget:
             ok = False
         if not ok:
             raise UsageError(f"bad mc argument '{raw}': use playouts (mc:200), seconds (mc:0.5s), "
-                             f"playout depth (mc:d80) or moves considered (mc:k16), joined by ':'")
+                             f"playout depth (mc:d80), moves considered (mc:k16) or heuristic playouts (mc:h), "
+                             "joined by ':'")
     return Budget(**fields)  # type: ignore[arg-type]
 
 

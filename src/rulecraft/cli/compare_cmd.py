@@ -8,7 +8,9 @@ for B). Both sides play games 0..N-1 of the same run seed with the same agents.
 from __future__ import annotations
 
 import json
+import math
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -33,9 +35,12 @@ def register(group: click.Group) -> None:
 @click.option("-b", "--b-option", "b_options", multiple=True, metavar="NAME=CHOICE", help="An option for B.")
 @click.option("--a-preset", default=None, help="A preset for A.")
 @click.option("--b-preset", default=None, help="A preset for B.")
-@click.option("--agents", default="random", show_default=True,
+@click.option("--agents", default="default", show_default=True,
               help="One agent for every seat, or one per seat separated by commas (both sides).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the run (both sides).")
+@click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Play only the first N hands of each match (--hands 1: a per-hand comparison, for games "
+                   "whose matches are long; each game is then a hand, its winner the seat ahead after it).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Draw the distributions side by side (needs matplotlib: pip install 'rulecraft[plot]').")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -47,7 +52,8 @@ def register(group: click.Group) -> None:
 @click.option("--lang", "lang", default=None, metavar="CODE",
               help="Text output: show options and the rules fired also by their names in this language.")
 def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: tuple[str, ...],
-            a_preset: str | None, b_preset: str | None, agents: str, seed: int, plot_path: str | None, fmt: str,
+            a_preset: str | None, b_preset: str | None, agents: str, seed: int, max_hands: int | None,
+            plot_path: str | None, fmt: str,
             no_timings: bool, workers: int, dask_address: str | None, lang: str | None) -> None:
     """Compare rulesets A and B over the same N seeded games: win rates, scores, length, rules fired, balance."""
     from rulecraft.cli.progress import progress_bar
@@ -72,8 +78,10 @@ def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: t
         rs = load_ruleset(ref, chosen, preset)
         language(rs, lang)  # before playing: both sides must have the language
         names = resolve_agents(rs, agent_list)
-        sides.append((rs, RunSpec.make(ref, chosen, preset, names, seed)))
+        sides.append((rs, RunSpec.make(ref, chosen, preset, names, seed, max_hands)))
     report: dict[str, Any] = {"games": games, "seed": seed}
+    if max_hands is not None:
+        report["hands_per_game"] = max_hands
     records = []
     with progress_bar(2 * games, "compare") as update:
         for label, (rs, spec) in zip("ab", sides, strict=True):
@@ -85,7 +93,7 @@ def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: t
             if not no_timings:
                 side["seconds"] = round(time.perf_counter() - start, 3)
             report[label] = side
-    report["b_minus_a"] = compare_stats(report["a"], report["b"])
+    report["b_minus_a"] = compare_stats(report["a"], report["b"], records[0], records[1])
     if plot_path:
         from rulecraft.cli.plot import plot_comparison
 
@@ -143,18 +151,46 @@ def render_text(report: dict[str, Any], rulesets: tuple[Ruleset, Ruleset] | None
         if side["rules_fired"]:
             lines.append("  rules fired:")
             for k, v in side["rules_fired"].items():
-                lines.append(f"    {pad(_name(rs, 'rules', k, lang), 28)} {v['count']:>7}  ({v['per_game']:g}/game, in "
-                             f"{100 * v['share_of_games']:.1f}% of games)")
+                lines.append(f"    {pad(_name(rs, 'rules', k, lang), 28)} {v['count']:>7}  "
+                             f"({v['per_game']:.3g}/game, in {100 * v['share_of_games']:.1f}% of games)")
         if "seconds" in side:
             lines.append(f"  {side['seconds']:g} s")
     lines.append("")
-    lines.append("B - A:")
-    lines.append("  win rate by seat: " + ", ".join(f"{100 * x:+.1f}" for x in d["win_rate"]) + " points")
-    lines.append("  mean score by seat: " + ", ".join(f"{x:+g}" for x in d["mean_score"]))
-    lines.append(f"  mean moves {d['mean_moves']:+g}, mean hands {d['mean_hands']:+g}, "
+    ci = d.get("ci95", {})
+    lines.append("B - A (95% CI; both sides play the same deals, so means are compared game by game):")
+    for s, x in enumerate(d["win_rate"]):
+        lines.append(f"  seat {s}: win rate {with_ci(100 * x, _scaled(ci, 'win_rate', s, 100))} points, "
+                     f"mean score {with_ci(d['mean_score'][s], _scaled(ci, 'mean_score', s))}")
+    lines.append(f"  moves {with_ci(d['mean_moves'], ci.get('mean_moves'))}, "
+                 f"hands {with_ci(d['mean_hands'], ci.get('mean_hands'))}, "
                  f"first-player advantage {100 * d['first_player_advantage']:+.1f} points")
+    fired_ci = ci.get("rules_fired_per_game", {})
     changed = {k: v for k, v in d["rules_fired_per_game"].items() if v}
     if changed:
-        lines.append("  rules fired per game: " + ", ".join(f"{_name(rs_b or rs_a, 'rules', k, lang)} {v:+g}"
-                                                        for k, v in changed.items()))
+        lines.append("  rules fired per game:")
+        for k, v in changed.items():
+            lines.append(f"    {pad(_name(rs_b or rs_a, 'rules', k, lang), 28)} {with_ci(v, fired_ci.get(k))}")
     return "\n".join(lines)
+
+
+def _scaled(ci: dict[str, Any], key: str, index: int, factor: float = 1.0) -> list[float] | None:
+    values = ci.get(key)
+    if not values:
+        return None
+    lo, hi = values[index]
+    return [factor * lo, factor * hi]
+
+
+def with_ci(x: float, interval: Sequence[float] | None) -> str:
+    """``x`` and its interval, to the precision the interval warrants (two significant digits of its half-width)."""
+    if not interval:
+        return f"{x:+.4g}"
+    lo, hi = interval
+    digits = decimals_for((hi - lo) / 2)
+    return f"{x:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
+def decimals_for(half_width: float) -> int:
+    if half_width <= 0 or not math.isfinite(half_width):
+        return 1
+    return max(0, min(4, 1 - math.floor(math.log10(half_width))))

@@ -33,8 +33,8 @@ def _load(ruleset: str, options: tuple[str, ...], preset: str | None) -> Ruleset
 @click.option("-n", "games", type=click.IntRange(min=1), default=100, show_default=True, help="Games to play.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seed of the run (each game's seed derives from it).")
-@click.option("--agents", default="random", show_default=True,
-              help="One agent for every seat, or one per seat separated by commas (e.g. random,mc,random,mc).")
+@click.option("--agents", default="default", show_default=True,
+              help="One agent for every seat, or one per seat separated by commas (e.g. default,mc,random,mc).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--log-dir", type=click.Path(file_okay=False), default=None, help="Write every game's log here.")
 @click.option("--no-timings", is_flag=True, help="Leave timings out, so output is byte-for-byte reproducible.")

@@ -227,8 +227,8 @@ class PlayLoop:
               help="Choose an option of the ruleset (repeatable).")
 @click.option("--preset", default=None, help="Select a named preset of options.")
 @click.option("--seats", "seats_spec", default=None, metavar="A,B,...",
-              help="Who plays each seat: 'human' or an agent (random, bluffer, ...). "
-                   "Default: a human in seat 0, random bots elsewhere.")
+              help="Who plays each seat: 'human' or an agent (default, random, bluffer, ...). "
+                   "Default: a human in seat 0, default bots elsewhere.")
 @click.option("--seed", type=int, default=None, help="Seed of the game (default: a random one, printed).")
 @click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None,
               help="Stop the match after this many hands.")

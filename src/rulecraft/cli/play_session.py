@@ -33,7 +33,7 @@ def seat_agents(rs: Ruleset, spec: str | None, seed: int) -> list[str]:
     Each bot name is checked now (``make_agent``), so a typo is a usage error before the game starts.
     """
     n = rs.seats.count
-    names = [s.strip() for s in spec.split(",") if s.strip()] if spec else [HUMAN] + ["random"] * (n - 1)
+    names = [s.strip() for s in spec.split(",") if s.strip()] if spec else [HUMAN] + ["default"] * (n - 1)
     if len(names) != n:
         raise UsageError(f"{rs.name} has {n} seats: --seats needs {n} names separated by commas "
                          f"(e.g. {','.join([HUMAN] + ['random'] * (n - 1))}), got {len(names)}")

@@ -22,6 +22,11 @@ from the agent's RNG, so chance later in the game (a next deal) is not the real 
 Only the seat to act is determinized for: the phases' cached options of that seat (built from its
 own, visible hand) stay valid in the clone.
 
+A caller that has learnt more (a seat that could not follow a suit holds none of it) passes ``fits``:
+``fits(zone_instance, piece)`` says whether ``piece`` may lie in that zone instance, and the shuffle is
+repaired by swaps between hidden places until every piece fits its place (as far as swaps can do it:
+what cannot be repaired is left as drawn, so a sample always exists).
+
 Phase data may hold pieces too (a trick's face-down plays, a claim's pieces); by the phase kinds'
 convention such fields are named ``pieces`` or ``*_pieces``, and :func:`remap_pieces` rewrites them.
 """
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any
 
 from rulecraft.engine.history import History
@@ -51,7 +57,8 @@ def hidden_pieces(st: State, seat: int) -> list[int]:
     return [p for p in range(st.rs.pieces.count) if not accounted_for(st, p, seat)]
 
 
-def determinize(st: State, seat: int, rng: random.Random, light: bool = True) -> State:
+def determinize(st: State, seat: int, rng: random.Random, light: bool = True,
+                fits: Callable[[int, int], bool] | None = None) -> State:
     """A clone of ``st`` with the pieces hidden from ``seat`` dealt again at random into their places.
 
     ``light`` drops the game's history and past hand results from the clone: searches do not read
@@ -65,12 +72,29 @@ def determinize(st: State, seat: int, rng: random.Random, light: bool = True) ->
     held = [p for zone in st.zones for p in zone if p in hidden_set]
     shuffled = list(hidden)
     rng.shuffle(shuffled)
+    if fits is not None:
+        _repair(held, shuffled, [st.loc[p] for p in held], fits, rng)
     mapping = dict(zip(held, shuffled, strict=True))  # the piece now at old p's place
     if mapping:
         _apply_mapping(st, c, mapping)
     c.rng = random.Random(rng.getrandbits(64))
     c._legal_cache = None
     return c
+
+
+def _repair(held: list[int], shuffled: list[int], places: list[int], fits: Callable[[int, int], bool],
+            rng: random.Random) -> None:
+    """Swap pieces between places until each fits its place (``places[i]``: the zone instance of place i)."""
+    n = len(shuffled)
+    for i in range(n):
+        if fits(places[i], shuffled[i]):
+            continue
+        start = rng.randrange(n)
+        for k in range(n):
+            j = (start + k) % n
+            if j != i and fits(places[i], shuffled[j]) and fits(places[j], shuffled[i]):
+                shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
+                break
 
 
 def _light_clone(st: State) -> State:

@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from rulecraft.runs.stats import describe, wilson
+from rulecraft.runs.stats import Z95, describe, wilson
 
 
 def side_stats(records: Sequence[dict[str, Any]], seats: int) -> dict[str, Any]:
@@ -71,8 +71,15 @@ def _balance(records: Sequence[dict[str, Any]], seats: int, wins: list[float]) -
     }
 
 
-def compare_stats(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """B minus A for the headline numbers (win rates, mean scores, length, rule firings per game)."""
+def compare_stats(a: dict[str, Any], b: dict[str, Any], records_a: Sequence[dict[str, Any]] = (),
+                  records_b: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """B minus A for the headline numbers (win rates, mean scores, length, rule firings per game).
+
+    Given both sides' records, ``ci95`` adds a 95% interval to each difference: Newcombe's interval
+    (from the two Wilson intervals) for a win rate, and for a mean the interval of the mean of the
+    per-game differences — both sides play the same seeds, so game i of A and game i of B share
+    their deal, and pairing them removes the deal's luck from the difference.
+    """
     seats = min(len(a["win_rate"]), len(b["win_rate"]))
     rules = sorted(set(a["rules_fired"]) | set(b["rules_fired"]))
 
@@ -82,7 +89,7 @@ def compare_stats(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     def mean(d: dict[str, Any]) -> float:
         return float(d.get("mean", 0.0))
 
-    return {
+    out = {
         "win_rate": [round(b["win_rate"][s]["rate"] - a["win_rate"][s]["rate"], 6) for s in range(seats)],
         "mean_score": [round(mean(b["scores"][s]) - mean(a["scores"][s]), 4) for s in range(seats)],
         "mean_moves": round(mean(b["length"]["moves"]) - mean(a["length"]["moves"]), 4),
@@ -91,3 +98,48 @@ def compare_stats(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         "first_player_advantage": round(b["balance"]["first_player"]["advantage"]
                                         - a["balance"]["first_player"]["advantage"], 6),
     }
+    if records_a and records_b:
+        out["ci95"] = _intervals(a, b, records_a, records_b, seats, rules)
+    return out
+
+
+def _intervals(a: dict[str, Any], b: dict[str, Any], ra: Sequence[dict[str, Any]], rb: Sequence[dict[str, Any]],
+               seats: int, rules: list[str]) -> dict[str, Any]:
+    pairs = list(zip(sorted(ra, key=lambda r: r["index"]), sorted(rb, key=lambda r: r["index"]), strict=False))
+
+    def paired(value: Any) -> list[float]:
+        lo, hi = paired_interval([float(value(y)) - float(value(x)) for x, y in pairs])
+        return [round(lo, 6), round(hi, 6)]
+
+    win = []
+    for s in range(seats):
+        wa, wb = a["win_rate"][s], b["win_rate"][s]
+        lo, hi = newcombe(wa["rate"], tuple(wa["ci95"]), wb["rate"], tuple(wb["ci95"]))
+        win.append([round(lo, 6), round(hi, 6)])
+    return {
+        "win_rate": win,
+        "mean_score": [paired(lambda r, s=s: r["scores"][s]) for s in range(seats)],
+        "mean_moves": paired(lambda r: r["moves"]),
+        "mean_hands": paired(lambda r: r["hands"]),
+        "rules_fired_per_game": {k: paired(lambda r, k=k: r["fired"].get(k, 0)) for k in rules},
+    }
+
+
+def newcombe(pa: float, ci_a: tuple[float, float], pb: float, ci_b: tuple[float, float]) -> tuple[float, float]:
+    """Newcombe's (1998, method 10) interval for pb - pa from the two proportions' Wilson intervals."""
+    (la, ua), (lb, ub) = ci_a, ci_b
+    d = pb - pa
+    return (d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2), d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2))
+
+
+def paired_interval(diffs: Sequence[float]) -> tuple[float, float]:
+    """The normal-approximation 95% interval of the mean of paired differences."""
+    n = len(diffs)
+    if n == 0:
+        return (0.0, 0.0)
+    mean = math.fsum(diffs) / n
+    if n == 1:
+        return (mean, mean)
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in diffs) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return (mean - half, mean + half)

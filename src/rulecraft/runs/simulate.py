@@ -31,7 +31,7 @@ def game_seed(seed: int, index: int) -> int:
 def resolve_agents(rs: Ruleset, agents: Sequence[str] | None) -> list[str]:
     """One agent spec per seat; each is checked (an unknown name or bad argument is a UsageError)."""
     n = rs.seats.count
-    names = list(agents or ["random"])
+    names = list(agents or ["default"])
     if len(names) == 1:
         names = names * n
     if len(names) != n:

@@ -1,0 +1,71 @@
+"""Win rates of one agent against another, per bundled game, with 95% Wilson intervals.
+
+Agent X plays one seat (and, in a partnership game, its partners' seats); agent Y plays every other
+seat. X's seat rotates through all seats (games are split evenly), so seat advantages cancel. A win
+is credited as the result's winners say (a win shared between teams counts in part). If X and Y were
+equally strong, X's expected share would be 1 / number of teams: that is the line to beat.
+
+    .venv/bin/python benchmarks/agents_vs.py default random -n 60 --workers 2
+    .venv/bin/python benchmarks/agents_vs.py mc:20 default -n 60
+    .venv/bin/python benchmarks/agents_vs.py ismcts:100000:0.02s mc:100000:0.02s -n 60   # equal time per decision
+
+Each line also gives the searching agents' mean playouts per decision when asked (--count), and the
+wall time of the pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from rulecraft.load import load_ruleset
+from rulecraft.runs.distribute import RunSpec, run_games
+from rulecraft.runs.stats import wilson
+
+GAMES = ["rook", "luk-fu", "tien-gow", "yukushi", "doubt"]
+MAX_HANDS = {"rook": 6, "luk-fu": 4, "tien-gow": 4}  # long matches: the first hands, highest total wins
+
+
+def measure(game: str, n: int, x: str, y: str, workers: int, seed: int, max_hands: int | None = None
+            ) -> dict[str, object]:
+    rs = load_ruleset(game)
+    seats, team = rs.seats.count, rs.seats.team_of
+    wins = 0.0
+    played = 0
+    start = time.perf_counter()
+    for seat in range(seats):
+        agents = [x if team[s] == team[seat] else y for s in range(seats)]
+        k = n // seats + (1 if seat < n % seats else 0)
+        if not k:
+            continue
+        spec = RunSpec.make(game, {}, None, agents, seed + seat, max_hands or MAX_HANDS.get(game))
+        for rec in run_games(spec, k, workers=workers):
+            teams = {team[w] for w in rec["winners"]}
+            if team[seat] in teams:
+                wins += 1 / len(teams)
+            played += 1
+    lo, hi = wilson(wins, played)
+    return {"game": game, "games": played, "wins": wins, "rate": wins / played, "ci95": (lo, hi),
+            "even": 1 / len(rs.seats.teams), "seconds": time.perf_counter() - start}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("x")
+    ap.add_argument("y")
+    ap.add_argument("-n", type=int, default=60)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--max-hands", type=int, default=None, help="hands per match (default: see MAX_HANDS)")
+    args = ap.parse_args()
+    for game in args.games.split(","):
+        r = measure(game, args.n, args.x, args.y, args.workers, args.seed, args.max_hands)
+        lo, hi = r["ci95"]  # type: ignore[misc]
+        print(f"{game:9} {args.x} vs {args.y}: won {r['wins']:g}/{r['games']} = {100 * r['rate']:.1f}% "  # type: ignore[operator]
+              f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}); even share {100 * r['even']:.1f}%  "  # type: ignore[operator]
+              f"[{r['seconds']:.0f} s]", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""The default agent: plausible play in any ruleset, cheaply, from rule-agnostic heuristics and short playouts.
+
+``default`` (or ``default:N``) plays each decision by the kind of the phase that asks it:
+
+* a trick round: the heuristic of ``agents.policy`` (win cheaply when it counts, give the weakest play
+  otherwise); whether to *stop* play, where the rules allow it, by a one-ply search;
+* an auction: a one-ply search over passing, the lowest bid allowed and the named calls. Each is
+  tried in N sampled worlds (determinizations from the seat's own knowledge) and played to the end of
+  the hand by the heuristics, everyone else passing: a bid is made only when the hand, played out,
+  is expected to do better with it than without — the seat does not bid beyond what its hand supports,
+  and raises one step at a time;
+* naming a value (trump): the value of a piece attribute it holds most of, else a one-ply search;
+* an exchange: its weakest piece of its shortest group;
+* a claims round: the bluffer's play (true claims of the value it holds most of, honestly sized;
+  challenges of claims that cannot be true);
+* anything else: a one-ply search over at most 8 candidate moves.
+
+N (default 6) is the number of sampled worlds per searched decision. The agent's RNG is seeded from the
+game seed and its seat, so a game replays identically.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulecraft.agents.base import agent_rng, register
+from rulecraft.agents.bluffer import Bluffer
+from rulecraft.agents.candidates import candidate_moves
+from rulecraft.agents.policy import choose_by_holding, exchange_move, phase_kind, trick_move
+from rulecraft.agents.rollout import one_ply
+from rulecraft.errors import UsageError
+
+if TYPE_CHECKING:
+    from rulecraft.engine.moves import Move
+    from rulecraft.engine.state import State
+
+WORLDS = 6
+DEPTH = 400  # moves per playout before it is cut (a hand of most games ends well before)
+OTHER_CANDIDATES = 8
+
+
+class DefaultAgent:
+    name = "default"
+
+    def __init__(self, seed: int, seat: int, worlds: int = WORLDS) -> None:
+        self.rng = agent_rng(seed, seat, "default")
+        self.worlds = worlds
+        self.bluffer = Bluffer(seed, seat)
+        self.playouts = 0  # playouts made so far (for tests and benchmarks: counted, not timed)
+
+    def choose(self, state: State, seat: int) -> Move:
+        legal = state.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        kind = phase_kind(state)
+        rng = self.rng
+        if kind == "claims":
+            return self.bluffer.choose(state, seat)
+        if kind == "tricks":
+            plays = [m for m in legal if m.verb != "stop"]
+            best = trick_move(state, seat, plays, rng)
+            if len(plays) == len(legal):
+                return best
+            return self._search(state, seat, [best, *(m for m in legal if m.verb == "stop")])
+        if kind == "auction":
+            bids = [m for m in legal if m.verb == "bid"]
+            cands = [m for m in legal if m.verb == "pass"]
+            if bids:
+                cands.append(min(bids, key=lambda m: float(m.value)))
+            cands.extend(m for m in legal if m.verb not in ("pass", "bid"))
+            return self._search(state, seat, cands)
+        if kind == "choose":
+            chosen = choose_by_holding(state, seat, legal)
+            if chosen is not None:
+                return chosen
+        elif kind == "exchange":
+            return exchange_move(state, seat, legal, rng)
+        return self._search(state, seat, candidate_moves(state, seat, legal, rng, OTHER_CANDIDATES))
+
+    def _search(self, state: State, seat: int, cands: list[Move]) -> Move:
+        if len(cands) == 1:
+            return cands[0]
+        move, made = one_ply(state, seat, cands, self.rng, self.worlds, DEPTH)
+        self.playouts += made
+        return move
+
+
+@register("default")
+def _default(seed: int, seat: int, arg: str) -> DefaultAgent:
+    if not arg:
+        return DefaultAgent(seed, seat)
+    try:
+        worlds = int(arg)
+    except ValueError:
+        worlds = 0
+    if worlds < 1:
+        raise UsageError(f"the default agent's argument is the number of sampled worlds per searched decision "
+                         f"(a whole number, 1 or more), not '{arg}'")
+    return DefaultAgent(seed, seat, worlds)

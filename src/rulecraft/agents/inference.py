@@ -1,0 +1,160 @@
+"""What a seat has learnt from the play so far about where hidden pieces are, for determinization.
+
+Two kinds of fact, both read from the game's record as redacted for the seat (``views.redact_event``)
+and from the rule file's own restrictions, never from hidden state:
+
+* **could not follow**: in a trick round, a seat that played a single piece face up which a follow
+  restriction with ``if_able`` applied to and did not allow showed that the restriction lapsed: it
+  held no piece the restriction would have allowed (a void suit). Pieces cannot come back into a
+  hand during a trick phase, so it holds none of them now either. (The restriction is judged in a
+  sampled world, with the round's lead put back in place: the lead and the play are public, and the
+  world depends only on what the seat may know.)
+* **picked up**: pieces shown by a challenge, and the seat's own pieces in a pile, went into the
+  hand of the seat that picked the pile up, and are still there until that seat plays again.
+
+``learnt_fits(state, seat, rng)`` turns them into ``fits(zone_instance, piece)`` for
+``engine.determinize`` (None when nothing has been learnt).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.engine.determinize import determinize
+from rulecraft.engine.views import redact_event
+
+if TYPE_CHECKING:
+    from rulecraft.engine.state import State
+
+Fits = Callable[[int, int], bool]
+
+
+def learnt_fits(state: State, seat: int, rng: random.Random) -> Fits | None:
+    events = _this_hand(state, seat)
+    if not events:
+        return None
+    forbidden = _voids(state, seat, events, rng)
+    known = _picked_up(state, seat, events)
+    if not forbidden and not known:
+        return None
+    hand_of = {state.hand_instance(s): s for s in range(state.rs.seats.count)}
+    home = {p: state.hand_instance(s) for p, s in known.items()}
+
+    def fits(zone_instance: int, piece: int) -> bool:
+        want = home.get(piece)
+        if want is not None and want != zone_instance:
+            return False
+        owner = hand_of.get(zone_instance)
+        return owner is None or piece not in forbidden.get(owner, ())
+
+    return fits
+
+
+def _this_hand(state: State, seat: int) -> list[dict[str, Any]]:
+    history = state.history
+    start = 0
+    for i in range(len(history) - 1, -1, -1):
+        if history[i].get("type") == "hand":
+            start = i + 1
+            break
+    out = []
+    for event in history[start:]:
+        shown = redact_event(event, seat)
+        if shown is not None:
+            out.append(shown)
+    return out
+
+
+def _pieces_of(state: State, words: list[str]) -> list[int] | None:
+    """The pieces named by type ids (None if any is unknown, hidden, or has identical copies)."""
+    pieces = state.rs.pieces
+    out = []
+    for w in words:
+        t = pieces.by_type_id.get(w)
+        if t is None or w == "?":
+            return None
+        found = [p for p in range(pieces.count) if pieces.type_of[p] == t]
+        if len(found) != 1:
+            return None
+        out.append(found[0])
+    return out
+
+
+# ---------------------------------------------------------------------- could not follow
+def _voids(state: State, seat: int, events: list[dict[str, Any]], rng: random.Random) -> dict[int, set[int]]:
+    if state.is_over or state.pidx >= len(state.rs.phases):
+        return {}
+    phase: Any = state.rs.phases[state.pidx]
+    if phase.kind != "tricks" or not any(r.if_able for r in phase.follow_rules):
+        return {}
+    single = next((c for c in phase.combos if c.kind == "single" and c.singles), None)
+    if single is None:
+        return {}
+    rounds: list[list[tuple[int, str, list[str]]]] = [[]]
+    for e in events:
+        if e.get("type") == "round":
+            rounds.append([])
+        elif e.get("type") == "move":
+            words = str(e.get("move", "")).split()
+            if words and words[0] in ("play", "down"):
+                rounds[-1].append((int(e["seat"]), words[0], words[1:]))
+    follows = [(r[0], f) for r in rounds if len(r) > 1 for f in r[1:]]
+    if not follows:
+        return {}
+    from rulecraft.engine.phases.tricks import TrickData
+
+    world = determinize(state, seat, random.Random(rng.getrandbits(64)))
+    ctx = world.ctx
+    all_singles = [single.singles[p] for p in range(world.rs.pieces.count)]
+    out: dict[int, set[int]] = {}
+    for (leader, lverb, lwords), (follower, verb, words) in follows:
+        if follower == seat or lverb != "play" or verb != "play" or len(lwords) != 1 or len(words) != 1:
+            continue
+        led, played = _pieces_of(world, lwords), _pieces_of(world, words)
+        if not led or not played:
+            continue
+        world.pdata = TrickData(leader, 1, world.order_from(leader), [leader], [single.singles[led[0]]])
+        ctx.seat, ctx.combo = follower, None
+        play = single.singles[played[0]]
+        for r in phase.follow_rules:
+            if not r.if_able or not _applies(r, ctx, [play]) or r.allow.select(ctx, [play]):
+                continue
+            out.setdefault(follower, set()).update(
+                pl.pieces[0] for pl in r.allow.select(ctx, _applies(r, ctx, all_singles)))
+    return out
+
+
+def _applies(r: Any, ctx: Any, cands: list[Any]) -> list[Any]:
+    if r.when is None:
+        return cands
+    if not r.when_per_play:
+        return cands if r.when(ctx) else []
+    return list(r.when.select(ctx, cands))
+
+
+# ---------------------------------------------------------------------- picked up
+def _picked_up(state: State, seat: int, events: list[dict[str, Any]]) -> dict[int, int]:
+    known: dict[int, int] = {}
+    mine_in_pile: list[int] = []
+    for e in events:
+        kind = e.get("type")
+        if kind == "move":
+            words = str(e.get("move", "")).split()
+            if not words or words[0] != "claim":
+                continue
+            player = int(e["seat"])
+            for p in [p for p, s in known.items() if s == player]:
+                del known[p]  # it has played again: what it held may be in the pile now
+            if player == seat:
+                mine_in_pile.extend(_pieces_of(state, words[2:]) or [])
+        elif kind == "reveal":
+            picker = int(e["picker"])
+            for p in (_pieces_of(state, [str(w) for w in e.get("pieces", [])]) or []) + mine_in_pile:
+                if picker != seat:
+                    known[p] = picker
+            mine_in_pile = []
+        elif kind == "flush":
+            mine_in_pile = []
+    return known

@@ -1,0 +1,205 @@
+"""Rule-agnostic heuristics for a decision, by the *kind* of the phase that asks it (never by game).
+
+What they read is what the seat to act may know: its own hand and legal moves, the face-up plays of
+the round in progress (their class and strength, which the rule file's own expressions give), the
+declared display structure of the pieces (``display.group_by``, the attribute a hand is grouped by)
+and the phase's public view. They are cheap (no search), so they serve both as the moves of the
+``default`` agent and as the playout policy of the searching agents.
+
+* **trick rounds**: when following, a seat whose partner holds the best play so far gives its weakest
+  play; otherwise it wins as cheaply as it can when it plays last and as surely as it can before
+  that, and gives its weakest play when it cannot win. Leading, it leads its strongest single piece
+  (a multi-piece combination when it has one: more pieces are worth more rounds). *Strength* is the
+  rule file's strength of the play in the round as it stands; a piece's *power* (to order plays that
+  cannot win) is the strength it would have as a lead.
+* **choosing a value** (naming trump): the value of a piece attribute the seat holds most of, by
+  count and then power; a value no attribute has is left to the caller.
+* **an exchange**: the seat gives its weakest piece of its shortest group.
+* **auctions** in a playout: pass when passing is legal (the seat being evaluated is the only one
+  that bids, which is the question a one-ply evaluation of a bid asks).
+* **claims** in a playout: a plain claim (only pieces of the claimed value, or passing) at random, and
+  letting a claim stand nine times in ten.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.agents.candidates import plain_claims
+
+if TYPE_CHECKING:
+    from rulecraft.engine.combos import Play
+    from rulecraft.engine.moves import Move
+    from rulecraft.engine.state import State
+
+CHALLENGE_IN_PLAYOUT = 0.1
+
+
+def phase_kind(st: State) -> str:
+    return "" if st.is_over or st.pidx >= len(st.rs.phases) else str(st.rs.phases[st.pidx].kind)
+
+
+# ---------------------------------------------------------------------- trick rounds
+def _rate(st: State, phase: Any, play: Play) -> tuple[Any, Any]:
+    """The class and strength the rule file gives ``play`` by the seat to act, in the round as it stands."""
+    ctx = st.ctx
+    saved = ctx.seat, ctx.combo
+    try:
+        return phase._rate(st, play)  # type: ignore[no-any-return]
+    finally:
+        ctx.seat, ctx.combo = saved
+
+
+def piece_power(st: State, phase: Any, pieces: Sequence[int]) -> dict[int, float]:
+    """Each piece's strength as a single piece led now (0 when it cannot be led alone)."""
+    from rulecraft.engine.phases.tricks import TrickData
+
+    singles = [spec for spec in phase.combos if spec.kind == "single" and spec.singles]
+    d = st.pdata
+    ctx = st.ctx
+    saved = st.pdata, ctx.seat, ctx.combo
+    st.pdata = TrickData(d.leader, d.round_no, d.order)  # no play yet: every candidate is a lead
+    ctx.seat = st.to_act
+    out: dict[int, float] = {}
+    try:
+        for p in pieces:
+            power = 0.0
+            for spec in singles:
+                ctx.combo = spec.singles[p]
+                strength = spec.strength(ctx) if spec.strength is not None else spec.singles[p].entry_strength
+                if isinstance(strength, (int, float)):
+                    power = max(power, float(strength))
+            out[p] = power
+    finally:
+        st.pdata, ctx.seat, ctx.combo = saved
+    return out
+
+
+def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) -> Move:
+    """A trick round's move by the heuristic of the module docstring."""
+    phase = st.rs.phases[st.pidx]
+    d = st.pdata
+    st.legal_moves()  # makes the round's options (the play behind each move)
+    opts = getattr(d, "options", None)
+    if opts is None:
+        return moves[rng.randrange(len(moves))]
+    by_move = dict(zip(opts.moves, opts.plays, strict=True))
+    plays: list[tuple[Move, Play]] = [(m, by_move[m]) for m in moves
+                                      if by_move.get(m) is not None]  # 'stop' is the caller's question
+    if not plays:
+        return moves[0]
+    hand = st.hand(seat)
+    power = piece_power(st, phase, hand)
+
+    def weakness(mp: tuple[Move, Play]) -> tuple[float, float, float]:
+        ps = mp[1].pieces
+        return (len(ps) and sum(power.get(p, 0.0) for p in ps) / len(ps), -len(ps), rng.random())
+
+    if not d.plays:  # leading
+        big = max(len(p.pieces) for _, p in plays)
+        up = [mp for mp in plays if mp[1].face_up and len(mp[1].pieces) == big] or plays
+        return max(up, key=lambda mp: (weakness(mp)[0], rng.random()))[0]
+    team = st.rs.seats.team_of
+    best_seat = d.seats[d.best] if d.best >= 0 else None
+    if best_seat is not None and best_seat != seat and team[best_seat] == team[seat]:
+        return min(plays, key=weakness)[0]
+    winning: list[tuple[Any, tuple[Move, Play]]] = []
+    for mp in plays:
+        if not mp[1].face_up:
+            continue
+        cls, strength = _rate(st, phase, mp[1])
+        if d.best < 0 or (cls == d.classes[d.best] and strength > d.strengths[d.best]):
+            winning.append((strength, mp))
+    if not winning:
+        return min(plays, key=weakness)[0]
+    last = len(d.plays) == len(d.order) - 1
+    if last:
+        return min(winning, key=lambda sm: (sm[0], weakness(sm[1])))[1][0]
+    return max(winning, key=lambda sm: (sm[0], rng.random()))[1][0]
+
+
+# ---------------------------------------------------------------------- choices and exchanges
+def choose_by_holding(st: State, seat: int, moves: Sequence[Move]) -> Move | None:
+    """Name the value of a piece attribute the seat holds most of (None when no attribute has the values)."""
+    values = [m.value for m in moves]
+    columns = st.rs.pieces.columns
+    hand = st.hand(seat)
+    for name, column in columns.items():
+        if name == "id":
+            continue
+        if not all(any(str(column[p]) == v for p in range(st.rs.pieces.count)) for v in values):
+            continue
+        held = {v: [p for p in hand if str(column[p]) == v] for v in values}
+        rank = _rank_column(st)
+        best = max(moves, key=lambda m: (len(held[m.value]),
+                                         sum(float(rank[p]) for p in held[m.value]) if rank else 0.0))
+        return best
+    return None
+
+
+def _rank_column(st: State) -> list[Any] | None:
+    """The last attribute the display sorts by (a numeric one: a rank), if any."""
+    display = st.rs.display
+    if display is None:
+        return None
+    for attr in reversed(display.sort_by):
+        column = st.rs.pieces.columns.get(attr)
+        if column is not None and all(isinstance(v, (int, float)) for v in column if v is not None):
+            return [v if v is not None else 0 for v in column]
+    return None
+
+
+def exchange_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) -> Move:
+    """Give the weakest piece of the seat's shortest group (by ``display.group_by``)."""
+    display = st.rs.display
+    columns = st.rs.pieces.columns
+    group = columns.get(display.group_by) if display is not None and display.group_by else None
+    rank = _rank_column(st)
+    hand = st.hand(seat)
+    sizes: dict[Any, int] = {}
+    if group is not None:
+        for p in hand:
+            sizes[group[p]] = sizes.get(group[p], 0) + 1
+
+    def key(m: Move) -> tuple[float, float, float]:
+        p = m.pieces[0] if m.pieces else -1
+        size = sizes.get(group[p], 0) if group is not None and p >= 0 else 0
+        r = float(rank[p]) if rank is not None and p >= 0 else 0.0
+        return (size, r, rng.random())
+
+    return min(moves, key=key)
+
+
+# ---------------------------------------------------------------------- playouts
+def playout_move(st: State, rng: random.Random) -> Move:
+    """The move a playout makes for whichever seat is to act (see the module docstring)."""
+    moves = st.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    seat = st.to_act
+    assert seat is not None
+    kind = phase_kind(st)
+    if kind == "tricks":
+        plays = [m for m in moves if m.verb != "stop"]
+        return trick_move(st, seat, plays, rng) if len(plays) == len(moves) else rng.choice(list(moves))
+    if kind == "auction":
+        for m in moves:
+            if m.verb == "pass":
+                return m
+    elif kind == "choose":
+        chosen = choose_by_holding(st, seat, moves)
+        if chosen is not None:
+            return chosen
+    elif kind == "exchange":
+        return exchange_move(st, seat, moves, rng)
+    elif kind == "claims":
+        if any(m.verb == "accept" for m in itertools.islice(moves, 3)):
+            want = "challenge" if rng.random() < CHALLENGE_IN_PLAYOUT else "accept"
+            return next((m for m in moves if m.verb == want), moves[0])
+        plain = plain_claims(st, seat, moves)
+        if plain:
+            return plain[rng.randrange(len(plain))]
+    return moves[rng.randrange(len(moves))]

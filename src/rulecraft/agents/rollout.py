@@ -1,0 +1,90 @@
+"""Playouts for searching agents: how one ends, how it is scored, and a one-ply search built on them.
+
+A playout is scored for the seat as its match score change minus the mean change of the seats not
+on its team (the match ``score`` expression at the end of the hand, relative to the decision): that
+is the hand's points for trick games, its chips for payment games and its finishing place for
+shedding games, with nothing game-specific. A playout cut short by the depth limit before its hand
+ends (shedding games can run for thousands of moves) is scored by the one generic signal left: how
+many fewer pieces the seat holds than its opponents.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from rulecraft.agents.inference import Fits, learnt_fits
+from rulecraft.agents.policy import playout_move
+from rulecraft.engine.determinize import determinize
+from rulecraft.engine.standings import match_scores
+
+if TYPE_CHECKING:
+    from rulecraft.engine.moves import Move
+    from rulecraft.engine.state import State
+
+Policy = Callable[["State", random.Random], "Move"]
+
+
+def random_move(st: State, rng: random.Random) -> Move:
+    moves = st.legal_moves()
+    return moves[rng.randrange(len(moves))]
+
+
+def opponents(st: State, seat: int) -> list[int]:
+    team = st.rs.seats.team_of
+    return [s for s in range(st.rs.seats.count) if team[s] != team[seat]]
+
+
+def outcome(st: State, seat: int, base: list[float]) -> float:
+    """How well the playout went for ``seat`` (see the module docstring)."""
+    opp = opponents(st, seat)
+    if not opp:
+        return 0.0
+    if st.is_over:
+        final = match_scores(st)
+        delta = [f - b for f, b in zip(final, base, strict=True)]
+        return delta[seat] - sum(delta[s] for s in opp) / len(opp)
+    held = [len(st.hand(s)) for s in range(st.rs.seats.count)]
+    return sum(held[s] for s in opp) / len(opp) - held[seat]
+
+
+def play_out(st: State, rng: random.Random, depth: int, policy: Policy = playout_move) -> None:
+    """Play ``st`` on in place by ``policy`` for every seat, at most ``depth`` moves."""
+    for _ in range(depth):
+        if st.is_over:
+            return
+        if not st.legal_moves():  # rules that leave a seat nothing to do: the game loop reports it, not the search
+            return
+        st.apply(policy(st, rng))
+
+
+def sample_world(state: State, seat: int, rng: random.Random, fits: Fits | None = None) -> State:
+    """A determinization of ``state`` for ``seat`` whose playouts end with the hand in progress.
+
+    ``fits`` is what the seat has learnt (``agents.inference.learnt_fits``, worked out once a decision).
+    """
+    world = determinize(state, seat, rng, fits=fits)
+    world.hand_limit = world.hand_no  # the playout ends with this hand: no later deal is simulated
+    world.legal_moves()  # computed once, shared by every copy
+    return world
+
+
+def one_ply(state: State, seat: int, cands: Sequence[Move], rng: random.Random, worlds: int, depth: int,
+            policy: Policy = playout_move) -> tuple[Move, int]:
+    """The candidate with the best mean playout in ``worlds`` sampled worlds (each tried in the same world).
+
+    Ties go to the earlier candidate. Returns the move and the number of playouts made.
+    """
+    base = match_scores(state)
+    totals = [0.0] * len(cands)
+    fits = learnt_fits(state, seat, rng)
+    for _ in range(worlds):
+        world = sample_world(state, seat, rng, fits)
+        for i, move in enumerate(cands):
+            st = world.clone()
+            st.apply(move)
+            play_out(st, rng, depth, policy)
+            totals[i] += outcome(st, seat, base)
+    best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+    return cands[best], worlds * len(cands)
