@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
+from rulecraft.dsl.types import accepts, describe
 from rulecraft.engine.board import Ctx
 from rulecraft.engine.context import bound_scope
 from rulecraft.errors import UNKNOWN_POS, ExpressionRuntimeError, SourcePos, python_reason
@@ -27,7 +28,7 @@ from rulecraft.rules.located import pos_of
 if TYPE_CHECKING:
     from rulecraft.engine.board import Board
     from rulecraft.engine.builder import Builder
-    from rulecraft.engine.equipment import Equipment
+    from rulecraft.engine.equipment import Equipment, VarSpec
 
 _LVALUE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.+)\])?\s*$")
 _FOR = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)$", re.S)
@@ -110,6 +111,19 @@ def _substr(text: Any, sub: str, start: int) -> Any:
     return sub
 
 
+def check_value_type(b: Builder, var: VarSpec, indexed: bool, got: T, where: Any, verb: str = "set") -> None:
+    """Refuse, where the rule is written, a value of a type the variable does not hold: a number
+    variable set to text would fail (or compare wrongly) in the middle of a game."""
+    want = var.value_type if indexed else var.expr_type
+    if want is T.ANY or accepts(want, got):
+        return
+    what = f"each entry of '{var.name}'" if indexed else f"variable '{var.name}'"
+    hint = " (number(...) reads a number from text)" if want is T.NUMBER and got is T.STRING else (
+        " (text(...) gives the text of a number)" if want is T.STRING and got in (T.NUMBER, T.SEAT) else "")
+    b.error(where, f"{what} holds {describe(want)}, but this value is {describe(got)}; "
+                   f"it cannot be {'added' if verb == 'add' else 'set'} here{hint}")
+
+
 def compile_effects(b: Builder, rs: Equipment, items: Any, scope: Scope, what: str) -> tuple[Effect, ...]:
     out: list[Effect] = []
     for i, raw in enumerate(items or ()):
@@ -149,7 +163,9 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
             if var.per != "none" and index is None:
                 b.error(target, f"variable '{vname}' holds one value per {var.per}: write {vname}[...]")
             idx = b.expr(_substr(target, index, m.start(2)), scope, T.NUMBER, what) if index else None
-            assigns.append(Assign(rs.var_index[vname], idx, b.expr(value, scope, None, what), verb == "add"))
+            compiled = b.expr(value, scope, None, what)
+            check_value_type(b, var, index is not None, compiled.type, value, verb)
+            assigns.append(Assign(rs.var_index[vname], idx, compiled, verb == "add"))
     move = None
     if "move" in raw:
         spec = raw["move"]
