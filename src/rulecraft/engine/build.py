@@ -415,6 +415,11 @@ def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Sc
             sizes = tuple(sorted({len(e.pattern) for e in entries}))
         elif kind == "fixed":
             sizes = (len(fixed),)
+        shape = tuple(int(n) for n in c.get("shape", ())) if kind == "groups" else ()
+        if kind == "groups":
+            if not shape or any(n < 1 for n in shape) or c.get("by") is None:
+                b.error(c, f"combination '{cid}' of kind groups needs 'by' and a 'shape' of group sizes, e.g. [3, 2]")
+            sizes = (sum(shape),)
         out[cid] = ComboSpec(
             id=cid, kind=kind, sizes=sizes, by=str(c["by"]) if c.get("by") else None,
             within=str(c["within"]) if c.get("within") else None,
@@ -427,7 +432,7 @@ def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Sc
             pos=pos_of(c),
             singles=tuple(Play(cid, (p,), True, move=rs.moves.get("play", (p,))) for p in range(pieces.count))
             if kind == "single" else (),
-            entries_starting_with=_entries_by_first_type(entries),
+            entries_starting_with=_entries_by_first_type(entries), shape=shape,
         )
     return out
 

@@ -8,7 +8,7 @@ An effect is a small map in a rule file::
       add: {"score[t]": "-bid"}
 
 Actions: ``set`` / ``add`` (variables, ``name`` or ``name[index]``), ``move`` (pieces between zones),
-``mark`` (name pieces for knowledge expressions), ``pay`` (chips between seats with named
+``mark`` (name pieces for knowledge expressions), ``show`` (pieces every seat may see where they lie), ``pay`` (chips between seats with named
 multipliers), ``void_hand``, ``end_phase``.
 """
 
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 _LVALUE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.+)\])?\s*$")
 _FOR = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)$", re.S)
-ACTIONS = ("set", "add", "move", "mark", "pay", "void_hand", "end_phase")
+ACTIONS = ("set", "add", "move", "mark", "show", "pay", "void_hand", "end_phase")
+SHOWN = "@shown"  # the marks entry of pieces shown to every seat where they lie (no rule's mark name has '@')
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,7 @@ class Effect:
     void_hand: bool = False
     end_phase: bool = False
     pos: SourcePos = UNKNOWN_POS  # where the effect is written: what a failure while it runs names
+    show: CompiledExpr | None = None  # pieces shown to every seat, in whatever zone they lie
 
 
 def parse_zone_ref(b: Builder, rs: Equipment, text: Any, scope: Scope, what: str) -> ZoneRef:
@@ -179,6 +181,9 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
     if "mark" in raw:
         spec = raw["mark"]
         mark = (str(spec["name"]), b.expr(spec["pieces"], scope, T.LIST, what))
+    show = None
+    if "show" in raw:
+        show = b.expr((raw["show"] or {}).get("pieces"), scope, T.LIST, what)
     pay = None
     if "pay" in raw:
         spec = raw["pay"]
@@ -198,7 +203,7 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
                         b.expr(spec["amount"], scope, T.NUMBER, what), mults, acc_index)
     eid = str(raw.get("id", ""))
     return Effect(eid, tuple(loops), when, tuple(assigns), move, mark, pay,
-                  bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)), pos_of(raw))
+                  bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)), pos_of(raw), show)
 
 
 def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
@@ -275,6 +280,8 @@ def _fire(st: Board, e: Effect, ctx: Ctx) -> None:
     if e.mark is not None:
         name, pieces_expr = e.mark
         st.marks.setdefault(name, set()).update(pieces_expr(ctx))
+    if e.show is not None:  # a rule makes these public (the card that must lead): views follow
+        st.marks.setdefault(SHOWN, set()).update(e.show(ctx))
     if e.pay is not None:
         _pay(st, e, ctx)
     if e.void_hand:
