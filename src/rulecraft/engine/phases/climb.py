@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 @dataclass(slots=True)
 class ClimbData(TrickData):
     cur: int = -1  # the seat whose turn it is once the round has a play
-    passed: list[int] = field(default_factory=list)  # seats that passed since the last play
+    passed: list[int] = field(default_factory=list)  # seats that passed since the last play (final: this round)
     finished: list[int] = field(default_factory=list)  # seats out, in the order they went out
     moves: list[Move] | None = None  # the seat to act's legal moves, made once per decision
     plays_of: list[Play | None] | None = None
@@ -69,7 +69,7 @@ def climb_scope(parent: Scope) -> Scope:
     s.add_name("finished", T.LIST, getter=lambda c: list(c.st.pdata.finished), elem=T.SEAT,
                doc="the seats that have gone out, in order")
     s.add_name("passed", T.LIST, getter=lambda c: list(c.st.pdata.passed), elem=T.SEAT,
-               doc="the seats that passed since the last play")
+               doc="the seats that passed since the last play (with pass_final: this round)")
     s.add_name("last_player", T.SEAT,
                getter=lambda c: c.st.pdata.seats[-1] if c.st.pdata.seats else None,
                doc="the seat that made the last play of the round")
@@ -242,7 +242,8 @@ class Climb(Tricks):
         d.classes.append(cls)
         d.strengths.append(strength)
         d.best = len(d.plays) - 1
-        d.passed = []
+        if not self.pass_final:  # a pass counts until the next play; with final passing, for the round
+            d.passed = []
         if len(d.plays) == 1 and self.on_lead:
             st.ctx.seat, st.ctx.combo = seat, play
             run_effects(st, self.on_lead)
