@@ -8,8 +8,8 @@ An effect is a small map in a rule file::
       add: {"score[t]": "-bid"}
 
 Actions: ``set`` / ``add`` (variables, ``name`` or ``name[index]``), ``move`` (pieces between zones),
-``mark`` (name pieces for knowledge expressions), ``show`` (pieces every seat may see where they lie), ``pay`` (chips between seats with named
-multipliers), ``void_hand``, ``end_phase``.
+``mark`` (name pieces for knowledge expressions), ``show`` (pieces every seat may see where they
+lie), ``pay`` (chips between seats with named multipliers), ``void_hand``, ``end_phase``.
 """
 
 from __future__ import annotations
