@@ -1,6 +1,6 @@
 """Named values: what a seat chooses from a list, kept with its type (number, seat, text, piece).
 
-A decision offers each value of a list as a move (``name 3``, ``name spades``, ``name h-q``); the
+A decision offers each value of a list as a move (``name 3``, ``name red``, ``name red-12``); the
 move's text is only how the value is written. The value stored is the list's own item, so a number
 chosen stays a number, and a piece is named by its id. Where the value goes is a variable, or one
 entry of a per-seat or per-team variable (``bid[seat]``), checked when the rules are built.
