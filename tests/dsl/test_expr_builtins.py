@@ -49,6 +49,10 @@ from rulecraft.errors import ExpressionRuntimeError
     ("first([4, 5])", 4), ("first([])", None), ("first(xs)", 3), ("first(x for x in xs if x < 3)", 1),
     ("first(x for x in xs if x > 9)", None),
     ("last([4, 5])", 5), ("last([])", None), ("last(xs)", 2), ("last(x for x in xs if x > 1)", 2),
+    # number / text / index_of: text and numbers convert both ways; a position or -1
+    ("number('12')", 12), ("number('2.5')", 2.5), ("number(tricks)", 7), ("number(text(tricks) + '0')", 70),
+    ("text(tricks)", "7"), ("text(7.0)", "7"), ("text(false)", "false"),
+    ("index_of(xs, 2)", 2), ("index_of(xs, 9)", -1), ("index_of(colours, 'green')", 1), ("index_of([], 1)", -1),
 ])
 def test_builtin(text: str, value: object) -> None:
     result = ev(text)
@@ -117,6 +121,8 @@ def test_builtin_misuse_is_a_load_error(text: str, at: str, message: str) -> Non
     ("max(x for x in xs if x > 5)", {}, "ValueError: max() arg is an empty sequence"),
     ("range(tricks)", {"tricks": MAX_RANGE + 1}, f"ValueError: range() of more than {MAX_RANGE} numbers"),
     ("sum(xs)", {"xs": [1, "a"]}, "TypeError"),
+    ("number(xs[0])", {"xs": ["ten"]}, "ValueError: number() cannot read 'ten' as a number"),
+    ("text(xs)", {"xs": [1]}, "ValueError: text() needs a number"),
 ])
 def test_builtin_failure_while_playing_is_a_runtime_error(text: str, ctx: dict[str, object], error: str) -> None:
     with pytest.raises(ExpressionRuntimeError) as info:
@@ -132,7 +138,7 @@ def test_builtin_result_types_are_known_at_load_time() -> None:
         "min(k, 1)": T.NUMBER, "max(xs)": T.ANY, "abs(k)": T.NUMBER, "round(k)": T.NUMBER, "floor(k)": T.NUMBER,
         "ceil(k)": T.NUMBER, "sum(xs)": T.NUMBER, "count(xs)": T.NUMBER, "len(xs)": T.NUMBER, "any(xs)": T.BOOL,
         "all(xs)": T.BOOL, "range(k)": T.LIST, "sorted(xs)": T.LIST, "reversed(xs)": T.LIST, "first(xs)": T.ANY,
-        "last(xs)": T.ANY,
+        "last(xs)": T.ANY, "number(xs[0])": T.NUMBER, "text(k)": T.STRING, "index_of(xs, k)": T.NUMBER,
     }
     assert {t.split("(")[0] for t in types} == set(BUILTINS)
     for text, t in types.items():

@@ -85,12 +85,24 @@ def test_a_runtime_failure_names_the_rule_and_where(cli: Cli) -> None:
 
 def test_an_effect_that_cannot_use_its_values_says_so_at_the_effect(cli: Cli) -> None:
     # A score is a located number underneath (LInt): the message says int, as Python's own types read.
+    # first(...) hides the list's type from the loader, so the failure can only show during play.
+    cli.tiny()
+    cli.write("overlay.yaml", "extends: tiny.yaml\nname: overlay\nhand:\n  phases:\n    - id: scoring\n      effects:\n"
+                              '        - {id: bad, add: {"score[0]": "first([[1]])"}}\n')
+    r = cli("simulate", "overlay.yaml", "-n", "1")
+    assert (r.code, r.err) == (1, "overlay.yaml:7:11: error: effect 'bad' cannot be done with the values its "
+                                  "expressions gave: TypeError: unsupported operand type(s) for +: 'int' and 'list'\n")
+
+
+def test_a_value_a_variable_cannot_hold_is_refused_where_it_is_written(cli: Cli) -> None:
+    # A value whose type the loader knows (a list) is refused at load, before any game is played.
     cli.tiny()
     cli.write("overlay.yaml", "extends: tiny.yaml\nname: overlay\nhand:\n  phases:\n    - id: scoring\n      effects:\n"
                               '        - {id: bad, add: {"score[0]": "[1]"}}\n')
     r = cli("simulate", "overlay.yaml", "-n", "1")
-    assert (r.code, r.err) == (1, "overlay.yaml:7:11: error: effect 'bad' cannot be done with the values its "
-                                  "expressions gave: TypeError: unsupported operand type(s) for +: 'int' and 'list'\n")
+    assert (r.code, r.err.splitlines()[0]) == (1, "overlay.yaml:7:40: error: each entry of 'score' holds a number, "
+                                                  "but this value is a list; it cannot be added here")
+
 
 
 PICKUP = "extends: tien-gow\nname: pickup\nhand:\n  phases:\n    - id: pickup\n"

@@ -86,7 +86,7 @@ def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) 
     opts = getattr(d, "options", None)
     if opts is None:
         return moves[rng.randrange(len(moves))]
-    by_move = dict(zip(opts.moves, opts.plays, strict=True))
+    by_move = dict(opts.each_play())
     plays: list[tuple[Move, Play]] = [(m, by_move[m]) for m in moves
                                       if by_move.get(m) is not None]  # 'stop' is the caller's question
     if not plays:

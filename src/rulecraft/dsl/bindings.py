@@ -32,6 +32,9 @@ class NameBinding:
     # The getter as a Python expression over ``ctx`` (engine code, no builtins), when it is that
     # simple: generated code then reads the value inline instead of calling the getter.
     code: str | None = None
+    # For a list (a per-seat variable): the type of its items, when every item has one (``bid[s]`` is
+    # a number); the checker then knows what indexing it gives.
+    elem: T = T.ANY
 
 
 def getter_from_code(code: str) -> Callable[[Any], Any]:
@@ -64,6 +67,8 @@ class FunctionBinding:
     # A function that only looks its one argument up in a table (a piece attribute): compiled to an
     # index into the table instead of a call. A ``None`` argument gives ``None``.
     table: list[Any] | None = None
+    # For a function giving a list: the type of its items (seats() gives seats), T.ANY when unknown.
+    elem: T = T.ANY
 
 
 @dataclass(frozen=True, slots=True)

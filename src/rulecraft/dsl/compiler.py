@@ -25,7 +25,7 @@ from typing import Any, Protocol, cast
 
 from rulecraft.dsl import ast as A
 from rulecraft.dsl.bindings import FunctionBinding, MacroBinding, NameBinding
-from rulecraft.dsl.builtins import BUILTINS, DRAINING, VARIADIC
+from rulecraft.dsl.builtins import BUILTINS, DRAINING, SAME_ITEMS, VARIADIC
 from rulecraft.dsl.cost import estimate
 from rulecraft.dsl.itemloop import READ as _READ
 from rulecraft.dsl.itemloop import getter_signature, inline_reads, select_source
@@ -63,6 +63,7 @@ class CompiledExpr(Protocol):
     type: T
     pos: SourcePos
     reads: frozenset[str]  # the game names it reads: lets the engine evaluate it once where it can
+    item_type: T  # for a list: the type of its items when the checker knows it (else T.ANY)
 
     def __call__(self, ctx: Any) -> Any: ...
 
@@ -113,6 +114,15 @@ class _Compiler:
         self.looked: dict[tuple[str, str], Any] = {}
         self.binds: list[tuple[str, tuple[str, Any], str]] = []
         self.folds: list[tuple[str, tuple[Any, ...], str | None]] = []
+        # The item type of lists this expression builds or reads, by their generated code, where it is
+        # known (``range(4)``: numbers; ``['a', 'b']``: strings; a per-seat variable: its declared type).
+        self.items: dict[str, T] = {}
+
+    def item_type(self, code: str, t: T) -> T:
+        """Record that the list ``code`` holds items of type ``t``; gives back ``T.LIST``."""
+        if t is not T.ANY:
+            self.items[code] = t
+        return T.LIST
 
     # ----------------------------------------------------------------- helpers
     def bind(self, prefix: str, obj: Any, recipe: tuple[str, Any]) -> str:
@@ -186,6 +196,8 @@ class _Compiler:
         self.reads.add(n.id)
         ident = self.bind("g", b.getter, ("g", n.id))
         self.getters[ident] = b
+        if b.elem is not T.ANY:
+            self.items[f"{ident}(ctx)"] = b.elem
         return f"{ident}(ctx)", b.type
 
     def _Call(self, unit: _Unit, n: A.Call) -> tuple[str, T]:
@@ -207,9 +219,14 @@ class _Compiler:
         if b.name in ("min", "max") and not b.takes_ctx:
             types = [t for _, t in args]
             rt = T.ANY if len(types) == 1 else (T.NUMBER if all(is_numeric(t) for t in types) else T.ANY)
+        elem = b.elem
+        if b.name in SAME_ITEMS and not b.takes_ctx and args:
+            elem = self.items.get(args[0][0], T.ANY)
         if b.pure and n.comp is None:
             folded = self._fold(unit, n, b, [c for c, _ in args])
             if folded is not None:
+                if rt is T.LIST:
+                    self.item_type(folded, elem)
                 return folded, rt
         if b.table is not None and len(args) == 1 and _is_simple(args[0][0]):
             arg = args[0][0]
@@ -220,6 +237,8 @@ class _Compiler:
         if b.takes_ctx and b.returns is T.LIST:
             self.list_functions.add(fn)
         call = f"{fn}(ctx, {codes})" if b.takes_ctx and codes else (f"{fn}(ctx)" if b.takes_ctx else f"{fn}({codes})")
+        if rt is T.LIST:
+            self.item_type(call, elem)
         return call, rt
 
     def _fold(self, unit: _Unit, n: A.Call, b: FunctionBinding, codes: list[str]) -> str | None:
@@ -303,18 +322,24 @@ class _Compiler:
         self._loop_counter += 1
         ident = f"v{self._loop_counter}_{comp.var}"
         inner = _Unit(unit.src, {**unit.locals, comp.var: _Local(ident, T.ANY)}, unit.macro)
-        elt_code, _ = self.expr(inner, elt)
+        elt_code, elt_type = self.expr(inner, elt)
         cond = ""
         if comp.cond is not None:
             c_code, c_type = self.expr(inner, comp.cond)
             self._need(inner, comp.cond, c_type, T.BOOL, "the 'if' of a 'for'")
             cond = f" if {c_code}"
-        return f"{open_}{elt_code} for {ident} in {it_code}{cond}{close}", T.LIST
+        code = f"{open_}{elt_code} for {ident} in {it_code}{cond}{close}"
+        return code, self.item_type(code, elt_type)
 
     def _ListExpr(self, unit: _Unit, n: A.ListExpr) -> tuple[str, T]:
         if n.comp is not None:
             return self._generator(unit, n.items[0], n.comp, "[", "]")
-        return "[" + ", ".join(self.expr(unit, x)[0] for x in n.items) + "]", T.LIST
+        items = [self.expr(unit, x) for x in n.items]
+        code = "[" + ", ".join(c for c, _ in items) + "]"
+        elem = T.ANY
+        for i, (_, t) in enumerate(items):
+            elem = t if i == 0 else join(elem, t)
+        return code, self.item_type(code, elem)
 
     def _Index(self, unit: _Unit, n: A.Index) -> tuple[str, T]:
         target, tt = self.expr(unit, n.target)
@@ -323,7 +348,7 @@ class _Compiler:
             raise self.fail(unit, n.target, f"only a list can be indexed with [...], not {describe(tt)}")
         if not is_numeric(it):
             raise self.fail(unit, n.index, f"a list index must be a number, not {describe(it)}")
-        return f"{target}[{index}]", T.ANY
+        return f"{target}[{index}]", self.items.get(target, T.ANY)
 
     def _Unary(self, unit: _Unit, n: A.Unary) -> tuple[str, T]:
         code, t = self.expr(unit, n.operand)
@@ -511,6 +536,7 @@ class _Trace:
     reads: frozenset[str]
     getters: tuple[tuple[str, str], ...]  # (identifier, name)
     list_functions: frozenset[str]
+    items: tuple[tuple[str, T], ...]  # the item types of lists the code builds or reads (see _Compiler.items)
 
 
 # A few traces per text: the choices of an option give a text a few different codes (a constant
@@ -526,9 +552,10 @@ def _describe(b: NameBinding | FunctionBinding | MacroBinding | None) -> Any:
         if b.getter is None:
             v = b.value
             return ("constant", b.name, b.type, repr(v) if _is_plain(v) else type(v))
-        return ("name", b.name, b.type, b.per_item, b.item_code, b.code)
+        return ("name", b.name, b.type, b.per_item, b.item_code, b.code, b.elem)
     if isinstance(b, FunctionBinding):
-        return ("function", b.name, b.params, b.returns, b.takes_ctx, b.param_names, b.pure, b.table is not None)
+        return ("function", b.name, b.params, b.returns, b.takes_ctx, b.param_names, b.pure, b.table is not None,
+                b.elem)
     if isinstance(b, MacroBinding):
         return ("macro", b.name, b.params, str(b.body))
     return None
@@ -547,7 +574,8 @@ def _scope_names(scope: Scope) -> tuple[str, ...]:
 def _remember(key: tuple[str, tuple[str, ...]], comp: _Compiler, code: str, rtype: T) -> None:
     getter_names = {ident: b.name for ident, b in comp.getters.items()}
     trace = _Trace(tuple(comp.looked.items()), tuple(comp.folds), tuple(comp.binds), code, rtype,
-                   frozenset(comp.reads), tuple(getter_names.items()), frozenset(comp.list_functions))
+                   frozenset(comp.reads), tuple(getter_names.items()), frozenset(comp.list_functions),
+                   tuple(comp.items.items()))
     kept = _TRACES.get(key)
     if kept is None:
         if len(_TRACES) >= _TRACES_KEPT:
@@ -597,6 +625,7 @@ def _replay(trace: _Trace, scope: Scope) -> _Compiler | None:
     comp.reads = set(trace.reads)
     comp.getters = {ident: found[("n", name)] for ident, name in trace.getters}
     comp.list_functions = set(trace.list_functions)
+    comp.items = dict(trace.items)
     comp.folded = folded
     return comp
 
@@ -673,6 +702,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str, number: b
     fn.reads = frozenset(comp.reads)
     fn.checks_number = number  # code that inlines fn.python repeats the check (NUMBER_CHECK)
     fn.getters = dict(comp.getters)  # which name each getter reads (for code that lays expressions out)
+    fn.item_type = comp.items.get(code, T.ANY) if rtype is T.LIST else T.ANY  # what its list holds, if known
     return cast(CompiledExpr, fn)
 
 

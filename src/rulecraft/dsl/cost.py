@@ -27,7 +27,8 @@ from typing import Any
 from rulecraft.dsl.builtins import BUILTINS, MAX_RANGE
 
 _CAP = 10**30  # far beyond any limit: keeps the arithmetic on small ints however deep the loops
-_READERS = frozenset({"sum", "count", "len", "any", "all", "min", "max", "sorted", "reversed", "first", "last"})
+_READERS = frozenset({"sum", "count", "len", "any", "all", "min", "max", "sorted", "reversed", "first", "last",
+                      "index_of"})
 _KEEP_SIZE = frozenset({"sorted", "reversed"})
 _ITEM_OF = frozenset({"min", "max", "first", "last"})
 

@@ -37,7 +37,8 @@ class Scope:
 
     # ----------------------------------------------------------------- declaring
     def add_name(self, name: str, type_: T, getter: Callable[[Any], Any] | None = None, doc: str = "",
-                 per_item: bool = False, item_code: str | None = None, code: str | None = None) -> None:
+                 per_item: bool = False, item_code: str | None = None, code: str | None = None,
+                 elem: T = T.ANY) -> None:
         """A name read at evaluation time: through ``getter``, or ``code`` (a Python expression over
         ``ctx``, engine code with no builtins) from which the getter is made and which generated code
         may inline."""
@@ -46,16 +47,16 @@ class Scope:
         if getter is None:
             raise ValueError(f"name '{name}' needs a getter or code")
         self._names[name] = NameBinding(name, type_, getter, None, doc, per_item or item_code is not None, item_code,
-                                        code)
+                                        code, elem)
 
     def add_constant(self, name: str, type_: T, value: Any, doc: str = "") -> None:
         self._names[name] = NameBinding(name, type_, None, value, doc)
 
     def add_function(self, name: str, params: list[T] | tuple[T, ...], returns: T, impl: Callable[..., Any],
                      doc: str = "", param_names: tuple[str, ...] = (), pure: bool = False,
-                     table: list[Any] | None = None) -> None:
+                     table: list[Any] | None = None, elem: T = T.ANY) -> None:
         self._functions[name] = FunctionBinding(name, tuple(params), returns, impl, doc, True, param_names, pure,
-                                                table)
+                                                table, elem)
 
     def add_user_function(self, name: str, params: list[str], body: Any, pos: SourcePos = UNKNOWN_POS,
                           doc: str = "") -> None:

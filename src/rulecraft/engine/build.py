@@ -348,10 +348,20 @@ def _build_variables(b: Builder, rs: Ruleset, raw: dict[str, Any]) -> None:
         elif vis == "owner" and per == "none" and spec.get("owner") is None:
             b.error(spec.get("visibility", spec), f"variable '{vname}' holds one value: say which seat may see it "
                                                   "with owner: (an expression giving a seat, e.g. declarer)")
+        vtype = etype if per == "none" else (
+            TYPE_NAMES.get(tname or "", T.ANY) if tname else _entry_type(initial))
         out.append(VarSpec(str(vname), scope, per, initial, etype, str(spec.get("description", "")),
-                           pos_of(spec), vis))
+                           pos_of(spec), vis, value_type=vtype))
     rs.variables = tuple(out)
     rs.var_index = {v.name: i for i, v in enumerate(out)}
+
+
+def _entry_type(initial: Any) -> T:
+    """The type of a per-seat or per-team variable's entries, from its initial value (one value for
+    every entry, or a list of them), when they all agree."""
+    values = initial if isinstance(initial, list) else [initial]
+    types = {type_of_value(v) for v in values if v is not None}
+    return types.pop() if len(types) == 1 else T.ANY
 
 
 def _build_variable_owners(b: Builder, rs: Ruleset, raw: dict[str, Any], game: Scope) -> None:
@@ -405,6 +415,11 @@ def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Sc
             sizes = tuple(sorted({len(e.pattern) for e in entries}))
         elif kind == "fixed":
             sizes = (len(fixed),)
+        shape = tuple(int(n) for n in c.get("shape", ())) if kind == "groups" else ()
+        if kind == "groups":
+            if not shape or any(n < 1 for n in shape) or c.get("by") is None:
+                b.error(c, f"combination '{cid}' of kind groups needs 'by' and a 'shape' of group sizes, e.g. [3, 2]")
+            sizes = (sum(shape),)
         out[cid] = ComboSpec(
             id=cid, kind=kind, sizes=sizes, by=str(c["by"]) if c.get("by") else None,
             within=str(c["within"]) if c.get("within") else None,
@@ -417,7 +432,7 @@ def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Sc
             pos=pos_of(c),
             singles=tuple(Play(cid, (p,), True, move=rs.moves.get("play", (p,))) for p in range(pieces.count))
             if kind == "single" else (),
-            entries_starting_with=_entries_by_first_type(entries),
+            entries_starting_with=_entries_by_first_type(entries), shape=shape,
         )
     return out
 

@@ -9,6 +9,8 @@ Kinds (all general; a ruleset lists the ones it uses under ``combinations``):
 - ``fixed``: exactly the listed piece types (``pieces: [coins-1, ...]``).
 - ``table``: listed entries, each a list of piece types where an item may be a list of
   alternatives; entries carry their own ``class`` and ``strength``.
+- ``groups``: groups each sharing a value of an attribute, of the sizes ``shape`` gives (``[3, 2]``:
+  a full house); see ``combo_groups``.
 
 Every play of a combination gets a *class* (plays are comparable only within a class) and a
 *strength* (higher beats lower; ties go to the earlier play), both expressions evaluated in the
@@ -24,13 +26,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr
+from rulecraft.engine.combo_groups import group_plays
 from rulecraft.errors import SourcePos
 
 if TYPE_CHECKING:
     from rulecraft.engine.moves import Move
     from rulecraft.engine.pieces import PieceTable
 
-KINDS = ("single", "same", "run", "fixed", "table")
+KINDS = ("single", "same", "run", "fixed", "table", "groups")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +81,7 @@ class ComboSpec:
     # Every play of the other kinds made so far, by its pieces (and table entry): a play's values
     # follow from its pieces, so it is made once per ruleset and keeps its move (``Play.move``).
     made: dict[Any, Play] = field(default_factory=dict)
+    shape: tuple[int, ...] = ()  # kind groups: the size of each group
 
 
 @dataclass(slots=True, eq=False)
@@ -180,6 +184,10 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
     elif spec.kind == "fixed":
         for ps in _pick_types(_by_type(hand, pieces), [(t,) for t in spec.fixed]):
             add(ps)
+    elif spec.kind == "groups":
+        if size is None or size == sum(spec.shape):
+            for ps, top, low in group_plays(spec.by or "", spec.shape, hand, pieces):
+                add(ps, key=top, low=low)
     elif spec.kind == "table":
         by_type = _by_type(hand, pieces)  # once for all entries: a table may list dozens
         # Only entries whose first piece the hand holds, in the table's order.

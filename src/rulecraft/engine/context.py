@@ -98,15 +98,15 @@ def base_scope(rs: Equipment, parent: Scope) -> Scope:
     s.add_name("num_seats", T.NUMBER, getter=lambda c: rs.seats.count, doc="number of seats at the table")
     s.add_name("hand_number", T.NUMBER, code="ctx.st.hand_no", doc="1 for the match's first hand")
     s.add_function("seats", params=[], returns=T.LIST, impl=lambda c: list(range(rs.seats.count)),
-                   doc="every seat, 0 first")
+                   doc="every seat, 0 first", elem=T.SEAT)
     s.add_function("active", params=[], returns=T.LIST, impl=lambda c: list(c.st.active),
-                   doc="seats playing this hand (not sitting out)")
+                   doc="seats playing this hand (not sitting out)", elem=T.SEAT)
     s.add_function("teams", params=[], returns=T.LIST, impl=lambda c: list(range(len(rs.seats.teams))),
                    doc="every team index")
     s.add_function("team_of", params=[T.SEAT], returns=T.NUMBER, impl=lambda c, x: rs.seats.team_of[x],
                    doc="the team a seat belongs to")
     s.add_function("members", params=[T.NUMBER], returns=T.LIST, impl=lambda c, t: list(rs.seats.teams[t]),
-                   doc="the seats of a team")
+                   doc="the seats of a team", elem=T.SEAT)
     s.add_function("next", params=[T.SEAT, T.NUMBER], returns=T.SEAT,
                    impl=lambda c, x, n: c.st.seat_after(x, int(n)),
                    doc="the seat n places after a seat in the direction of play (negative: before)")
@@ -123,16 +123,16 @@ def base_scope(rs: Equipment, parent: Scope) -> Scope:
                    impl=lambda c, x: (x + rs.seats.count // 2) % rs.seats.count, doc="the seat across the table")
     s.add_function("others", params=[T.SEAT], returns=T.LIST,
                    impl=lambda c, x: [y for y in c.st.active if y != x],
-                   doc="the other seats playing this hand, in order of play from the seat")
+                   doc="the other seats playing this hand, in order of play from the seat", elem=T.SEAT)
 
     # Zones.
     s.add_function("zone", params=[T.STRING], returns=T.LIST, impl=lambda c, name: c.st.zone_view(name),
-                   doc="the pieces in a shared zone: zone('nest')")
+                   doc="the pieces in a shared zone: zone('nest')", elem=T.PIECE)
     s.add_function("zone_of", params=[T.STRING, T.NUMBER], returns=T.LIST,
                    impl=lambda c, name, owner: c.st.zone_view(name, owner),
-                   doc="the pieces in a seat's or team's zone: zone_of('won', team_of(seat))")
+                   doc="the pieces in a seat's or team's zone: zone_of('won', team_of(seat))", elem=T.PIECE)
     s.add_function("hand", params=[T.SEAT], returns=T.LIST, impl=lambda c, x: c.st.hand_view(x),
-                   doc="the pieces in a seat's hand")
+                   doc="the pieces in a seat's hand", elem=T.PIECE)
     s.add_function("holds", params=[T.SEAT, T.PIECE], returns=T.BOOL,
                    impl=lambda c, x, p: p is not None and c.st.holds(x, p),
                    doc="whether a seat holds a piece")
@@ -171,7 +171,8 @@ def base_scope(rs: Equipment, parent: Scope) -> Scope:
     # Variables: each declared variable is a name.
     for index, var in enumerate(rs.variables):
         s.add_name(var.name, var.expr_type, code=f"ctx.st.vars[{index}]",
-                   doc=var.description or f"{var.scope} variable")
+                   doc=var.description or f"{var.scope} variable",
+                   elem=var.value_type if var.per != "none" else T.ANY)
     return s
 
 

@@ -8,8 +8,8 @@ An effect is a small map in a rule file::
       add: {"score[t]": "-bid"}
 
 Actions: ``set`` / ``add`` (variables, ``name`` or ``name[index]``), ``move`` (pieces between zones),
-``mark`` (name pieces for knowledge expressions), ``pay`` (chips between seats with named
-multipliers), ``void_hand``, ``end_phase``.
+``mark`` (name pieces for knowledge expressions), ``show`` (pieces every seat may see where they
+lie), ``pay`` (chips between seats with named multipliers), ``void_hand``, ``end_phase``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
+from rulecraft.dsl.types import accepts, describe
 from rulecraft.engine.board import Ctx
 from rulecraft.engine.context import bound_scope
 from rulecraft.errors import UNKNOWN_POS, ExpressionRuntimeError, SourcePos, python_reason
@@ -27,11 +28,12 @@ from rulecraft.rules.located import pos_of
 if TYPE_CHECKING:
     from rulecraft.engine.board import Board
     from rulecraft.engine.builder import Builder
-    from rulecraft.engine.equipment import Equipment
+    from rulecraft.engine.equipment import Equipment, VarSpec
 
 _LVALUE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.+)\])?\s*$")
 _FOR = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)$", re.S)
-ACTIONS = ("set", "add", "move", "mark", "pay", "void_hand", "end_phase")
+ACTIONS = ("set", "add", "move", "mark", "show", "pay", "void_hand", "end_phase")
+SHOWN = "@shown"  # the marks entry of pieces shown to every seat where they lie (no rule's mark name has '@')
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,7 @@ class Effect:
     void_hand: bool = False
     end_phase: bool = False
     pos: SourcePos = UNKNOWN_POS  # where the effect is written: what a failure while it runs names
+    show: CompiledExpr | None = None  # pieces shown to every seat, in whatever zone they lie
 
 
 def parse_zone_ref(b: Builder, rs: Equipment, text: Any, scope: Scope, what: str) -> ZoneRef:
@@ -108,6 +111,19 @@ def _substr(text: Any, sub: str, start: int) -> Any:
     if isinstance(text, LStr) and hasattr(text, "pos_at"):
         return LStr(sub, text.pos_at(start))
     return sub
+
+
+def check_value_type(b: Builder, var: VarSpec, indexed: bool, got: T, where: Any, verb: str = "set") -> None:
+    """Refuse, where the rule is written, a value of a type the variable does not hold: a number
+    variable set to text would fail (or compare wrongly) in the middle of a game."""
+    want = var.value_type if indexed else var.expr_type
+    if want is T.ANY or accepts(want, got):
+        return
+    what = f"each entry of '{var.name}'" if indexed else f"variable '{var.name}'"
+    hint = " (number(...) reads a number from text)" if want is T.NUMBER and got is T.STRING else (
+        " (text(...) gives the text of a number)" if want is T.STRING and got in (T.NUMBER, T.SEAT) else "")
+    b.error(where, f"{what} holds {describe(want)}, but this value is {describe(got)}; "
+                   f"it cannot be {'added' if verb == 'add' else 'set'} here{hint}")
 
 
 def compile_effects(b: Builder, rs: Equipment, items: Any, scope: Scope, what: str) -> tuple[Effect, ...]:
@@ -149,7 +165,9 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
             if var.per != "none" and index is None:
                 b.error(target, f"variable '{vname}' holds one value per {var.per}: write {vname}[...]")
             idx = b.expr(_substr(target, index, m.start(2)), scope, T.NUMBER, what) if index else None
-            assigns.append(Assign(rs.var_index[vname], idx, b.expr(value, scope, None, what), verb == "add"))
+            compiled = b.expr(value, scope, None, what)
+            check_value_type(b, var, index is not None, compiled.type, value, verb)
+            assigns.append(Assign(rs.var_index[vname], idx, compiled, verb == "add"))
     move = None
     if "move" in raw:
         spec = raw["move"]
@@ -163,6 +181,9 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
     if "mark" in raw:
         spec = raw["mark"]
         mark = (str(spec["name"]), b.expr(spec["pieces"], scope, T.LIST, what))
+    show = None
+    if "show" in raw:
+        show = b.expr((raw["show"] or {}).get("pieces"), scope, T.LIST, what)
     pay = None
     if "pay" in raw:
         spec = raw["pay"]
@@ -182,7 +203,7 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
                         b.expr(spec["amount"], scope, T.NUMBER, what), mults, acc_index)
     eid = str(raw.get("id", ""))
     return Effect(eid, tuple(loops), when, tuple(assigns), move, mark, pay,
-                  bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)), pos_of(raw))
+                  bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)), pos_of(raw), show)
 
 
 def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
@@ -259,6 +280,8 @@ def _fire(st: Board, e: Effect, ctx: Ctx) -> None:
     if e.mark is not None:
         name, pieces_expr = e.mark
         st.marks.setdefault(name, set()).update(pieces_expr(ctx))
+    if e.show is not None:  # a rule makes these public (the card that must lead): views follow
+        st.marks.setdefault(SHOWN, set()).update(e.show(ctx))
     if e.pay is not None:
         _pay(st, e, ctx)
     if e.void_hand:

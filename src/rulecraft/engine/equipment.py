@@ -60,6 +60,9 @@ class VarSpec:
     # per-team one's to the team's seats, a single value to the seat ``owner`` names); "nobody".
     visibility: str = "all"
     owner: CompiledExpr | None = None
+    # The type of the value (of each entry, for a per-seat or per-team variable): the declared
+    # ``type``, else the initial value's; T.ANY when neither says.
+    value_type: T = T.ANY
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,10 +21,13 @@ class Game:
         self.seed = seed
         self.max_hands = max_hands
 
-    def new_state(self, chance: list[dict[str, Any]] | None = None) -> State:
+    def new_state(self, chance: list[dict[str, Any]] | None = None,
+                  match_vars: dict[str, Any] | None = None) -> State:
+        """``match_vars`` sets match variables before the first hand begins (a scenario that starts
+        "in the fourth hand" of a rotation, or with the scores a hand's own rules read)."""
         st = State(self.ruleset, self.seed)
         if self.max_hands is not None:
             st.hand_limit = min(st.hand_limit, self.max_hands)
         st.chance_feed = list(chance) if chance else None
-        start(st)
+        start(st, match_vars)
         return st

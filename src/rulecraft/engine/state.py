@@ -78,11 +78,15 @@ class State(Board):
 
 
 
-def start(st: State) -> None:
+def start(st: State, match_vars: dict[str, Any] | None = None) -> None:
     rs = st.rs
     st.vars = [_initial(v.initial, v.per, rs) for v in rs.variables]
     assert rs.match is not None
     run_effects(st, rs.match.start)
+    for name, value in (match_vars or {}).items():
+        i = rs.var_index[name]
+        if rs.variables[i].scope == "match":
+            st.vars[i] = list(value) if isinstance(value, list) else value
     st.signal = None
     _begin_hand(st)
     advance(st)

@@ -1,7 +1,8 @@
 """What one seat may see, derived from zone visibility and placement alone.
 
 A piece is visible to a seat when it lies face up in a zone everyone sees, when it is in a zone
-the seat owns (its hand), or when it lies face down and the seat itself put it there. Everything
+the seat owns (its hand), when it lies face down and the seat itself put it there, or when a rule
+showed it to the table (a ``show`` effect: the card that must lead is known to all). Everything
 else shows as a count. Views and redacted logs both come from ``visible``. (``State.view`` adds what depends on the
 procedure: the phase, what it shows everyone, the legal moves, the result.)
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulecraft.engine.board import Board
+from rulecraft.engine.effects import SHOWN
 
 SECRET_VERBS = frozenset({"down", "give", "claim"})
 LEGAL_LISTED = 200  # at most this many legal moves are listed in a view
@@ -18,6 +20,9 @@ LEGAL_LISTED = 200  # at most this many legal moves are listed in a view
 
 def visible(st: Board, piece: int, viewer: int | None) -> bool:
     if viewer is None:
+        return True
+    shown = st.marks.get(SHOWN)
+    if shown and piece in shown:  # a rule showed it to the table (the card that must lead)
         return True
     if st.face_down[piece]:
         return st.downed_by[piece] == viewer

@@ -51,6 +51,8 @@ def _may_see(st: State, piece: int, seat: int) -> bool:
     """The visibility rule, stated from the zone declarations (not from views.visible)."""
     zi = st.loc[piece]
     zone = next(z for z in st.rs.zones if z.base <= zi < z.base + z.instances)
+    if piece in st.marks.get("@shown", ()):  # a show effect made it public for the rest of the hand
+        return True
     if st.face_down[piece]:
         return st.downed_by[piece] == seat
     if zone.visibility == "all":

@@ -207,17 +207,27 @@ def run_scenario(data: dict[str, Any], path: str, ruleset: Ruleset | None = None
     return result
 
 
+def _match_given(rs: Ruleset, data: dict[str, Any]) -> dict[str, Any]:
+    """The scenario's given match variables: set before the first hand too, so that hand's own rules
+    (which way cards are passed, a rotation) read them."""
+    given = (data.get("given") or {}).get("vars", {}) or {}
+    return {str(n): v for n, v in given.items()
+            if n in rs.var_index and rs.variables[rs.var_index[n]].scope == "match"}
+
+
 def start_arranged(rs: Ruleset, data: dict[str, Any]) -> State:
     """A new state whose first deal puts the named pieces where the scenario says."""
     seed = int(data.get("seed", 0))
+    match_vars = _match_given(rs, data)
     dice = [{"type": "chance", "kind": "dice", "dice": list(d)} for d in data.get("dice") or []]
     deck = data.get("deck")
     deal = data.get("deal")
     try:
         if deck is None and deal is None:
-            return Game(rs, seed).new_state(chance=_interleave(rs, None, dice))
-        order = [str(x) for x in deck] if deck is not None else _order_for_deal(rs, seed, deal or {}, dice)
-        return Game(rs, seed).new_state(chance=_interleave(rs, order, dice))
+            return Game(rs, seed).new_state(chance=_interleave(rs, None, dice), match_vars=match_vars)
+        order = [str(x) for x in deck] if deck is not None else _order_for_deal(rs, seed, deal or {}, dice,
+                                                                                match_vars)
+        return Game(rs, seed).new_state(chance=_interleave(rs, order, dice), match_vars=match_vars)
     except GivenChanceError as exc:  # dice the game cannot roll, a deck of pieces it does not have
         where = deck if deck is not None else deal
         if any(exc.event is d for d in dice):  # point at the roll itself
@@ -231,10 +241,11 @@ def _interleave(rs: Ruleset, order: list[str] | None, dice: list[dict[str, Any]]
     return [*shuffle, *dice]
 
 
-def _order_for_deal(rs: Ruleset, seed: int, deal: dict[str, Any], dice: list[dict[str, Any]]) -> list[str]:
+def _order_for_deal(rs: Ruleset, seed: int, deal: dict[str, Any], dice: list[dict[str, Any]],
+                    match_vars: dict[str, Any] | None = None) -> list[str]:
     pieces = rs.pieces
     natural = [pieces.type_id(p) for p in range(pieces.count)]
-    probe = Game(rs, seed).new_state(chance=_interleave(rs, natural, dice))
+    probe = Game(rs, seed).new_state(chance=_interleave(rs, natural, dice), match_vars=match_vars)
     # With the natural order, deck position i holds piece i: where did each position land?
     positions_by_zone: dict[int, list[int]] = {}
     for p in range(pieces.count):

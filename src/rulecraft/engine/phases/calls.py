@@ -10,6 +10,7 @@ from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.base import Phase, describe_legal, seat_of
+from rulecraft.engine.phases.values import Target, build_target, check_items, checked, value_text
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -282,7 +283,8 @@ class Exchange(Phase):
 
 
 class Choose(Phase):
-    """A seat names one value from a list (``from``, an expression) into a variable (trump)."""
+    """A seat names one value from a list (``from``, an expression) into a variable (trump), or into
+    one entry of a per-seat one (``bid[seat]``). The value keeps its type (``engine/phases/values``)."""
 
     kind = "choose"
 
@@ -291,14 +293,20 @@ class Choose(Phase):
         self.seat: CompiledExpr | None = None
         self.options: CompiledExpr | None = None
         self.var = -1
+        self.target: Target | None = None
+        self.item_kind = T.ANY  # how values are written in moves (a piece by its id)
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         c = cls(str(raw.get("id", "choose")), pos_of(raw))
         c.seat = b.expr(raw["seat"], scope, T.NUMBER, f"choice '{c.id}' seat")
-        c.options = b.expr(raw["from"], scope, T.LIST, f"choice '{c.id}' values")
-        if b.ref(raw.get("set"), rs.var_index, "variable"):
-            c.var = rs.var_index[str(raw["set"])]
+        sscope = _seat_scope(scope, f"choice '{c.id}'")
+        c.options = b.expr(raw["from"], sscope, T.LIST, f"choice '{c.id}' values")
+        c.target = build_target(b, rs, raw.get("set"), sscope, f"choice '{c.id}' set")
+        if c.target is not None:
+            c.var = c.target.var
+        check_items(b, c.target, c.options, raw["from"], rs)
+        c.item_kind = c.target.type if c.target is not None and c.target.type is not T.ANY else c.options.item_type
         return c
 
     def begin(self, st: Board) -> None:
@@ -308,15 +316,27 @@ class Choose(Phase):
         if st.pdata.n:
             return False
         assert self.seat is not None
-        st.to_act = seat_of(self.seat, st.ctx, st.rs.seats.count, f"phase '{self.id}' seat")
+        st.to_act = st.ctx.seat = seat_of(self.seat, st.ctx, st.rs.seats.count, f"phase '{self.id}' seat")
         return True
 
-    def legal(self, st: Board) -> list[Move]:
+    def _values(self, st: Board) -> dict[str, Any]:
         assert self.options is not None
-        return [st.rs.moves.get("name", (), str(v)) for v in self.options(st.ctx)]
+        st.ctx.seat = st.to_act
+        ids = st.rs.pieces.columns["id"]
+        out: dict[str, Any] = {}
+        for v in self.options(st.ctx):
+            out.setdefault(value_text(v, self.item_kind, ids), v)
+        return out
+
+    def legal(self, st: Board) -> list[Move]:
+        return [st.rs.moves.get("name", (), text) for text in self._values(st)]
 
     def apply(self, st: Board, move: Move) -> bool:
-        st.vars[self.var] = move.value
+        assert self.options is not None
+        value = checked(self._values(st).get(move.value, move.value), self.target, self.options)
+        if self.target is not None:
+            st.ctx.seat = st.to_act
+            self.target.write(st, value)
         st.pdata.n = 1
         return False
 

@@ -98,6 +98,15 @@ class Options:
             return moves.play_at(moves.index(move))
         return self.plays[moves.index(move)]
 
+    def each_play(self) -> Iterator[tuple[Move, Play | None]]:
+        """Every legal move with the play behind it (face-down sets are made as they are read)."""
+        moves = self.moves
+        if isinstance(moves, WithFaceDown):
+            for i in range(len(moves)):
+                yield moves[i], moves.play_at(i)
+        else:
+            yield from zip(moves, self.plays, strict=True)
+
 
 class WithFaceDown(Sequence[Move]):
     """A decision's legal moves when it offers face-down sets: the listed moves first, then one move per

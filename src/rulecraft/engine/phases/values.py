@@ -1,0 +1,99 @@
+"""Named values: what a seat chooses from a list, kept with its type (number, seat, text, piece).
+
+A decision offers each value of a list as a move (``name 3``, ``name red``, ``name red-12``); the
+move's text is only how the value is written. The value stored is the list's own item, so a number
+chosen stays a number, and a piece is named by its id. Where the value goes is a variable, or one
+entry of a per-seat or per-team variable (``bid[seat]``), checked when the rules are built.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.dsl import CompiledExpr, Scope, T
+from rulecraft.dsl.types import accepts, describe
+from rulecraft.engine.effects import _substr
+from rulecraft.errors import ExpressionRuntimeError
+
+if TYPE_CHECKING:
+    from rulecraft.engine.board import Board
+    from rulecraft.engine.builder import Builder
+    from rulecraft.engine.equipment import Equipment
+
+_TARGET = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.+)\])?\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A variable, or one entry of a per-seat/per-team one, that a decision writes."""
+
+    var: int
+    index: CompiledExpr | None
+    type: T  # what it holds (T.ANY when undeclared)
+
+    def write(self, st: Board, value: Any) -> None:
+        if self.index is None:
+            st.vars[self.var] = value
+        else:
+            st.vars[self.var][int(self.index(st.ctx))] = value
+
+
+def build_target(b: Builder, rs: Equipment, text: Any, scope: Scope, what: str) -> Target | None:
+    """``name`` or ``name[index]`` (the index an expression in ``scope``, e.g. ``bid[seat]``)."""
+    m = _TARGET.match(str(text)) if text is not None else None
+    if m is None:
+        b.error(text, f"'{text}' is not a variable: write NAME or NAME[index], e.g. bid[seat]")
+        return None
+    name = _substr(text, m.group(1), m.start(1))
+    if not b.ref(name, rs.var_index, "variable"):
+        return None
+    var = rs.variables[rs.var_index[str(name)]]
+    index = m.group(2)
+    if var.per == "none" and index is not None:
+        b.error(text, f"variable '{name}' is a single value, not one per seat or team")
+        return None
+    if var.per != "none" and index is None:
+        b.error(text, f"variable '{name}' holds one value per {var.per}: write {name}[seat]")
+        return None
+    idx = b.expr(_substr(text, index, m.start(2)), scope, T.NUMBER, what) if index is not None else None
+    return Target(rs.var_index[str(name)], idx, var.value_type if idx is not None else var.expr_type)
+
+
+def check_items(b: Builder, target: Target | None, values: CompiledExpr, where: Any, rs: Equipment) -> None:
+    """Refuse a list whose items are surely not what the target holds (text into a number)."""
+    if target is None:
+        return
+    got = getattr(values, "item_type", T.ANY)
+    if target.type is T.ANY or got is T.ANY or accepts(target.type, got):
+        return
+    name = rs.variables[target.var].name
+    hint = " (number(x) reads a number from text)" if target.type is T.NUMBER and got is T.STRING else ""
+    b.error(where, f"each value to choose from is {describe(got)}, but '{name}' holds {describe(target.type)}{hint}")
+
+
+def value_text(value: Any, kind: T, piece_ids: list[str]) -> str:
+    """How a value is written in a move: a piece by its id, a whole number without '.0'."""
+    if kind is T.PIECE and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(piece_ids):
+        return piece_ids[value]
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if value is None:
+        return "none"
+    return str(value).replace(" ", "_")
+
+
+def checked(value: Any, target: Target | None, values: CompiledExpr) -> Any:
+    """The chosen value, refused at the ``from`` expression when it is not of the target's type."""
+    if target is None or target.type is T.ANY or value is None:
+        return value
+    ok = {T.NUMBER: (int, float), T.SEAT: (int,), T.PIECE: (int,), T.STRING: (str,), T.BOOL: (bool,),
+          T.LIST: (list, tuple)}.get(target.type)
+    if ok is None or (isinstance(value, ok) and (target.type is T.BOOL or not isinstance(value, bool))):
+        return value
+    raise ExpressionRuntimeError(
+        f"{values.pos}: error: this list gave {value!r}, but the variable it is chosen into holds "
+        f"{describe(target.type)}", f"gave {value!r}, where {describe(target.type)} is needed")

@@ -1,0 +1,61 @@
+"""each_seat: per-seat decisions in turn, with conditions on earlier seats' choices (issue 18)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from support import ruleset
+
+from rulecraft.engine.build import build_from_data
+from rulecraft.engine.game import Game
+from rulecraft.engine.ruleset import Ruleset
+from rulecraft.errors import IllegalMoveError, RuleFileError
+
+
+def _spades_with(**choose: Any) -> Ruleset:
+    """Spades whose bidding phase has extra `choose` keys (an `allow`, a message)."""
+    data = copy.deepcopy(ruleset("spades").composed.data)  # type: ignore[union-attr]
+    bidding = next(p for p in data["hand"]["phases"] if p["id"] == "bidding")
+    bidding["choose"].update(choose)
+    return build_from_data(data, name="spades", chosen={}, content_hash="test")
+
+
+LAST_MAY_NOT_MAKE_13 = {"allow": "not (is_last and sum(bid) + value == 13)",
+                        "message": "the last bid may not make the bids add up to 13"}
+
+
+def test_the_last_seat_may_not_make_the_total_equal_the_tricks() -> None:
+    rs = _spades_with(**LAST_MAY_NOT_MAKE_13)
+    st = Game(rs, 1).new_state()
+    for text in ("bid 3", "bid 3", "bid 3"):
+        assert "bid 4" in [m.text for m in st.legal_moves()]  # not the last seat: anything goes
+        st.apply(text)
+    legal = [m.text for m in st.legal_moves()]
+    assert "bid 4" not in legal and "bid 3" in legal and "bid 5" in legal
+    with pytest.raises(IllegalMoveError, match="the last bid may not make the bids add up to 13"):
+        st.apply("bid 4")
+    st.apply("bid 5")
+    assert st.var("bid") == [5, 3, 3, 3]
+
+
+def test_turn_and_decided_describe_the_seats_before() -> None:
+    # Each seat must bid its place in the order (1, 2 ...), and only after the seats before it.
+    rs = _spades_with(allow="value == turn and count(decided) == turn - 1")
+    st = Game(rs, 1).new_state()
+    for expected in (1, 2, 3, 4):
+        assert [m.text for m in st.legal_moves()] == [f"bid {expected}"]
+        st.apply(f"bid {expected}")
+    assert st.var("bid") == [4, 1, 2, 3]  # seat 1 bid first (dealer 0)
+
+
+def test_a_condition_no_value_meets_lapses_rather_than_leave_no_move() -> None:
+    rs = _spades_with(allow="value > 20")
+    st = Game(rs, 1).new_state()
+    assert len(st.legal_moves()) == 14
+
+
+def test_allow_must_be_a_condition_on_a_value_of_the_variables_type() -> None:
+    with pytest.raises(RuleFileError, match="cannot compare a number with a string"):
+        _spades_with(allow="value != 'nil'")
