@@ -68,9 +68,11 @@ class _Layout(Indenter):
     def __init__(self) -> None:
         super().__init__()
         self.comments: list[_Comment] = []
+        self.open: list[Token] = []  # the brackets not yet closed, to name the one a file leaves open
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         self.comments = []
+        self.open = []
         out: Iterator[Token] = super().process(self._watch(stream))  # type: ignore[no-untyped-call]
         return out
 
@@ -78,9 +80,13 @@ class _Layout(Indenter):
         for tok in stream:
             if tok.type == "_NL":
                 self._comments_in(tok)
-            elif tok.type in self.OPEN_PAREN_types and MAX_BRACKETS.exceeded(self.paren_level + 1):
-                raise _Limited(tok.line or 1, tok.column or 1,
-                               MAX_BRACKETS.message("this value", MAX_BRACKETS.value + 1))
+            elif tok.type in self.OPEN_PAREN_types:
+                if MAX_BRACKETS.exceeded(self.paren_level + 1):
+                    raise _Limited(tok.line or 1, tok.column or 1,
+                                   MAX_BRACKETS.message("this value", MAX_BRACKETS.value + 1))
+                self.open.append(tok)
+            elif tok.type in self.CLOSE_PAREN_types and self.open:
+                self.open.pop()
             yield tok
 
     def handle_NL(self, token: Token) -> Iterator[Token]:
@@ -121,10 +127,17 @@ def _parser() -> Lark:
 
 def _parse(text: str, start: str = "start") -> tuple[Tree[Token] | Token, list[_Comment]]:
     parser = _parser()
+    layout = parser.options.postlex
+    assert isinstance(layout, _Layout)
     with _LOCK:
-        tree = parser.parse(text, start=start)
-        layout = parser.options.postlex
-        comments = list(layout.comments) if isinstance(layout, _Layout) else []
+        try:
+            tree = parser.parse(text, start=start)
+        except UnexpectedToken as exc:
+            if exc.token.type == "$END" and layout.open:
+                tok = layout.open[-1]
+                raise _Limited(tok.line or 1, tok.column or 1, f"this '{tok}' is not closed") from None
+            raise
+        comments = list(layout.comments)
     return tree, comments
 
 
@@ -216,6 +229,9 @@ def _word(term: str) -> str:
 
 def _syntax_error(filename: str, text: str, exc: UnexpectedInput) -> RuleFileError:
     line, col = int(exc.line or 1), int(exc.column or 1)
+    if isinstance(exc, UnexpectedToken) and exc.token.type in ("_INDENT", "_DEDENT", "_NL"):
+        # Layout tokens carry the place of the line break before them: point at the line they concern.
+        line, col = int(exc.token.end_line or line), int(exc.token.end_column or col)
     if line < 1:
         line, col = text.count("\n") or 1, 1
     if isinstance(exc, UnexpectedCharacters):
