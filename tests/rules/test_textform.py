@@ -291,3 +291,41 @@ def test_convert_and_fmt_commands(tmp_path: Path) -> None:
     assert runner.invoke(cli, ["convert", str(out), str(back)]).exit_code == 0
     assert plain(read_annotated(back).data) == plain(read_annotated(bundled_variants_dir() / "doubt" /
                                                                     "base.yaml").data)
+
+
+# --------------------------------------------------------------------------- editors
+def _converted() -> list[str]:
+    return [render(read_annotated(p), to_text=True) for p in BUNDLED]
+
+
+def test_the_pygments_lexer_reads_every_bundled_file_without_error_tokens() -> None:
+    pytest.importorskip("pygments")
+    from pygments.token import Error
+
+    from rulecraft.rules.pygments_lexer import RulesLexer
+
+    for text in _converted():
+        tokens = list(RulesLexer().get_tokens(text))
+        assert not [v for t, v in tokens if t in Error]
+        assert "".join(v for _, v in tokens) == text
+
+
+def test_the_textmate_grammar_covers_every_bundled_file() -> None:
+    """Each line scanned with the grammar's patterns (first match at each place, as an editor does):
+    every character that is not a space is inside a match."""
+    import re
+
+    grammar = json.loads((Path(__file__).parents[2] / "editors" / "rules.tmLanguage.json").read_text("utf-8"))
+    assert grammar["scopeName"] == "source.rulecraft-rules" and grammar["fileTypes"] == ["rules"]
+    patterns = [re.compile(p["match"]) for p in grammar["patterns"]]
+    for text in [*_converted(), "a [x for x in y if not z]\n"]:
+        for line in text.splitlines():
+            at = 0
+            while at < len(line):
+                found = [m for p in patterns if (m := p.search(line, at))]
+                first = min(found, key=lambda m: m.start(), default=None)
+                gap = line[at:first.start() if first else len(line)]
+                assert not gap.strip(), f"not highlighted: {gap!r} in {line!r}"
+                if first is None:
+                    break
+                at = max(first.end(), at + 1)
