@@ -112,6 +112,22 @@ def test_items_with_ids_blocks_and_text_lines() -> None:
         "notes": ["one two\n"]}
 
 
+def test_path_keys_are_the_nesting_they_name() -> None:
+    data = load_rules_text("o\n  patch.hand.phases[play].claim {rule falling}\n"
+                           "  patch.hand.phases[play].passing true\n  patch.seats {count 3}\n"
+                           "  x {a.b 1, a.c.$delete true}\n  z[q] {k 1}\n  \"a.b\" 2\n", "f.rules")
+    assert plain(data) == {"o": {
+        "patch": {"hand": {"phases": [{"id": "play", "claim": {"rule": "falling"}, "passing": True}]},
+                  "seats": {"count": 3}},
+        "x": {"a": {"b": 1, "c": {"$delete": True}}}, "z": [{"id": "q", "k": 1}], "a.b": 2}}
+    play = data["o"]["patch"]["hand"]["phases"][0]
+    assert play.key_pos["claim"].col == len("  patch.hand.phases[play].") + 1  # each step at its own column
+    assert to_text({"o": {"p": {"hand": {"phases": [{"id": "play", "first": "next(dealer)"}]}}}}) == \
+        "o {p.hand.phases[play].first next(dealer)}\n"
+    assert "a[x]" in refused("a[x] 1\n")[2] or "names a list item" in refused("a[x] 1\n")[2]
+    assert refused("o\n  a.b 1\n  a.b 2\n")[:3] == (3, 5, "duplicate key 'b' (first at line 2)")
+
+
 def test_positions_point_into_the_text_form() -> None:
     data = load_rules_text('hand\n  phases\n    play: first next(\n      dealer)\n    - "a\\tb"\n', "f.rules")
     play = data["hand"]["phases"][0]
@@ -125,6 +141,7 @@ def test_positions_point_into_the_text_form() -> None:
 
 # --------------------------------------------------------------------------- generated files
 _names = st.from_regex(r"[a-z][a-z0-9_-]{0,8}", fullmatch=True)
+_keys = st.one_of(_names, st.sampled_from(["a.b", "x[y]", "$delete", "f(x)", "3", "two words", "id", "k.$x"]))
 _strings = st.one_of(
     _names,
     st.sampled_from(["true", "none", "10", "-1", "a b", "x # y", "'q'", "[a]", "{a}", "f(x, y)", "a if b else c",
@@ -139,8 +156,8 @@ _values = st.recursive(
     _scalars,
     lambda inner: st.one_of(
         st.lists(inner, max_size=4),
-        st.dictionaries(_names, inner, max_size=4),
-        st.lists(st.builds(lambda i, d: {"id": i, **d}, _strings, st.dictionaries(_names, inner, max_size=3)),
+        st.dictionaries(_keys, inner, max_size=4),
+        st.lists(st.builds(lambda i, d: {"id": i, **d}, _strings, st.dictionaries(_keys, inner, max_size=3)),
                  max_size=3)),
     max_leaves=25)
 _files = st.dictionaries(_names, _values, min_size=1, max_size=6)

@@ -45,25 +45,34 @@ def convert(source: str, target: str, force: bool) -> None:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.argument("files", nargs=-1, required=True, metavar="PATH...")
 @click.option("--check", is_flag=True, help="Change nothing; exit 1 if a file is not formatted.")
 @click.pass_context
 def fmt(ctx: click.Context, files: tuple[str, ...], check: bool) -> None:
     """Format .rules files in place, in the canonical layout convert writes (comments are kept).
 
-    The file is replaced atomically, and only when its data reads back unchanged. With --check
-    nothing is written and the exit status says whether every file was already formatted.
+    PATH is a .rules file or a directory searched for them. A file is replaced atomically, and only
+    when its data reads back unchanged. With --check nothing is written and the exit status says
+    whether every file was already formatted.
     """
     from rulecraft.rules.convert import read_annotated, render
     from rulecraft.rules.rulefiles import is_text_form
     from rulecraft.runs.files import write_file
 
+    paths: list[Path] = []
     for name in files:
-        if not is_text_form(name):
+        if Path(name).is_dir():
+            found = sorted(p for p in Path(name).rglob("*.rules") if p.is_file())
+            if not found:
+                raise UsageError(f"no .rules files in {name}")
+            paths.extend(found)
+        elif not is_text_form(name):
             raise UsageError(f"fmt formats .rules files: {name} (convert a YAML file with 'rulecraft convert')")
+        else:
+            paths.append(Path(name))
     unformatted = []
-    for name in files:
-        path = Path(name)
+    for path in paths:
+        name = str(path)
         text = render(read_annotated(path), to_text=True)
         try:
             old = path.read_text(encoding="utf-8")

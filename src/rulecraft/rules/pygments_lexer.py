@@ -11,7 +11,10 @@ from __future__ import annotations
 from pygments.lexer import RegexLexer, bygroups
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Whitespace
 
-_KEY = r"[A-Za-z0-9_$][A-Za-z0-9_$-]*(?:\([^()\n]*\))?"
+_KEY = r"[A-Za-z0-9_$][A-Za-z0-9_$-]*(?:\([^()\n]*\)|(?:\.[A-Za-z0-9_$][A-Za-z0-9_$-]*|\[[A-Za-z0-9_$-]+\])*)"
+
+
+_PATH = r"[A-Za-z0-9_$][A-Za-z0-9_$-]*(?:\.[A-Za-z0-9_$][A-Za-z0-9_$-]*|\[[A-Za-z0-9_$-]+\])+"
 
 
 class RulesLexer(RegexLexer):  # type: ignore[misc]  # pygments ships no type hints
@@ -32,6 +35,7 @@ class RulesLexer(RegexLexer):  # type: ignore[misc]  # pygments ships no type hi
             (r"[ \t]+", Whitespace),
             (r'"(?:[^"\\\n]|\\.)*"', String.Double),
             (r"'(?:[^'\\\n]|\\.)*'", String.Single),
+            (_PATH, Name.Tag),  # a path key after '{' or ',' (a.b[id].c)
             (r"\b(?:and|or|not|in|if|else|for)\b", Keyword),
             (r"\b(?:true|false|none)\b", Keyword.Constant),
             (r"\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?", Number),

@@ -319,19 +319,16 @@ class _Builder:
     # -- blocks
     def block(self, lines: Tree[Token]) -> Any:
         rows = [c for c in lines.children if isinstance(c, Tree)]
-        kinds = {r.data: r for r in rows}
-        entries = {"entry", "block_entry"} & kinds.keys()
-        items = {"item", "block_item", "id_item"} & kinds.keys()
-        texts = {"text_line"} & kinds.keys()
-        if sum(map(bool, (entries, items, texts))) > 1:
-            first = rows[0].data
-            odd = next(r for r in rows if _family(r.data) != _family(first))
-            self.error(self.at(odd), f"this block mixes {_family(first)} and {_family(odd.data)}: a block holds "
-                                     "entries ('key value'), or list items ('- value', 'ID: ...'), or lines of text")
+        families = [_family(r) for r in rows]
+        if len(set(families)) > 1:
+            first = families[0]
+            odd = next(r for r, f in zip(rows, families, strict=True) if f != first)
+            self.error(self.at(odd), f"this block mixes {first} and {_family(odd)}: a block holds entries "
+                                     "('key value'), or list items ('- value', 'ID: ...'), or lines of text")
             return LDict(pos=self.at(rows[0]))
-        if texts:
+        if families[0] == "lines of text":
             return self.text_block(rows)
-        if items:
+        if families[0] == "list items":
             out_list = LList(pos=self.at(rows[0]))
             for r in rows:
                 out_list.append(self.list_item(r))
@@ -339,10 +336,10 @@ class _Builder:
             return out_list
         out = LDict(pos=self.at(rows[0]))
         for r in rows:
-            key = self.key(r.children[0])
             body = r.children[1]
-            value = self.block(body) if r.data == "block_entry" and isinstance(body, Tree) else self.value(body)
-            self.put(out, key, value)
+            value = self.block(body) if r.data in ("block_entry", "text_line") and isinstance(body, Tree) \
+                else self.value(body)
+            self.put_path(out, r.children[0], value)
         return out
 
     def item_pos(self, row: Tree[Token]) -> SourcePos:
@@ -359,7 +356,7 @@ class _Builder:
         if row.data == "block_item":
             return self.block(row.children[0])  # type: ignore[arg-type]
         key_tok, pairs, body = row.children
-        key = self.key(key_tok)
+        key = self.key(key_tok)  # an id as written, even with dots: it names an item, it is no path
         out = LDict(pos=key.pos)
         self.put(out, LStr("id", key.pos), key)
         if isinstance(pairs, Tree):
@@ -370,7 +367,7 @@ class _Builder:
                 self.error(self.at(body), f"the block under item '{key}' should hold its entries ('key value')")
                 return out
             for k, v in rest.items():
-                self.put(out, LStr(k, rest.key_pos[k]), v)
+                self.put(out, LStr(k, rest.key_pos[k]), v, merge=True)
         return out
 
     def text_block(self, rows: list[Tree[Token]]) -> LStr:
@@ -388,18 +385,67 @@ class _Builder:
             out.segments = tuple(segments)  # type: ignore[attr-defined]
         return out
 
-    def put(self, out: LDict, key: LStr, value: Any) -> None:
+    def put(self, out: LDict, key: LStr, value: Any, merge: bool = False) -> None:
+        """``key value`` into ``out``; with ``merge`` (a path key) a mapping already there takes its entries."""
         if key in out.key_pos:
+            old = out[str(key)]
+            if merge and isinstance(old, LDict) and isinstance(value, LDict):
+                for k, v in value.items():
+                    self.put(old, LStr(k, value.key_pos[k]), v, merge=True)
+                return
+            if merge and isinstance(old, LList) and isinstance(value, LList) and _ids(old) and _ids(value):
+                for item, at in zip(value, value.item_pos, strict=True):
+                    same = next((o for o in old if o["id"] == item["id"]), None)
+                    if same is None:
+                        old.append(item)
+                        old.item_pos.append(at)
+                    else:
+                        for k, v in item.items():
+                            if k != "id":
+                                self.put(same, LStr(k, item.key_pos[k]), v, merge=True)
+                return
             first = out.key_pos[key]
             self.error(key.pos, f"duplicate key '{key}' (first at line {first.line})")
             return
         out[str(key)] = value
         out.key_pos[str(key)] = key.pos
 
+    def put_path(self, out: LDict, node: Tree[Token] | Token, value: Any) -> None:
+        """An entry whose key may be a path (``a.b[id].c``): the nesting it stands for, merged into ``out``."""
+        key = self.key(node)
+        tok = node.children[0] if isinstance(node, Tree) else node
+        steps = _path_steps(str(key)) if isinstance(tok, Token) and tok.type == "KEY" else None
+        if steps is None:
+            self.put(out, key, value)
+            return
+        pos = key.pos
+        for n in range(len(steps) - 1, 0, -1):
+            is_id, name, offset = steps[n]
+            at = SourcePos(pos.file, pos.line, pos.col + offset)
+            if not is_id:
+                inner = LDict(pos=at)
+                inner[name] = value
+                inner.key_pos[name] = at
+                value = inner
+                continue
+            if not isinstance(value, LDict) or "id" in value:
+                self.error(at, f"'[{name}]' in a key names a list item: it is followed by '.key', or its value "
+                               "is a mapping of the item's entries")
+                return
+            item = LDict(pos=at)
+            item["id"] = LStr(name, at)
+            item.key_pos["id"] = at
+            for k, v in value.items():
+                item[k] = v
+                item.key_pos[k] = value.key_pos[k]
+            value = LList([item], pos=at)
+            value.item_pos.append(at)
+        self.put(out, LStr(steps[0][1], pos), value, merge=True)
+
     def pairs(self, out: LDict, pairs: Tree[Token]) -> None:
         for pair in pairs.children:
             assert isinstance(pair, Tree)
-            self.put(out, self.key(pair.children[0]), self.value(pair.children[1]))
+            self.put_path(out, pair.children[0], self.value(pair.children[1]))
 
     def key(self, node: Tree[Token] | Token) -> LStr:
         tok = node.children[0] if isinstance(node, Tree) else node
@@ -506,9 +552,24 @@ class _Builder:
         return "".join(out), segs if len(segs) > 1 else segs[:1]
 
 
-def _family(rule: str) -> str:
-    if rule in ("entry", "block_entry"):
+_STEP = re.compile(r"\.?([A-Za-z0-9_$][A-Za-z0-9_$-]*)|\[([A-Za-z0-9_$-]+)\]")
+
+
+def _path_steps(key: str) -> list[tuple[bool, str, int]] | None:
+    """A path key's steps as (is an [id], name, column offset), or None for a plain key or a signature."""
+    if "(" in key or ("." not in key and "[" not in key):
+        return None
+    return [(m.group(2) is not None, m.group(1) or m.group(2), m.start(1) if m.group(1) else m.start(2))
+            for m in _STEP.finditer(key)]
+
+
+def _ids(items: list[Any]) -> bool:
+    return all(isinstance(i, dict) and isinstance(i.get("id"), str) for i in items)
+
+
+def _family(row: Tree[Token]) -> str:
+    if row.data in ("entry", "block_entry"):
         return "entries"
-    if rule == "text_line":
-        return "lines of text"
+    if row.data == "text_line":  # a quoted line with a block under it is a quoted key and its value
+        return "lines of text" if row.children[1] is None else "entries"
     return "list items"

@@ -6,6 +6,8 @@ this on every bundled file and on generated ones). The choices, in order:
 
 - a string is written unquoted when it reads back as itself (a name, an expression), else quoted;
 - a list item that is a mapping with a string ``id`` is written ``ID: entries``;
+- below the top level, a mapping of one entry, or a list of one item with an id and one other entry,
+  is written as a path key: ``patch.hand.phases[play].claim {rule falling}``;
 - a mapping or list goes on one line (``{key value, ...}``, ``[a, b]``) when it has no mappings in a
   list, no comments and fits in :data:`WIDTH` columns; an item's leading short entries stay on its
   ``ID:`` line and the rest are indented below;
@@ -26,6 +28,8 @@ WIDTH = 110
 INDENT = "  "
 _HEADER_VALUE = 40  # an entry stays on its item's ID line when its value is at most this long
 _KEY = re.compile(r"[A-Za-z0-9_$][A-Za-z0-9_$-]*(\([^()\n]*\))?")
+_STEP = re.compile(r"[A-Za-z0-9_$][A-Za-z0-9_$-]*")
+_ID_STEP = re.compile(r"[A-Za-z0-9_$-]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\\"]")
 
 
@@ -103,10 +107,11 @@ class _Printer:
         if isinstance(value, dict):
             parts = []
             for k, v in value.items():
+                head, v = self.path(str(k), v)
                 one = self.inline(v)
                 if one is None:
                     return None
-                parts.append(f"{key_text(str(k))} {one}")
+                parts.append(f"{head} {one}")
             return "{" + ", ".join(parts) + "}"
         out = []
         for v in value:
@@ -127,10 +132,38 @@ class _Printer:
         return self.notes.after(container, key)
 
     # -- blocks
+    def path(self, key: str, value: Any) -> tuple[str, Any]:
+        """The key written as a path through single-entry mappings and single-item lists, and what it leads to."""
+        head = key_text(key)
+        if not _STEP.fullmatch(key):
+            return head, value
+        notes = self.notes
+        while True:
+            if isinstance(value, dict) and len(value) == 1:
+                (k, v), = value.items()
+                if not _STEP.fullmatch(str(k)) or notes.before(value, k) or notes.after(value, k):
+                    break
+                head, value = f"{head}.{k}", v
+                continue
+            if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict) and len(value[0]) == 2 \
+                    and not notes.before(value, 0) and not notes.after(value, 0):
+                item = value[0]
+                ident = item.get("id")
+                other = next((k for k in item if k != "id"), None)
+                if not isinstance(ident, str) or not _ID_STEP.fullmatch(ident) or other is None \
+                        or not _STEP.fullmatch(str(other)) or any(notes.before(item, k) or notes.after(item, k)
+                                                                 for k in item):
+                    break
+                head, value = f"{head}[{ident}].{other}", item[other]
+                continue
+            break
+        return head, value
+
     def mapping(self, data: dict[str, Any], indent: int) -> None:
         for k, v in data.items():
             trail = self.leads(data, k, indent)
-            self.entry(key_text(str(k)), v, indent, trail)
+            head, v = self.path(str(k), v) if indent else (key_text(str(k)), v)
+            self.entry(head, v, indent, trail)
 
     def entry(self, head: str, value: Any, indent: int, trail: str) -> None:
         """``head value`` on one line, or ``head`` and the value as a block under it."""
@@ -188,7 +221,7 @@ class _Printer:
         self.lines.append(line + (f"  {trail}" if trail else ""))
         for k, v in rest[taken:]:
             t = self.leads(item, k, indent + 1)
-            self.entry(key_text(str(k)), v, indent + 1, t)
+            self.entry(*self.path(str(k), v), indent + 1, t)
 
 
     def header(self, item: dict[str, Any], line: str, rest: list[tuple[str, Any]],
@@ -196,10 +229,11 @@ class _Printer:
         """The ID line with as many leading entries as fit and pass ``short``, and how many it took."""
         taken = 0
         for k, v in rest:
+            head, v = self.path(str(k), v)
             one = None if self.notes.before(item, k) or self.notes.after(item, k) else self.inline(v)
             if one is None or not short(v, one):
                 break
-            piece = f"{' ' if taken == 0 else ', '}{key_text(str(k))} {one}"
+            piece = f"{' ' if taken == 0 else ', '}{head} {one}"
             if len(line) + len(piece) > WIDTH:
                 break
             line += piece
