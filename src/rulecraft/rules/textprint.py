@@ -6,8 +6,9 @@ this on every bundled file and on generated ones). The choices, in order:
 
 - a string is written unquoted when it reads back as itself (a name, an expression), else quoted;
 - a list item that is a mapping with a string ``id`` is written ``ID: entries``;
-- below the top level, a mapping of one entry, or a list of one item with an id and one other entry,
-  is written as a path key: ``patch.hand.phases[play].claim {rule falling}``;
+- below the top level, a chain of two or more mappings of one entry (or lists of one item with an
+  id and one other entry) is written as a path key: ``patch.hand.phases[play].claim {rule falling}``
+  (a single step stays nested: ``challenge {order clockwise}``);
 - a mapping or list goes on one line (``{key value, ...}``, ``[a, b]``) when it has no mappings in a
   list, no comments and fits in :data:`WIDTH` columns; an item's leading short entries stay on its
   ``ID:`` line and the rest are indented below;
@@ -138,12 +139,13 @@ class _Printer:
         if not _STEP.fullmatch(key):
             return head, value
         notes = self.notes
+        start, steps = (head, value), 0
         while True:
             if isinstance(value, dict) and len(value) == 1:
                 (k, v), = value.items()
                 if not _STEP.fullmatch(str(k)) or notes.before(value, k) or notes.after(value, k):
                     break
-                head, value = f"{head}.{k}", v
+                head, value, steps = f"{head}.{k}", v, steps + 1
                 continue
             if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict) and len(value[0]) == 2 \
                     and not notes.before(value, 0) and not notes.after(value, 0):
@@ -154,10 +156,10 @@ class _Printer:
                         or not _STEP.fullmatch(str(other)) or any(notes.before(item, k) or notes.after(item, k)
                                                                  for k in item):
                     break
-                head, value = f"{head}[{ident}].{other}", item[other]
+                head, value, steps = f"{head}[{ident}].{other}", item[other], steps + 2
                 continue
             break
-        return head, value
+        return (head, value) if steps >= 2 else start
 
     def mapping(self, data: dict[str, Any], indent: int) -> None:
         for k, v in data.items():
