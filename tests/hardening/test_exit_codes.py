@@ -17,7 +17,7 @@ from conftest import Cli
     (["explain", "tiny.yaml", "--rule", "hand.phases[plya]"], 2,
      "error: --rule hand.phases[plya]: tiny has no rule at or under that path (did you mean 'hand.phases[play]'?); "
      "rule paths look like constants, hand.phases[play].first"),
-    (["validate", "empty"], 2, "error: no rule files (*.yaml, *.yml) in empty"),
+    (["validate", "empty"], 2, "error: no rule files (*.yaml, *.yml, *.rules) in empty"),
     (["replay", "game.jsonl", "--ruleset", "tiny.yaml"], 1,
      "game.jsonl:1:1: error: cannot load the ruleset this log was played under: unknown option 'nope' for ruleset "
      "'tiny'; options: bonus"),

@@ -19,10 +19,14 @@ from rulecraft import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("rulecraft.cli.compare_cmd", "Compare rulesets A and B over the same N seeded games: win rates, "
                                              "scores, length, rules fired, balance."),
+    "convert": ("rulecraft.cli.convert_cmds", "Convert rule file IN to OUT, in the form OUT's extension names "
+                                              "(.rules for the text form, .yaml)."),
     "diff": ("rulecraft.cli.rules_cmds", "Show the rules that differ between A and B, each with where it came from."),
     "eval": ("rulecraft.cli.eval_cmd", "Compile and evaluate EXPRESSION, and print its value."),
     "explain": ("rulecraft.cli.rules_cmds", "Show the effective rules of RULESET and where each came from "
                                             "(options marked *)."),
+    "fmt": ("rulecraft.cli.convert_cmds", "Format .rules files in place, in the canonical layout convert writes "
+                                          "(comments are kept)."),
     "list": ("rulecraft.cli.rules_cmds", "List the bundled rulesets with their options (default marked *) and "
                                          "presets."),
     "play": ("rulecraft.cli.play_cmds", "Play RULESET at the terminal: you against bots, or several people taking "
@@ -34,7 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "test": ("rulecraft.cli.game_cmds", "Run rule scenarios (YAML files, or directories of them) and report like "
                                         "pytest."),
     "validate": ("rulecraft.cli.rules_cmds", "Check rule files, overlays and scenarios (files, or directories "
-                                             "searched for *.yaml)."),
+                                             "searched for *.yaml and *.rules)."),
 }
 
 

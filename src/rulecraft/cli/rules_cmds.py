@@ -45,7 +45,7 @@ def register(group: click.Group) -> None:
 @click.pass_context
 def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: bool, games: int, max_moves: int,
              time_limit: float, workers: int) -> None:
-    """Check rule files, overlays and scenarios (files, or directories searched for *.yaml).
+    """Check rule files, overlays and scenarios (files, or directories searched for *.yaml and *.rules).
 
     Every ruleset is also checked under each option choice and each preset. With --simulate N, each
     of those configurations also plays N random games, and any game that does not end (within
@@ -66,7 +66,7 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
         raise click.UsageError("--simulate needs the rulesets built: drop --no-build")
     files = collect_files(input_paths(paths, bundled_variants_dir()))
     if not files:
-        raise UsageError(f"no rule files (*.yaml, *.yml) in {', '.join(paths)}")
+        raise UsageError(f"no rule files (*.yaml, *.yml, *.rules) in {', '.join(paths)}")
     with status_line() as tell:
         check = PlayCheck(games, max_moves, time_limit, tell, workers)
         reports = [validate_file(f, build=not no_build, simulate=check) for f in files]

@@ -60,7 +60,8 @@ from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import LDict, LList, LStr, pos_of
 from rulecraft.rules.paths import item_noun, item_step, key_step
 from rulecraft.rules.registry import bundled_path, list_bundled, path_target, resolve_ruleset
-from rulecraft.rules.yamlload import YamlDocument, read_yaml_file
+from rulecraft.rules.rulefiles import read_rule_file
+from rulecraft.rules.yamlload import YamlDocument
 
 DIRECTIVES = ("$delete", "$replace")
 NOT_HASHED = ("options", "presets")
@@ -210,7 +211,7 @@ def load_chain(ref: str | Path, read: dict[Path, YamlDocument] | None = None) ->
             names = [d.file for d in docs] + [docs[seen.index(real)].file]
             raise _file_error(docs[-1], via, "extends cycle: " + " extends ".join(names))
         seen.append(real)
-        doc = (read or {}).get(real) or read_yaml_file(current)
+        doc = (read or {}).get(real) or read_rule_file(current)
         if not isinstance(doc.data, dict):
             what = "empty" if doc.data is None else "not a mapping"
             raise RuleFileError([Diagnostic(SourcePos(doc.file, 1, 1),

@@ -1,8 +1,9 @@
 """Where rule files and schemas live, and what a RULESET argument names.
 
-A RULESET argument is either a path (a file; a directory means its ``base.yaml``) or the name of
-a bundled ruleset: ``my-game`` is ``variants/my-game/base.yaml`` and ``my-game/house`` is
-``variants/my-game/house.yaml``. An existing path always wins over a bundled name.
+A RULESET argument is either a path (a file; a directory means its ``base.yaml``, or its
+``base.rules`` when it has no ``base.yaml``) or the name of a bundled ruleset: ``my-game`` is
+``variants/my-game/base.yaml`` and ``my-game/house`` is ``variants/my-game/house.yaml`` (or the
+same names in ``.rules``, the text form). An existing path always wins over a bundled name.
 
 Bundled files are found in the installed package (``rulecraft/_bundled/{variants,schemas,scenarios}``,
 which the wheel force-includes) and, when running from a source checkout (an editable install), in the
@@ -19,6 +20,15 @@ from rulecraft.errors import UsageError, clip
 
 BASE_FILE = "base.yaml"
 YAML_SUFFIXES = (".yaml", ".yml")
+RULES_SUFFIX = ".rules"
+RULE_SUFFIXES = (*YAML_SUFFIXES, RULES_SUFFIX)
+"""Rule files: YAML, or the text form (``docs/rule-dsl.md``). Where both name the same file, YAML is read."""
+BASE_FILES = (BASE_FILE, "base.rules")
+
+
+def base_file(directory: Path) -> Path | None:
+    """A directory's base rule file: ``base.yaml``, else ``base.rules``."""
+    return next((directory / b for b in BASE_FILES if (directory / b).is_file()), None)
 
 
 def _repo_root() -> Path:
@@ -75,11 +85,14 @@ def list_bundled() -> list[str]:
         return []
     names: list[str] = []
     for game in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
-        if (game / BASE_FILE).is_file():
+        if base_file(game) is not None:
             names.append(game.name)
-        for f in sorted(game.iterdir()):
-            if f.is_file() and f.suffix in YAML_SUFFIXES and f.name != BASE_FILE:
-                names.append(f"{game.name}/{f.stem}")
+        stems: list[str] = []
+        for f in sorted(game.iterdir(), key=lambda f: (RULE_SUFFIXES.index(f.suffix) if f.suffix in RULE_SUFFIXES
+                                                       else 9, f.name)):
+            if f.is_file() and f.suffix in RULE_SUFFIXES and f.stem != "base" and f.stem not in stems:
+                stems.append(f.stem)  # a .rules twin of a YAML file is the same ruleset, listed once
+        names.extend(f"{game.name}/{stem}" for stem in sorted(stems))
     return names
 
 
@@ -98,11 +111,10 @@ def _bundled_path(name: str) -> Path | None:
         return None
     parts = name.split("/")
     if len(parts) == 1:
-        candidate = root / parts[0] / BASE_FILE
-        return candidate if candidate.is_file() else None
+        return base_file(root / parts[0])
     if len(parts) == 2:
         game, stem = parts
-        for suffix in YAML_SUFFIXES:
+        for suffix in RULE_SUFFIXES:
             candidate = root / game / f"{stem}{suffix}"
             if candidate.is_file():
                 return candidate
@@ -110,14 +122,13 @@ def _bundled_path(name: str) -> Path | None:
 
 
 def path_target(ref: str | Path, relative_to: Path | None = None) -> Path | None:
-    """``ref`` as an existing file path (a directory means its base.yaml), or None."""
+    """``ref`` as an existing file path (a directory means its base.yaml or base.rules), or None."""
     p = Path(ref)
     if relative_to is not None and not p.is_absolute():
         p = relative_to / p
     try:
         if p.is_dir():
-            base = p / BASE_FILE
-            return base if base.is_file() else None
+            return base_file(p)
         return p if p.is_file() else None
     except OSError:  # a name the system cannot even look up (too long, say) names no file
         return None
@@ -131,8 +142,8 @@ def resolve_ruleset(ref: str | Path, relative_to: Path | None = None) -> Path:
     text = str(ref)
     p = Path(text)
     if _is_dir(p):
-        raise UsageError(f"directory '{clip(text)}' has no {BASE_FILE}")
-    if p.suffix in YAML_SUFFIXES or "\\" in text or text.startswith((".", "/")):
+        raise UsageError(f"directory '{clip(text)}' has no {BASE_FILE} (nor base.rules)")
+    if p.suffix in RULE_SUFFIXES or "\\" in text or text.startswith((".", "/")):
         raise UsageError(f"no such rule file: {clip(text)}")
     known = list_bundled()
     close = difflib.get_close_matches(text, known, n=1) if len(text) <= 100 else []

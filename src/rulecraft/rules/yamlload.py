@@ -225,8 +225,12 @@ _PARSED: dict[tuple[str, bytes], YamlDocument] = {}
 _PARSED_KEPT = 64
 
 
-def read_yaml_file(path: str | os.PathLike[str], display: str | None = None) -> YamlDocument:
+def read_yaml_file(path: str | os.PathLike[str], display: str | None = None,
+                   parse: Callable[[str, str], YamlDocument] | None = None) -> YamlDocument:
     """Load a file, keeping its text (compose needs it to show source lines under errors).
+
+    ``parse`` reads the decoded text (the YAML parser unless given: ``rules.rulefiles`` passes the
+    ``.rules`` one), so both forms get the same checks on the file and the same cache.
 
     The same bytes are parsed once per process: validating a ruleset composes its files once per
     option choice and preset. The located data is then shared, so nothing downstream may change
@@ -251,14 +255,14 @@ def read_yaml_file(path: str | os.PathLike[str], display: str | None = None) -> 
     key = (name, raw)
     doc = _PARSED.get(key)
     if doc is None:
-        doc = _parse_bytes(raw, name)
+        doc = _parse_bytes(raw, name, parse or parse_yaml_text)
         if len(_PARSED) >= _PARSED_KEPT:
             del _PARSED[next(iter(_PARSED))]  # the oldest
         _PARSED[key] = doc
     return doc
 
 
-def _parse_bytes(raw: bytes, name: str) -> YamlDocument:
+def _parse_bytes(raw: bytes, name: str, parse: Callable[[str, str], YamlDocument]) -> YamlDocument:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -266,7 +270,7 @@ def _parse_bytes(raw: bytes, name: str) -> YamlDocument:
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise RuleFileError.single(SourcePos(name, line, col),
                                    "the file is not UTF-8 text (save it as UTF-8 in your editor)") from None
-    return parse_yaml_text(text, name)
+    return parse(text, name)
 
 
 def _file_kind(mode: int) -> str:

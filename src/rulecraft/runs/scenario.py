@@ -85,7 +85,7 @@ def run_scenario_file(path: str | Path) -> ScenarioResult:
 
 def _resolve_ref(ref: str, base: str) -> str:
     """A scenario's ruleset: a bundled name, or a path relative to the scenario file."""
-    if ref.endswith((".yaml", ".yml")):
+    if ref.endswith((".yaml", ".yml", ".rules")):
         candidate = Path(base).parent / ref
         if candidate.exists():
             return str(candidate)

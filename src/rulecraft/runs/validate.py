@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.errors import Diagnostic, RulecraftError, RuleFileError, SourcePos, sort_diagnostics
-from rulecraft.rules.registry import YAML_SUFFIXES
-from rulecraft.rules.yamlload import YamlDocument, display_path, read_yaml_file
+from rulecraft.rules.registry import RULE_SUFFIXES
+from rulecraft.rules.rulefiles import read_rule_file
+from rulecraft.rules.yamlload import YamlDocument, display_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +58,12 @@ class FileReport:
 
 
 def collect_files(paths: Iterable[str | Path]) -> list[Path]:
-    """Files named, and every *.yaml / *.yml under directories named (sorted, each once)."""
+    """Files named, and every *.yaml / *.yml / *.rules under directories named (sorted, each once)."""
     out: list[Path] = []
     seen: set[Path] = set()
     for p in paths:
         path = Path(p)
-        found = sorted(f for f in path.rglob("*") if f.is_file() and f.suffix in YAML_SUFFIXES) \
+        found = sorted(f for f in path.rglob("*") if f.is_file() and f.suffix in RULE_SUFFIXES) \
             if path.is_dir() else [path]
         for f in found:
             key = f.resolve()
@@ -94,7 +95,7 @@ def validate_file(path: str | Path, build: bool = True, simulate: int | PlayChec
     report = FileReport(name, "unknown")
     sink = _Sink(report)
     try:
-        doc = read_yaml_file(path)
+        doc = read_rule_file(path)
     except RulecraftError as exc:
         sink.add(exc, name)
         return report

@@ -1,0 +1,25 @@
+"""Reading a rule file in either form: YAML (``.yaml``/``.yml``) or the text form (``.rules``).
+
+Every stage that reads a rule file by path (composition, ``validate``) comes here, so a ``.rules``
+file is accepted wherever a YAML one is, with the same checks on the file (size, encoding, not a
+FIFO) and the same per-process cache.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from rulecraft.rules.registry import RULES_SUFFIX
+from rulecraft.rules.textload import parse_rules_text
+from rulecraft.rules.yamlload import YamlDocument, read_yaml_file
+
+
+def is_text_form(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names a file in the text form (by its extension)."""
+    return Path(path).suffix == RULES_SUFFIX
+
+
+def read_rule_file(path: str | os.PathLike[str], display: str | None = None) -> YamlDocument:
+    """The located data of a rule file, in the form its extension says (YAML otherwise)."""
+    return read_yaml_file(path, display, parse_rules_text if is_text_form(path) else None)

@@ -1,0 +1,266 @@
+"""Rule data to its canonical ``.rules`` text (``rulecraft convert``, ``rulecraft fmt``).
+
+Canonical: the text depends only on the data and its comments, so printing what was read from a
+printed text gives the same text again. Reading the text gives back the same data (the tests check
+this on every bundled file and on generated ones). The choices, in order:
+
+- a string is written unquoted when it reads back as itself (a name, an expression), else quoted;
+- a list item that is a mapping with a string ``id`` is written ``ID: entries``;
+- below the top level, a chain of two or more mappings of one entry (or lists of one item with an
+  id and one other entry) is written as a path key: ``patch.hand.phases[play].claim {rule falling}``
+  (a single step stays nested: ``challenge {order clockwise}``);
+- a mapping or list goes on one line (``{key value, ...}``, ``[a, b]``) when it has no mappings in a
+  list, no comments and fits in :data:`WIDTH` columns; an item's leading short entries stay on its
+  ``ID:`` line and the rest are indented below;
+- a string too long for its line, or with line breaks inside, is written as quoted lines in a block.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from rulecraft.rules.comments import Notes
+from rulecraft.rules.textload import read_back_value
+
+WIDTH = 110
+"""Longest line the printer aims for (a single word or string may be longer)."""
+INDENT = "  "
+_HEADER_VALUE = 40  # an entry stays on its item's ID line when its value is at most this long
+_KEY = re.compile(r"[A-Za-z0-9_$][A-Za-z0-9_$-]*(\([^()\n]*\))?")
+_STEP = re.compile(r"[A-Za-z0-9_$][A-Za-z0-9_$-]*")
+_ID_STEP = re.compile(r"[A-Za-z0-9_$-]+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\\"]")
+
+
+def print_rules(data: Any, notes: Notes | None = None) -> str:
+    """The ``.rules`` text of ``data`` (a mapping, as a rule file is; or a list)."""
+    p = _Printer(notes or Notes())
+    if isinstance(data, dict):
+        p.mapping(data, 0)
+    elif isinstance(data, list):
+        p.items(data, 0)
+    elif data is not None:
+        raise ValueError("a rule file's text form holds a mapping or a list")
+    for text in p.notes.end:
+        p.lines.append(text)
+    return "\n".join(p.lines) + "\n" if p.lines else ""
+
+
+def quote(text: str) -> str:
+    """``text`` as a double-quoted string of the text form."""
+    return '"' + _CONTROL.sub(_escape, text) + '"'
+
+
+_SIMPLE = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\\": "\\\\", '"': '\\"'}
+
+
+def _escape(m: re.Match[str]) -> str:
+    ch = m.group()
+    if ch in _SIMPLE:
+        return _SIMPLE[ch]
+    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
+
+def key_text(key: str) -> str:
+    return key if _KEY.fullmatch(key) else quote(key)
+
+
+def scalar(value: Any) -> str:
+    """A number, true/false/none or a string as written on one line."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float):
+        return repr(float(value))
+    text = str(value)
+    if _bare(text):
+        return text
+    return quote(text)
+
+
+def _bare(text: str) -> bool:
+    if not text or text != text.strip() or "\n" in text or len(text) > 2000:
+        return False
+    back = read_back_value(text)
+    return isinstance(back, str) and not isinstance(back, bool) and str(back) == text
+
+
+def _is_scalar(value: Any) -> bool:
+    return not isinstance(value, dict | list)
+
+
+class _Printer:
+    def __init__(self, notes: Notes) -> None:
+        self.notes = notes
+        self.lines: list[str] = []
+
+    # -- one-line forms (None when the value does not go on one line)
+    def inline(self, value: Any) -> str | None:
+        if _is_scalar(value):
+            return scalar(value)
+        if self.notes.inside(value):
+            return None
+        if isinstance(value, dict):
+            parts = []
+            for k, v in value.items():
+                head, v = self.path(str(k), v)
+                one = self.inline(v)
+                if one is None:
+                    return None
+                parts.append(f"{head} {one}")
+            return "{" + ", ".join(parts) + "}"
+        out = []
+        for v in value:
+            if isinstance(v, dict):
+                return None  # a mapping in a list is an item of a block
+            one = self.inline(v)
+            if one is None:
+                return None
+            out.append(one)
+        return "[" + ", ".join(out) + "]"
+
+    def emit(self, indent: int, text: str, trail: str) -> None:
+        self.lines.append(INDENT * indent + text + (f"  {trail}" if trail else ""))
+
+    def leads(self, container: Any, key: Any, indent: int) -> str:
+        for text in self.notes.before(container, key):
+            self.lines.append(INDENT * indent + text)
+        return self.notes.after(container, key)
+
+    # -- blocks
+    def path(self, key: str, value: Any) -> tuple[str, Any]:
+        """The key written as a path through single-entry mappings and single-item lists, and what it leads to."""
+        head = key_text(key)
+        if not _STEP.fullmatch(key):
+            return head, value
+        notes = self.notes
+        start, steps = (head, value), 0
+        while True:
+            if isinstance(value, dict) and len(value) == 1:
+                (k, v), = value.items()
+                if not _STEP.fullmatch(str(k)) or notes.before(value, k) or notes.after(value, k):
+                    break
+                head, value, steps = f"{head}.{k}", v, steps + 1
+                continue
+            if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict) and len(value[0]) == 2 \
+                    and not notes.before(value, 0) and not notes.after(value, 0):
+                item = value[0]
+                ident = item.get("id")
+                other = next((k for k in item if k != "id"), None)
+                if not isinstance(ident, str) or not _ID_STEP.fullmatch(ident) or other is None \
+                        or not _STEP.fullmatch(str(other)) or any(notes.before(item, k) or notes.after(item, k)
+                                                                 for k in item):
+                    break
+                head, value, steps = f"{head}[{ident}].{other}", item[other], steps + 2
+                continue
+            break
+        return (head, value) if steps >= 2 else start
+
+    def mapping(self, data: dict[str, Any], indent: int) -> None:
+        for k, v in data.items():
+            trail = self.leads(data, k, indent)
+            head, v = self.path(str(k), v) if indent else (key_text(str(k)), v)
+            self.entry(head, v, indent, trail)
+
+    def entry(self, head: str, value: Any, indent: int, trail: str) -> None:
+        """``head value`` on one line, or ``head`` and the value as a block under it."""
+        one = self.inline(value)
+        room = WIDTH - len(INDENT * indent) - len(head) - 1
+        if one is not None and (len(one) <= room or (_is_scalar(value) and not _quoted_text(value, one))):
+            self.emit(indent, f"{head} {one}", trail)
+            return
+        if isinstance(value, dict) and not value:
+            self.emit(indent, f"{head} {{}}", trail)
+            return
+        if isinstance(value, list) and not value:
+            self.emit(indent, f"{head} []", trail)
+            return
+        self.emit(indent, head, trail)
+        self.block(value, indent + 1)
+
+    def block(self, value: Any, indent: int) -> None:
+        if isinstance(value, dict):
+            self.mapping(value, indent)
+        elif isinstance(value, list):
+            self.items(value, indent)
+        else:
+            for piece in _text_pieces(str(value), WIDTH - len(INDENT * indent) - 2):
+                self.emit(indent, quote(piece), "")
+
+    def items(self, data: list[Any], indent: int) -> None:
+        for i, v in enumerate(data):
+            trail = self.leads(data, i, indent)
+            ident = v.get("id") if isinstance(v, dict) else None
+            if isinstance(ident, str) and not isinstance(ident, bool):
+                self.id_item(v, ident, indent, trail)
+            elif isinstance(v, dict) and v:
+                one = self.inline(v)
+                if one is not None and len(INDENT * indent) + 2 + len(one) <= WIDTH:
+                    self.emit(indent, f"- {one}", trail)
+                else:
+                    self.emit(indent, "-", trail)
+                    self.mapping(v, indent + 1)
+            else:
+                self.entry("-", v, indent, trail)
+
+    def id_item(self, item: dict[str, Any], ident: str, indent: int, trail: str) -> None:
+        # Comments on the id itself stand by the item (they share its line).
+        extra = self.notes.before(item, "id")
+        for text in extra:
+            self.lines.append(INDENT * indent + text)
+        trail = " ".join(t for t in (trail, self.notes.after(item, "id")) if t)
+        rest = [(k, v) for k, v in item.items() if k != "id"]
+        head = INDENT * indent + key_text(ident) + ":"
+        line, taken = self.header(item, head, rest, lambda v, one: True)
+        if taken < len(rest):
+            # Not all on one line: only short leading entries stay on the ID line; the others go below.
+            line, taken = self.header(item, head, rest, lambda v, one: _is_scalar(v) and len(one) <= _HEADER_VALUE)
+        self.lines.append(line + (f"  {trail}" if trail else ""))
+        for k, v in rest[taken:]:
+            t = self.leads(item, k, indent + 1)
+            self.entry(*self.path(str(k), v), indent + 1, t)
+
+
+    def header(self, item: dict[str, Any], line: str, rest: list[tuple[str, Any]],
+               short: Callable[[Any, str], bool]) -> tuple[str, int]:
+        """The ID line with as many leading entries as fit and pass ``short``, and how many it took."""
+        taken = 0
+        for k, v in rest:
+            head, v = self.path(str(k), v)
+            one = None if self.notes.before(item, k) or self.notes.after(item, k) else self.inline(v)
+            if one is None or not short(v, one):
+                break
+            piece = f"{' ' if taken == 0 else ', '}{head} {one}"
+            if len(line) + len(piece) > WIDTH:
+                break
+            line += piece
+            taken += 1
+        return line, taken
+
+
+def _quoted_text(value: Any, written: str) -> bool:
+    """A string that had to be quoted (prose, not a formula): too long for its line, it goes in a block."""
+    return isinstance(value, str) and written.startswith('"')
+
+
+def _text_pieces(text: str, width: int) -> list[str]:
+    """A string cut into line-sized pieces: after each line break, then at spaces (spaces end a piece)."""
+    width = max(width, 20)
+    out: list[str] = []
+    for para in re.findall(r"[^\n]*\n|[^\n]+", text) or [""]:
+        while len(para) > width:
+            cut = para.rfind(" ", 0, width)
+            if cut <= 0:
+                cut = para.find(" ", width)
+                if cut == -1:
+                    break
+            out.append(para[:cut + 1])
+            para = para[cut + 1:]
+        if para:
+            out.append(para)
+    return out or [""]
