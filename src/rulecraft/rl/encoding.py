@@ -18,9 +18,8 @@ per value as single actions).
 **Observations.** A float32 vector, laid out in named sections (``Encoding.sections``), computed only
 from what the viewer may see: ``engine.views.visible`` for each piece, ``visible_variables`` for the
 variables, and the record as ``redact_event`` shows it to the viewer. The information-state variant
-adds what the viewer remembers of the hand: the pieces everyone has seen face up and its hand as
-dealt (the engine's knowledge, which expressions read as ``seen`` and ``dealt_to``). The sections are
-listed in docs/research-api.md.
+adds what every seat remembers of the hand: the pieces all have seen face up (the engine's public
+knowledge, which expressions read as ``seen``). The sections are listed in docs/research-api.md.
 """
 
 from __future__ import annotations
@@ -140,7 +139,6 @@ class Encoding:
         ]
         if recall:
             parts.append(("seen", t, "pieces seen face up by every seat this hand, by type"))
-            parts.append(("dealt", t, "the viewer's hand as dealt this hand, by type"))
         sections, start = [], 0
         for name, size, what in parts:
             sections.append(Section(name, start, size, what))
@@ -191,17 +189,15 @@ class Encoding:
         self._selection(selection, vec, sec["selection"])
         vec[sec["hand"]] = st.hand_no
         if recall:
-            self._memory(st, viewer, vec, sec["seen"], sec["dealt"])
+            self._memory(st, vec, sec["seen"])
         return vec
 
-    def _memory(self, st: Board, viewer: int | None, vec: Vector, seen_at: int, dealt_at: int) -> None:
-        """What the viewer remembers of this hand beyond the table now: the engine's knowledge of it."""
+    def _memory(self, st: Board, vec: Vector, seen_at: int) -> None:
+        """What every seat remembers of this hand beyond the table now: the pieces all have seen face up."""
         type_of = self.rs.pieces.type_of
         for p, seen in enumerate(st.seen_public):
             if seen:
                 vec[seen_at + type_of[p]] += 1
-            if viewer is not None and viewer >= 0 and st.dealt_owner[p] == viewer:
-                vec[dealt_at + type_of[p]] += 1
 
     def _variables(self, st: Board, viewer: int | None, vec: Vector, at: int) -> None:
         shown = visible_variables(st, viewer)
