@@ -118,3 +118,29 @@ def test_a_claim_of_several_cards_is_taken_one_card_at_a_time() -> None:
     e.step(DONE)
     made = [ev for ev in e.episode.st.history[before:] if ev.get("type") == "move"]
     assert made[0] == {"type": "move", "seat": seat, "move": f"claim A: {enc.action_string(first_card).split()[1]}"}
+
+
+def test_options_travel_with_the_game_and_its_serialized_states() -> None:
+    game = load_game("tien-gow", pickup="two-columns", bunmu_son="on", max_hands=1, max_moves=250)
+    again = pyspiel.load_game(str(game))
+    assert again.rs.chosen["pickup"] == "two-columns" and again.rs.chosen["bunmu_son"] == "on"
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_a_shuffle_is_a_chance_node_per_piece_with_identical_copies_weighted() -> None:
+    game = load_game("tien-gow", max_hands=1)
+    state = game.new_initial_state()
+    while not state.action_to_string(pyspiel.PlayerId.CHANCE, state.chance_outcomes()[0][0]).startswith("draw"):
+        state.apply_action(state.chance_outcomes()[0][0])  # the dice for the first dealer
+    rs = game.rs
+    outcomes = dict(state.chance_outcomes())
+    assert len(outcomes) == len(rs.pieces.types) == 21  # 32 tiles, 21 kinds
+    copies = {t: len(rs.pieces.instances[t]) for t in range(21)}
+    assert all(outcomes[t] == pytest.approx(copies[t] / 32) for t in range(21))
+    pair = next(t for t in range(21) if copies[t] == 2)
+    state.apply_action(pair)
+    assert dict(state.chance_outcomes())[pair] == pytest.approx(1 / 31)
+    for _ in range(31):  # the rest of the shuffle, always the first kind left
+        state.apply_action(state.chance_outcomes()[0][0])
+    order = next(e for e in state._t.st.history if e.get("kind") == "shuffle")["order"]
+    assert order[0] == rs.pieces.types[pair].id and len(order) == 32

@@ -1,7 +1,7 @@
 """Any ruleset as an OpenSpiel game: ``load_game("my-game", some_option="x")`` returns a ``pyspiel.Game``.
 
 The game is registered with pyspiel as ``rulecraft`` (``pyspiel.load_game("rulecraft(ruleset=my-game,
-options=some_option=x)")`` works too; ``options`` is ``name=value`` pairs joined by ``;``). Player
+options=some_option:x)")`` works too; ``options`` is ``name:value`` pairs joined by ``;``). Player
 actions are the token ids of ``rl.encoding``, a multi-piece play taken one piece per action. Shuffles
 and dice are chance nodes (``rl.chance``): one node per piece drawn off a shuffle, its outcome the
 piece *type* (identical copies are one outcome, weighted by the copies left), and one per die, its
@@ -59,11 +59,11 @@ def load_game(ruleset: str, *, preset: str | None = None, max_hands: int | None 
               max_moves: int = DEFAULT_MAX_MOVES, **options: Any) -> pyspiel.Game:
     """An OpenSpiel game for ``ruleset`` (a bundled name or a path); other keywords choose its options."""
     for name, value in options.items():
-        if any(c in f"{name}{value}" for c in ";=,()"):
-            raise ValueError(f"option {name}={value!r}: names and values may not contain ; = , ( )")
+        if any(c in f"{name}{value}" for c in ";:=,()"):
+            raise ValueError(f"option {name}={value!r}: names and values may not contain ; : = , ( )")
     params = {
         "ruleset": str(ruleset),
-        "options": ";".join(f"{k}={v}" for k, v in sorted(options.items())),
+        "options": ";".join(f"{k}:{v}" for k, v in sorted(options.items())),
         "preset": preset or "",
         "max_hands": int(max_hands or 0),
         "max_moves": int(max_moves),
@@ -74,9 +74,9 @@ def load_game(ruleset: str, *, preset: str | None = None, max_hands: int | None 
 def parse_options(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in text.split(";"))):
-        name, sep, value = part.partition("=")
+        name, sep, value = part.partition(":")
         if not sep:
-            raise ValueError(f"options: '{part}' is not name=value")
+            raise ValueError(f"options: '{part}' is not name:value")
         out[name.strip()] = value.strip()
     return out
 
