@@ -144,3 +144,17 @@ def test_a_shuffle_is_a_chance_node_per_piece_with_identical_copies_weighted() -
         state.apply_action(state.chance_outcomes()[0][0])
     order = next(e for e in state._t.st.history if e.get("kind") == "shuffle")["order"]
     assert order[0] == rs.pieces.types[pair].id and len(order) == 32
+
+
+def test_the_cards_being_chosen_show_only_to_the_seat_choosing_them() -> None:
+    e = env("doubt", per_play="up-to-four")
+    e.reset(seed=4)
+    seat = e.episode.to_act
+    others = [a for a in e.possible_agents if a != f"seat_{seat}"]
+    before = {a: e.observe(a)["observation"].copy() for a in others}
+    mine = e.observe(f"seat_{seat}")["observation"].copy()
+    e.step(_mask(e)[0])  # the claim's value
+    e.step(_mask(e)[0])  # a first card: the claim is not made yet
+    assert e.episode.prefix and e.agent_selection == f"seat_{seat}"
+    assert all(np.array_equal(e.observe(a)["observation"], before[a]) for a in others)
+    assert not np.array_equal(e.observe(f"seat_{seat}")["observation"], mine)  # the chooser sees its choice
