@@ -16,7 +16,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from rulecraft.rl.openspiel import load_game
+from rulecraft.rl.openspiel import load_game, resampler
 
 
 def play(game: pyspiel.Game, bots: list[pyspiel.Bot], rng: np.random.RandomState) -> list[float]:
@@ -42,6 +42,7 @@ def main() -> None:
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(args.seed))
     search = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=args.simulations,
                               random_state=np.random.RandomState(args.seed))
+    search.set_resampler(resampler(args.seed))  # seeded worlds: the same games every run
     randoms = [pyspiel.make_uniform_random_bot(seat, args.seed + seat) for seat in range(game.num_players())]
     totals = np.zeros(game.num_players())
     for _ in range(args.games):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -279,6 +280,19 @@ class RulecraftState(pyspiel.State):  # type: ignore[misc]
         c._t.st = determinize(t.st, player, random.Random(seed), light=False)
         c._t.records = {}  # the same record, but a fresh copy for the new world
         return c
+
+
+def resampler(seed: int) -> Callable[[RulecraftState, int], RulecraftState]:
+    """A seeded resampler for OpenSpiel's ISMCTS (``bot.set_resampler``): its searches repeat exactly.
+
+    (Without it, ISMCTS draws each world with a new ``pyspiel.UniformProbabilitySampler``, seeded anew.)
+    """
+    rng = random.Random(seed)
+
+    def resample(state: RulecraftState, player: int) -> RulecraftState:
+        return state.resample_from_infostate(player, rng.random)
+
+    return resample
 
 
 class Observer:
