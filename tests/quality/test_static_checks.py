@@ -26,7 +26,7 @@ def test_ruff_is_clean() -> None:
     ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
     if not Path(ruff).exists():
         pytest.skip("ruff is not installed")
-    r = _run(ruff, "check", "src", "tests", "benchmarks")
+    r = _run(ruff, "check", "src", "tests", "benchmarks", "examples")
     assert r.returncode == 0, r.stdout + r.stderr
 
 

@@ -1,0 +1,93 @@
+"""A decision taken as a sequence of tokens: which tokens may come next, and which move a prefix completes.
+
+The legal moves of a decision form a tree of token sequences (``Encoding.move_tokens``). After a
+prefix, the legal actions are the tokens that continue some legal move, plus ``done`` when the prefix
+is itself a whole move that could also go on (a single that could become a pair). A token after which
+nothing can follow completes its move, which is then made. So a move of one token (``pass``, ``bid
+85``, a single card) is one step, and a set of k pieces is k steps (or k + 1 with ``done``).
+
+Most decisions list their moves; a claim of any subset of a hand (``ClaimMoves``) is far too many to
+list, and its tree is read from its shape instead: a value, then any multiset of the hand's pieces
+whose size the claim allows.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rulecraft.engine.moves import Move
+from rulecraft.engine.phases.claims import ClaimMoves
+from rulecraft.rl.encoding import DONE, Encoding, EncodingError
+
+
+def options(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...]) -> tuple[list[int], Move | None]:
+    """(the tokens that may follow ``prefix``, sorted; the move ``prefix`` completes, or None)."""
+    if isinstance(legal, ClaimMoves):
+        return _claim_options(enc, legal, prefix)
+    k = len(prefix)
+    nexts: set[int] = set()
+    complete: Move | None = None
+    for m in legal:
+        toks = enc.move_tokens(m)
+        if toks[:k] == prefix:
+            if len(toks) == k:
+                complete = complete or m
+            else:
+                nexts.add(toks[k])
+    return sorted(nexts), complete
+
+
+def legal_actions(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...]) -> list[int]:
+    nexts, complete = options(enc, legal, prefix)
+    if complete is not None and nexts:
+        return sorted([*nexts, DONE])
+    return nexts
+
+
+def choose(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
+           action: int) -> tuple[tuple[int, ...], Move | None]:
+    """Take ``action`` after ``prefix``: (the new prefix, and the move to make when it is complete).
+
+    Raises ValueError for an action that is not legal here.
+    """
+    nexts, complete = options(enc, legal, prefix)
+    if action == DONE and complete is not None and nexts:
+        return (), complete
+    if action not in nexts:
+        raise ValueError(f"action {action} ('{enc.action_string(action)}') is not legal here")
+    longer = (*prefix, action)
+    after, done = options(enc, legal, longer)
+    if not after:
+        if done is None:  # pragma: no cover - a token offered always continues or ends some move
+            raise EncodingError(f"no move ends with '{enc.action_string(action)}'")
+        return (), done
+    return longer, None
+
+
+def _claim_options(enc: Encoding, legal: ClaimMoves, prefix: tuple[int, ...]) -> tuple[list[int], Move | None]:
+    rs = enc.rs
+    if not prefix:
+        out = [0] if legal.find("pass", "", []) is not None else []  # 'pass' is token 0
+        for value, kmax in legal.vmax.items():
+            if kmax >= legal.kmin:
+                key = ("claim", value, -1)
+                if key not in enc.ids:
+                    raise EncodingError(f"the claim value '{value}' has no action id")
+                out.append(enc.ids[key])
+        return sorted(out), None
+    if prefix == (0,):
+        return [], legal.find("pass", "", [])
+    value = enc.tokens[prefix[0]][1]
+    chosen = [enc.tokens[a][2] for a in prefix[1:]]
+    type_of = rs.pieces.type_of
+    held = Counter(type_of[p] for p in legal.hand)
+    picked = Counter(chosen)
+    nexts: list[int] = []
+    if len(chosen) < legal.vmax.get(value, 0):
+        last = chosen[-1] if chosen else -1
+        nexts = [enc.piece_token("claim", t) for t in sorted(held) if t >= last and held[t] > picked[t]]
+    complete = None
+    if len(chosen) >= legal.kmin:
+        complete = legal.find("claim", value, [enc.type_ids[t] for t in chosen])
+    return nexts, complete

@@ -1,0 +1,324 @@
+"""The generic encoding of any ruleset for learning agents: action ids and observation tensors.
+
+**Actions.** A move is a sequence of *tokens* (``rl.choices`` takes it one token per step):
+
+* a *head* token: a bare verb (``pass``, ``stop``, ``challenge``, ``accept``), a verb with its value
+  (``bid 85``, ``call play``, ``name red``) or the value of a claim (``claim 7:``);
+* then, for a move with pieces, one *piece* token per piece (``play red-14``, ``down 6-6``, ``give
+  red-5``, ``claim h7``), ordered by piece type, identical copies repeated;
+* ``done``, offered only when the pieces chosen so far are a whole move and could also go on.
+
+Action ids are the positions in one vocabulary built from the ruleset alone: the five bare tokens,
+then every bid of every auction, every named call, every value a choice may name, every claim value,
+then ``play``, ``down``, ``give`` and ``claim`` × piece type. The same ruleset and options give the
+same ids in every process. A play of k pieces takes k steps instead of one action per set, so the
+space stays a few hundred ids for any hand size (a claim of any subset of 13 cards would be 8191 sets
+per value as single actions).
+
+**Observations.** A float32 vector, laid out in named sections (``Encoding.sections``), computed only
+from what the viewer may see: ``engine.views.visible`` for each piece, ``visible_variables`` for the
+variables, and the record as ``redact_event`` shows it to the viewer. The information-state variant
+adds what every seat remembers of the hand: the pieces all have seen face up (the engine's public
+knowledge, which expressions read as ``seen``). The sections are listed in docs/research-api.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rulecraft.dsl import CompiledExpr, T
+from rulecraft.engine.board import Board
+from rulecraft.engine.game import Game
+from rulecraft.engine.moves import Move
+from rulecraft.engine.phases.calls import Auction, Choose
+from rulecraft.engine.phases.claims import Claims
+from rulecraft.engine.phases.turns import EachSeat
+from rulecraft.engine.phases.values import value_text
+from rulecraft.engine.phases.wall import Dice
+from rulecraft.engine.ruleset import Ruleset
+from rulecraft.engine.views import redact_event, visible, visible_variables
+from rulecraft.errors import RulecraftError
+
+BARE = ("pass", "stop", "challenge", "accept", "done")
+DONE = BARE.index("done")
+PIECE_VERBS = ("play", "down", "give", "claim")
+LIST_SLOTS = 4  # a list-valued variable (dice rolled) shows its first four entries
+PUBLIC = -2  # a viewer that is no seat: sees what everyone sees and nothing private
+Token = tuple[str, str, int]  # (verb, value, piece type or -1 for a head token)
+Vector = npt.NDArray[np.float32]
+
+
+class EncodingError(RulecraftError):
+    """A move the encoding has no action for (a value a rule computes during play)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    name: str
+    start: int
+    size: int
+    what: str
+
+
+class Encoding:
+    """Action ids and observation layout of one ruleset (see the module docstring)."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self.seats = rs.seats.count
+        self.types = len(rs.pieces.types)
+        self.type_ids = [t.id for t in rs.pieces.types]
+        heads: list[Token] = [(v, "", -1) for v in BARE]
+        for verb, value in _head_values(rs):
+            if (verb, value, -1) not in heads:
+                heads.append((verb, value, -1))
+        self.head_count = len(heads)
+        self.tokens: list[Token] = heads + [(v, "", t) for v in PIECE_VERBS for t in range(self.types)]
+        self.ids = {tok: i for i, tok in enumerate(self.tokens)}
+        self.num_actions = len(self.tokens)
+        # The strings a variable may hold that the encoding can name (trump, a method named ...).
+        self.strings = sorted({tok[1] for tok in heads if tok[1]})
+        self.string_index = {s: i for i, s in enumerate(self.strings)}
+        self.max_sides = max((p.sides for p in rs.phases if isinstance(p, Dice)), default=0)
+        self._move_tokens: dict[Move, tuple[int, ...]] = {}
+        self.recent = 2 * self.seats  # moves of this hand shown, latest first
+        self.sections, self.size = self._layout(recall=False)
+        self.recall_sections, self.recall_size = self._layout(recall=True)
+
+    # ----------------------------------------------------------------- actions
+    def piece_token(self, verb: str, piece_type: int) -> int:
+        return self.ids[(verb, "", piece_type)]
+
+    def move_tokens(self, move: Move) -> tuple[int, ...]:
+        """The token ids of a move, in the order they are chosen."""
+        toks = self._move_tokens.get(move)
+        if toks is None:
+            toks = self._move_tokens[move] = self._tokens_of(move)
+        return toks
+
+    def _tokens_of(self, move: Move) -> tuple[int, ...]:
+        out: list[int] = []
+        if move.verb == "claim" or not move.pieces:
+            key = (move.verb, move.value, -1)
+            if key not in self.ids:
+                raise EncodingError(f"the move '{move.text}' has no action id: '{move.verb} {move.value}' is not "
+                                    "among the values the rule file lists (see docs/research-api.md)")
+            out.append(self.ids[key])
+        type_of = self.rs.pieces.type_of
+        out.extend(self.ids[(move.verb, "", type_of[p])] for p in sorted(move.pieces, key=lambda p: (type_of[p], p)))
+        return tuple(out)
+
+    def action_string(self, action: int) -> str:
+        verb, value, t = self.tokens[action]
+        if t >= 0:
+            return f"{verb} {self.type_ids[t]}"
+        if verb == "claim":
+            return f"claim {value}:"
+        return f"{verb} {value}" if value else verb
+
+    # ----------------------------------------------------------------- observations
+    def _layout(self, recall: bool) -> tuple[list[Section], int]:
+        n, t = self.seats, self.types
+        zones = self.rs.zone_instance_count
+        summary = n + self.head_count + 3 + t + 1
+        parts = [
+            ("seat", n, "the observing seat, one-hot"),
+            ("to_act", n + 1, "the seat to act, one-hot (last: nobody)"),
+            ("phase", len(self.rs.phases) + 1, "the current phase, one-hot (last: the game is over)"),
+            ("active", n, "seats playing this hand"),
+            ("zones", zones * (t + 1), "per zone instance: visible pieces by type, then how many it holds"),
+            ("tricks", n, "tricks (or stacks) taken this hand, per seat"),
+            ("variables", sum(self._var_width(i) for i in range(len(self.rs.variables))),
+             "each variable the viewer may see (see docs/research-api.md)"),
+            ("recent", self.recent * summary, f"the last {self.recent} moves of this hand, latest first, as the "
+             "viewer could read them: the seat, the move's head, the pieces shown, how many were hidden"),
+            ("selection", self.head_count + 3 + t, "the move being chosen: its head, pieces chosen so far"),
+            ("hand", 1, "the hand number"),
+        ]
+        if recall:
+            parts.append(("seen", t, "pieces seen face up by every seat this hand, by type"))
+        sections, start = [], 0
+        for name, size, what in parts:
+            sections.append(Section(name, start, size, what))
+            start += size
+        return sections, start
+
+    def _var_width(self, i: int) -> int:
+        v = self.rs.variables[i]
+        if v.per == "seat":
+            return 1 + self.seats
+        if v.per == "team":
+            return 1 + len(self.rs.seats.teams)
+        if v.expr_type is T.SEAT:
+            return 1 + self.seats + 1
+        if v.expr_type is T.STRING:
+            return 1 + len(self.strings) + 1
+        if v.expr_type is T.LIST:
+            return 1 + LIST_SLOTS
+        return 2
+
+    def observe(self, st: Board, viewer: int | None, selection: tuple[int, ...] = (),
+                recall: bool = False, out: Vector | None = None) -> Vector:
+        """The observation of ``st`` by ``viewer`` (a seat, None for everything, PUBLIC for no seat)."""
+        size = self.recall_size if recall else self.size
+        vec = np.zeros(size, np.float32) if out is None else out
+        if out is not None:
+            vec.fill(0.0)
+        sec = {s.name: s.start for s in (self.recall_sections if recall else self.sections)}
+        n, t = self.seats, self.types
+        if viewer is not None and 0 <= viewer < n:
+            vec[sec["seat"] + viewer] = 1
+        vec[sec["to_act"] + (st.to_act if st.to_act is not None else n)] = 1
+        vec[sec["phase"] + (len(self.rs.phases) if st.is_over else min(st.pidx, len(self.rs.phases)))] = 1
+        for s in st.active:
+            vec[sec["active"] + s] = 1
+        type_of = self.rs.pieces.type_of
+        base = sec["zones"]
+        for zi, pieces in enumerate(st.zones):
+            row = base + zi * (t + 1)
+            for p in pieces:
+                if visible(st, p, viewer):
+                    vec[row + type_of[p]] += 1
+            vec[row + t] = len(pieces)
+        for s, k in enumerate(st.tricks):
+            vec[sec["tricks"] + s] = k
+        self._variables(st, viewer, vec, sec["variables"])
+        self._moves(st, viewer, vec, sec["recent"])
+        self._selection(selection, vec, sec["selection"])
+        vec[sec["hand"]] = st.hand_no
+        if recall:
+            self._memory(st, vec, sec["seen"])
+        return vec
+
+    def _memory(self, st: Board, vec: Vector, seen_at: int) -> None:
+        """What every seat remembers of this hand beyond the table now: the pieces all have seen face up."""
+        type_of = self.rs.pieces.type_of
+        for p, seen in enumerate(st.seen_public):
+            if seen:
+                vec[seen_at + type_of[p]] += 1
+
+    def _variables(self, st: Board, viewer: int | None, vec: Vector, at: int) -> None:
+        shown = visible_variables(st, viewer)
+        for i, v in enumerate(self.rs.variables):
+            width = self._var_width(i)
+            if v.name in shown:
+                vec[at] = 1  # the viewer may see (some of) it
+                value = shown[v.name]
+                if v.per in ("seat", "team"):
+                    for k, x in enumerate(value):
+                        vec[at + 1 + k] = _number(x)
+                elif v.expr_type is T.SEAT:
+                    vec[at + 1 + (int(value) if isinstance(value, int) and 0 <= value < self.seats else self.seats)] = 1
+                elif v.expr_type is T.STRING:
+                    vec[at + 1 + self.string_index.get(str(value), len(self.strings))] = 1
+                elif v.expr_type is T.LIST:
+                    for k, x in enumerate(list(value or [])[:LIST_SLOTS]):
+                        vec[at + 1 + k] = _number(x)
+                else:
+                    vec[at + 1] = _number(value)
+            at += width
+
+    def _moves(self, st: Board, viewer: int | None, vec: Vector, at: int) -> None:
+        """The last moves of this hand, latest first, as ``viewer`` could read them (``redact_event``)."""
+        width = self.seats + self.head_count + 3 + self.types + 1
+        history = st.history
+        row = 0
+        for i in range(len(history) - 1, -1, -1):
+            event = history[i]
+            kind = event.get("type")
+            if kind == "hand":
+                break
+            if kind != "move" or not isinstance(event.get("seat"), int):
+                continue
+            seen = redact_event(event, viewer)
+            if seen is None:  # pragma: no cover - a move is always shown, redacted or not
+                continue
+            head, types, hidden = self._read_move(str(seen["move"]))
+            base = at + row * width
+            vec[base + int(event["seat"])] = 1
+            if head >= 0:
+                vec[base + self.seats + head] = 1
+            for ty in types:
+                vec[base + self.seats + self.head_count + 3 + ty] += 1
+            vec[base + width - 1] = hidden
+            row += 1
+            if row == self.recent:
+                break
+
+    def _read_move(self, text: str) -> tuple[int, list[int], int]:
+        """(head slot, piece types shown, pieces hidden) of a move's text as a seat may read it."""
+        words = text.split()
+        verb = words[0]
+        if verb == "claim":
+            head = self.ids.get(("claim", words[1].rstrip(":"), -1), -1)
+            rest = words[2:]
+        elif verb in ("play", "down", "give"):
+            head = self.head_count + ("play", "down", "give").index(verb)
+            rest = words[1:]
+        else:
+            head = self.ids.get((verb, words[1] if len(words) > 1 else "", -1), -1)
+            rest = []
+        by_id = self.rs.pieces.by_type_id
+        types = [by_id[w] for w in rest if w in by_id]
+        return head, types, sum(1 for w in rest if w == "?")
+
+    def _selection(self, selection: tuple[int, ...], vec: Vector, at: int) -> None:
+        for a in selection:
+            verb, _value, ty = self.tokens[a]
+            if ty < 0:
+                vec[at + a] = 1
+            else:
+                if verb != "claim":
+                    vec[at + self.head_count + ("play", "down", "give").index(verb)] = 1
+                vec[at + self.head_count + 3 + ty] += 1
+
+    def describe(self) -> list[dict[str, Any]]:
+        """The observation layout as data (name, start, size, what), for documentation and tools."""
+        return [{"name": s.name, "start": s.start, "size": s.size, "what": s.what} for s in self.recall_sections]
+
+
+def _number(x: Any) -> float:
+    if isinstance(x, bool):
+        return 1.0 if x else 0.0
+    if isinstance(x, (int, float)):
+        return float(x)
+    return 0.0
+
+
+def _head_values(rs: Ruleset) -> list[tuple[str, str]]:
+    """Every (verb, value) a decision of this ruleset can take, read from its phases."""
+    out: list[tuple[str, str]] = []
+    for phase in rs.phases:
+        if isinstance(phase, Auction):
+            if phase.bids is not None:
+                lo, hi, step = phase.bids
+                out.extend(("bid", str(b)) for b in range(lo, hi + 1, max(1, step)))
+            out.extend(("call", c) for c in phase.calls)
+            out.extend(("call", e.id) for e in phase.extra)
+        elif isinstance(phase, Choose):
+            out.extend(("name", v) for v in _listed(rs, phase.options, phase.item_kind))
+        elif isinstance(phase, EachSeat) and phase.values is not None:
+            out.extend((phase.verb, v) for v in _listed(rs, phase.values, phase.item_kind))
+        elif isinstance(phase, Claims):
+            out.extend(("claim", str(v)) for v in phase.values)
+    return out
+
+
+def _listed(rs: Ruleset, values: CompiledExpr | None, kind: T) -> list[str]:
+    """The values a choice offers, as moves write them, when its list does not depend on the game (a
+    list, a range, a constant)."""
+    if values is None:
+        return []
+    try:
+        st = Game(rs, 0, max_hands=1).new_state()
+        found = values(st.ctx)
+    except Exception:  # a list read from the game: such values have no action id (EncodingError at play)
+        return []
+    if not isinstance(found, (list, tuple, range)):
+        return []
+    ids = rs.pieces.columns["id"]
+    return list(dict.fromkeys(value_text(v, kind, ids) for v in found))

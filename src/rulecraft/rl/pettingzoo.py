@@ -1,0 +1,142 @@
+"""Any ruleset as a PettingZoo AEC environment: ``env("my-game", some_option="x")``.
+
+Agents are the seats (``seat_0`` ...). Each observation is a dict: ``observation``, the float32 vector
+of ``rl.encoding`` computed only from what that seat may see, and ``action_mask``, the legal action
+ids (all zeros for a seat not to act). An action is one token of a move (``rl.choices``): a set of
+pieces takes one step per piece, so the same seat may act several times in a row. Rewards arrive
+when the match ends (``rl.episode``); a game stopped by ``max_moves`` is truncated. ``reset(seed=s)``
+deals the game the engine deals for seed s, so the same seed and actions give the same game.
+
+Needs the ``rl`` extra (pettingzoo, gymnasium, numpy).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from rulecraft.engine.board import MAX_HELD_NUMBER
+from rulecraft.engine.ruleset import Ruleset
+from rulecraft.rl.encoding import Encoding
+from rulecraft.rl.episode import DEFAULT_MAX_MOVES, Episode, new_state, ruleset_of
+
+
+def env(ruleset: str | Ruleset, *, preset: str | None = None, max_hands: int | None = None,
+        max_moves: int = DEFAULT_MAX_MOVES, reward: str = "win", render_mode: str | None = None,
+        **options: Any) -> RulecraftEnv:
+    """A PettingZoo AEC environment for ``ruleset`` (a bundled name, a path, or a loaded Ruleset).
+
+    Keyword arguments other than those named are the ruleset's option choices (``bird_rank="lowest"``).
+    ``max_hands`` stops the match after that many hands (for single-hand studies), ``max_moves`` after
+    that many actions (truncated), ``reward`` is ``"win"`` or ``"score"`` (see ``rl.episode``).
+    """
+    return RulecraftEnv(ruleset_of(ruleset, options, preset), max_hands=max_hands, max_moves=max_moves,
+                        reward=reward, render_mode=render_mode)
+
+
+class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "rulecraft_v0",
+                                          "is_parallelizable": False}
+
+    def __init__(self, rs: Ruleset, max_hands: int | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+                 reward: str = "win", render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.rs = rs
+        self.enc = Encoding(rs)
+        self.max_hands = max_hands
+        self.max_moves = max_moves
+        self.reward = reward
+        self.render_mode = render_mode
+        Episode(self.enc, None, max_moves, reward)  # checks max_moves and reward now, not at reset
+        self.possible_agents = [f"seat_{s}" for s in range(rs.seats.count)]
+        self.agents = list(self.possible_agents)
+        bound = float(MAX_HELD_NUMBER)  # every number the engine holds is below 10^18 in size
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-bound, bound, shape=(self.enc.size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(self.enc.num_actions,), dtype=np.int8),
+        })
+        act_space = spaces.Discrete(self.enc.num_actions)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self._seeds = random.Random()  # for reset() without a seed, as gymnasium does
+        self.episode: Episode | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = self._seeds.randrange(2**63)
+        self.episode = Episode(self.enc, new_state(self.rs, game_seed, self.max_hands), self.max_moves, self.reward)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        assert self.episode is not None
+        seat = self.episode.to_act
+        self.agent_selection = self.possible_agents[seat] if seat is not None else self.agents[0]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        assert self.episode is not None, "call reset() first"
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(self.enc.num_actions, np.int8)
+        if seat == self.episode.to_act:
+            mask[self.episode.legal_actions()] = 1
+        return {"observation": self.episode.observation(seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.episode is not None
+        if action is None:
+            raise ValueError(f"{agent} is to act: step(None) is only for a seat whose game has ended")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.episode.take(int(action))
+        if self.episode.over:
+            result = self.episode.st.result if self.episode.st is not None else None
+            for a, r in zip(self.possible_agents, self.episode.rewards(), strict=True):
+                self.rewards[a] = r
+                self.terminations[a] = not self.episode.truncated
+                self.truncations[a] = self.episode.truncated
+                self.infos[a] = {"result": result} if result is not None else {}
+            self._accumulate_rewards()
+        self._select()
+        if self.render_mode == "human":
+            print(self.render())
+
+    def action_string(self, action: int) -> str:
+        """An action id as text (``play red-14``, ``bid 85``, ``done``)."""
+        return self.enc.action_string(int(action))
+
+    def render(self) -> str | None:
+        """The table as the seat to act sees it (JSON), or the result once the game is over."""
+        if self.render_mode is None or self.episode is None or self.episode.st is None:
+            return None
+        st = self.episode.st
+        seat = self.episode.to_act
+        view = st.view(seat) if seat is not None else {"result": st.result, "truncated": self.episode.truncated}
+        return json.dumps(view, ensure_ascii=False, sort_keys=True)
+
+    def close(self) -> None:
+        self.episode = None

@@ -1,0 +1,30 @@
+"""Every program in examples/ runs (kept short by its arguments) and prints what it promises."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+RUNS = {
+    "play_your_own_agent.py": (["--games", "4"], "seat 0 greedy"),
+    "compare_variants.py": (["--games", "3"], "B - A: moves per game"),
+    "pettingzoo_loop.py": (["--episodes", "1"], "episode 0:"),
+    "openspiel_ismcts.py": (["--games", "1", "--simulations", "5"], "total returns by seat"),
+}
+
+
+def test_every_example_is_run_here() -> None:
+    assert sorted(p.name for p in EXAMPLES.glob("*.py")) == sorted(RUNS)
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_example_runs(name: str) -> None:
+    args, expected = RUNS[name]
+    done = subprocess.run([sys.executable, str(EXAMPLES / name), *args], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert expected in done.stdout
