@@ -58,7 +58,7 @@ def wait(driver: Any, predicate: Any, what: str) -> Any:
     raise AssertionError(f"timed out waiting for {what}; the page: {driver.page_source[:3000]}")
 
 
-def start(driver: Any, base: str, ref: str, humans: int) -> None:
+def start(driver: Any, base: str, ref: str, humans: int, choose_bots: str = BOTS) -> None:
     from selenium.webdriver.support.ui import Select
 
     driver.get(f"{base}/start?ref={ref}")
@@ -68,11 +68,14 @@ def start(driver: Any, base: str, ref: str, humans: int) -> None:
         wait(driver, lambda d, o=old: stale(o) and d.find_element("id", "start"), "the form with the options")
     seats = driver.find_elements("css selector", "select[name^='seat.']")
     for i, sel in enumerate(seats):
-        Select(sel).select_by_value("human" if i < humans else BOTS)
+        Select(sel).select_by_value("human" if i < humans else choose_bots)
     driver.find_element("id", "seed").clear()
     driver.find_element("id", "seed").send_keys("1")
     driver.find_element("id", "go").click()
-    wait(driver, lambda d: "/host/" in d.current_url and d.find_elements("css selector", "a.seat-link"), "the links")
+    if humans > 1:
+        wait(driver, lambda d: "/host/" in d.current_url and d.find_elements("css selector", "a.seat-link"), "links")
+    else:
+        wait(driver, lambda d: "/seat/" in d.current_url and d.find_elements("id", "table"), "the table")
 
 
 class Witness:
@@ -208,3 +211,69 @@ def test_a_whole_hand_through_clicks_and_no_page_shows_what_its_seat_cannot_see(
     assert not table.st.hand_results[0]["voided"], f"{ref}: the hand was voided, not played"
     assert table.rs.chosen.items() >= CHOICES.get(ref, {}).items(), f"{ref}: the options chosen were not used"
     assert played & {"play", "down", "claim"}, f"{ref}: the people never played a piece: {played}"
+
+
+def test_a_refused_play_is_shown_in_the_rules_words_and_undo_takes_back_a_move(
+        browser: Any, server: tuple[str, Any]) -> None:
+    """Select two tiles that make no play, confirm: the page shows the engine's own refusal, nothing changes."""
+    import itertools
+
+    from rulecraft.errors import IllegalMoveError
+
+    base, app = server
+    driver = browser
+    start(driver, base, "tien-gow", humans=1)
+    table, _ = app.state.tables.find(driver.current_url.rsplit("/", 1)[1])
+    bad = None
+    for _ in range(40):  # play on (through the page) until seat 0 has a pair of tiles that is no play
+        hand = table.st.view(0)["zones"]["hand[0]"].get("pieces", [])
+        legal = table.st.view(0).get("legal", [])
+        if any(m.startswith("play ") for m in legal):
+            bad = next((f"play {a} {b}" for a, b in itertools.combinations(hand, 2)
+                        if f"play {a} {b}" not in legal and f"play {b} {a}" not in legal), None)
+            if bad:
+                break
+        before = table.version
+        status = driver.find_element("css selector", ".status")
+        make_move(driver, choose(legal))
+        wait(driver, lambda d, s=status, b=before: table.version != b and stale(s), "the table")
+    assert bad is not None, "no two tiles that make no play came up"
+    with pytest.raises(IllegalMoveError) as refusal:
+        table.st.clone().apply(bad)
+    history = len(table.st.history)
+    make_move(driver, bad)
+    message = wait(driver, lambda d: d.find_element("id", "msg").text, "the refusal")
+    assert message == str(refusal.value)
+    assert len(table.st.history) == history
+    # Undo: the last move of seat 0, and the bots' replies, are taken back.
+    moves = [e for e in table.st.history if e.get("type") == "move"]
+    mine = max(i for i, e in enumerate(moves) if e["seat"] == 0)
+    driver.find_element("id", "undo").click()
+    wait(driver, lambda d: "took back" in d.find_element("id", "msg").text, "the undo")
+    assert [e for e in table.st.history if e.get("type") == "move"] == moves[:mine]
+
+
+def test_hot_seat_covers_the_table_between_people(browser: Any, server: tuple[str, Any]) -> None:
+    base, app = server
+    driver = browser
+    start(driver, base, "rook", humans=2)
+    table, _ = app.state.tables.find(driver.current_url.rsplit("/", 1)[1])
+    driver.find_element("id", "hot-link").click()
+    seats_seen = []
+    for _ in range(2):  # each person passes in turn (passing is final): the screen goes from one to the other
+        seat = table.st.to_act
+        text = wait(driver, lambda d: d.find_element("id", "cover").is_displayed()
+                    and d.find_element("id", "cover-text").text, "the cover")
+        assert text == f"Pass the screen to seat {seat}."
+        assert not driver.find_elements("css selector", "#hand .piece")  # nothing shows under the cover
+        driver.find_element("id", "reveal").click()
+        wait(driver, lambda d: d.find_elements("css selector", "#hand .piece"), "the hand")
+        shown = sorted(p.get_attribute("data-piece") for p in driver.find_elements("css selector", "#hand .piece"))
+        assert shown == sorted(table.st.view(seat)["zones"][f"hand[{seat}]"]["pieces"])
+        seats_seen.append(seat)
+        legal = json.loads(driver.find_element("id", "moves").get_attribute("data-legal"))
+        before = table.version
+        assert legal[0] == "pass"
+        make_move(driver, legal[0])
+        wait(driver, lambda d, b=before: table.version != b, "the move")
+    assert sorted(seats_seen) == [0, 1]

@@ -117,7 +117,7 @@ def _tile_svg(spec: dict[str, Any], type_id: str, halves: tuple[int, int]) -> Ma
     for h, n in enumerate(halves):
         top = 40 * h
         for col, row in PIPS[n]:
-            colour = red if n in red_pips or (half_red and row == 0) else ink
+            colour = red if n in red_pips or (half_red and h == 0) else ink
             cx, cy = 8 + 12 * col, top + 8 + 12 * row
             parts.append(f'<circle cx="{cx}" cy="{cy}" r="4.2" fill="{escape(colour)}"/>')
     return Markup('<svg viewBox="0 0 40 80" width="40" height="80" role="img" aria-label="{}">{}</svg>').format(
