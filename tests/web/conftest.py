@@ -45,7 +45,7 @@ def server(rules_dir: Path) -> Iterator[tuple[str, Any]]:
 
     from rulecraft.web.app import make_app
 
-    app = make_app([rules_dir])
+    app = make_app([rules_dir], allowed_hosts=["127.0.0.1", "localhost"])  # as rulecraft serve does
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)

@@ -269,6 +269,35 @@ def test_compare_reports_win_rates_with_intervals_and_a_plot(client: TestClient)
                                           "n": "6", "seed": "2", "agent": "random"}).text
     assert "<svg" in page and "95% confidence" in page
     assert "bird_rank=lowest" in page
+    # The numbers are the runs' own: the same seeded games played here give the same win rates.
+    from rulecraft.load import load_ruleset
+    from rulecraft.runs.comparison import side_stats
+    from rulecraft.runs.simulate import simulate
+
+    for options in ({}, {"bird_rank": "lowest"}):
+        stats = side_stats(simulate(load_ruleset("rook", options), 6, 2, ["random"] * 4).records, 4)
+        for r in stats["win_rate"]:
+            assert f"{r['rate']:.3f} ({r['ci95'][0]:.3f}–{r['ci95'][1]:.3f})" in page
     assert client.get("/compare", params={"a": "1", "a.ref": "rook", "b.ref": "rook", "n": "100000"}).status_code == 400
     assert client.get("/compare", params={"a": "1", "a.ref": "rook", "b.ref": "rook", "agent": "human"}).status_code \
         == 400
+
+
+def test_each_game_is_saved_to_a_log_that_replays_to_the_same_game(rules_dir: Path, tmp_path: Path) -> None:
+    from rulecraft.runs.log import replay
+
+    client = TestClient(make_app([rules_dir], log_dir=tmp_path), follow_redirects=False)
+    start(client)
+    start(client)  # the same ruleset and seed: a second file, never the first overwritten
+    table = the_table(client)
+    client.post(f"/seat/{table.tokens[0]}/move", data={"move": a_bid(table)})
+    logs = sorted(tmp_path.iterdir())
+    assert [p.name for p in logs] == ["rulecraft-rook-7-2.jsonl", "rulecraft-rook-7.jsonl"]
+    st, _ = replay(tmp_path / "rulecraft-rook-7-2.jsonl", table.rs)
+    assert st.history[:] == table.st.history[:]
+
+
+def test_serving_this_machine_only_refuses_a_request_addressed_to_another_name(rules_dir: Path) -> None:
+    app = make_app([rules_dir], allowed_hosts=["127.0.0.1", "localhost"])
+    assert TestClient(app, base_url="http://127.0.0.1:8000").get("/").status_code == 200
+    assert TestClient(app, base_url="http://evil.example:8000").get("/").status_code == 400

@@ -18,6 +18,8 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -35,8 +37,13 @@ MAX_COMPARE_GAMES = 400
 MAX_REPLAYS = 32
 
 
-def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = None) -> Starlette:
-    """The app; ``rules_dirs`` are the folders whose rule files a browser may choose (besides the bundled)."""
+def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = None,
+             allowed_hosts: list[str] | None = None) -> Starlette:
+    """The app; ``rules_dirs`` are the folders whose rule files a browser may choose (besides the bundled).
+
+    ``allowed_hosts``: the names a request may be addressed to (the Host header); serving on this
+    machine only, a page of another site that rebinds its name to 127.0.0.1 is refused.
+    """
     catalog = Catalog.of(list(rules_dirs or []))
     tables = Tables(log_dir)
     replays: dict[str, Any] = {}
@@ -272,7 +279,8 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
         Route("/compare", compare),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found})
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: not_found})
     app.state.tables = tables  # for tests: the games in progress
     app.state.catalog = catalog
     return app

@@ -61,9 +61,10 @@ def serve(port: int, host: str, rules_dirs: tuple[str, ...], no_local: bool, log
 
     from rulecraft.web.app import make_app
 
-    app = make_app(folders, log_path)
+    loopback = host in ("127.0.0.1", "::1", "localhost")
+    app = make_app(folders, log_path, allowed_hosts=["127.0.0.1", "localhost", "::1"] if loopback else None)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"rulecraft table at http://{shown}:{port}/  (Ctrl-C stops it)")
-    if host not in ("127.0.0.1", "::1", "localhost"):
+    if not loopback:
         click.echo(f"note: listening on {host}: other machines can reach it; each seat's link is its only key")
     uvicorn.run(app, host=host, port=port, log_level="warning")
