@@ -34,6 +34,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("rulecraft.cli.replay_cmds", "Step through a saved game (FILE, a log from play or simulate "
                                             "--log-dir)."),
     "schema": ("rulecraft.cli.rules_cmds", "Print a JSON Schema (for editors: yaml-language-server, VS Code)."),
+    "serve": ("rulecraft.web.command", "Serve a table in the browser: play any ruleset with friends or bots, one "
+                                       "secret link per seat."),
     "simulate": ("rulecraft.cli.game_cmds", "Play N seeded games of RULESET and summarise them."),
     "test": ("rulecraft.cli.game_cmds", "Run rule scenarios (YAML files, or directories of them) and report like "
                                         "pytest."),

@@ -44,6 +44,7 @@ from rulecraft.rules.located import LStr, pos_of
 DIRECTIONS = {"clockwise": 1, "counter-clockwise": -1, "counterclockwise": -1, "anticlockwise": -1}
 VISIBILITIES = ("owner", "all", "nobody")
 PER = ("none", "seat", "team")
+DRAW_ATTRIBUTES = ("corner", "caption", "ink_by")  # display.draw keys that name a piece attribute
 TYPE_NAMES = {"number": T.NUMBER, "seat": T.SEAT, "string": T.STRING, "bool": T.BOOL, "piece": T.PIECE,
               "list": T.LIST, "any": T.ANY}
 
@@ -155,10 +156,16 @@ def build_from_data(
         sort_by=tuple(str(x) for x in disp.get("sort_by", ())),
         piece_label=str(disp.get("label", "id")),
         names=_build_names(b, rs, data, disp),
+        draw=plain(disp.get("draw") or {}),
     )
-    for a in (disp.get("group_by"), *disp.get("sort_by", ())):  # the located names, for the error's position
-        if a and a not in pieces.columns:
+    draw = disp.get("draw") or {}
+    for a in (disp.get("group_by"), *disp.get("sort_by", ()), *(draw.get(k) for k in DRAW_ATTRIBUTES)):
+        if a and a not in pieces.columns:  # the located names, for the error's position
             b.ref(a, pieces.columns, "piece attribute")
+    for key in ("labels", "half_red"):
+        for pid in draw.get(key) or ():
+            if pid not in pieces.by_type_id:
+                b.ref(pid, pieces.by_type_id, "piece")
     b.raise_if_errors()
     return rs
 

@@ -73,6 +73,9 @@ class DisplaySpec:
     # The ruleset's languages and the names of pieces, values, phases, rules ... in each (display only:
     # ids never change, so logs and moves are the same in every language).
     names: NameTable = field(default_factory=NameTable)
+    # How a graphical table draws each piece (``display.draw``: shape, corner and caption attributes,
+    # inks, tile halves and pips), as plain data; the terminal ignores it.
+    draw: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
