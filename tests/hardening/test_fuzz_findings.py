@@ -72,3 +72,23 @@ def test_a_path_too_long_for_the_system_is_refused_plainly(cli: Cli, command: li
     r = cli(*command, "a" * 300)
     assert r.code in (1, 2) and "internal error" not in r.err
     assert "error: " in r.err and ("too long" in r.err or "unknown ruleset" in r.err)
+
+
+@pytest.mark.parametrize("seat", ["9", "-1"])
+def test_a_literal_that_is_no_seat_where_a_seat_is_wanted_is_refused_at_load(cli: Cli, seat: str) -> None:
+    # tricks(-1) silently read the last seat; tricks(9) failed mid-game with an IndexError.
+    cli.tiny()
+    cli.write("overlay.yaml", "extends: tiny.yaml\nname: far\nhand:\n  phases:\n    - id: scoring\n      effects:\n"
+                              f"        - {{id: most-tricks, when: 'tricks({seat}) >= 2'}}\n")
+    r = cli("validate", "overlay.yaml")
+    assert (r.code, r.out.splitlines()[0]) == (1, f"overlay.yaml:7:43: error: argument 1 of tricks() is {seat}, which "
+                                                  "is no seat (seats are numbered 0 to 1)")
+
+
+def test_a_number_that_is_no_seat_where_a_seat_is_wanted_stops_the_game_at_its_rule(cli: Cli) -> None:
+    cli.tiny()
+    cli.write("overlay.yaml", "extends: tiny.yaml\nname: far\nhand:\n  phases:\n    - id: scoring\n      effects:\n"
+                              "        - {id: most-tricks, when: 'tricks(s - 1) >= 2'}\n")
+    r = cli("simulate", "overlay.yaml", "-n", "1")
+    assert r.code == 1
+    assert "ValueError: this gives -1, where a seat (0 to 1) is needed (in 'tricks(s - 1) >= 2')" in r.err

@@ -146,6 +146,37 @@ class _Compiler:
         self.looked.setdefault(("f", name), _describe(b))
         return b
 
+    def seat_count(self) -> int | None:
+        n = self.scope.find_seat_count()
+        self.looked.setdefault(("seats", ""), n)
+        return n
+
+    def seat_args(self, unit: _Unit, n: A.Call, b: FunctionBinding,
+                  args: list[tuple[str, T]]) -> list[tuple[str, T]]:
+        """Arguments where a seat is wanted, checked to be one when only a number is known of them.
+
+        ``tricks(9)`` would index past the seats and ``tricks(-1)`` silently read the last one: a
+        literal is refused here, any other number is checked as it is given. An argument that is a
+        seat already (``s`` of ``seats()``, ``left_of(dealer)``) costs nothing."""
+        count = self.seat_count() if T.SEAT in b.params else None
+        if count is None:
+            return args
+        out = list(args)
+        for i, want in enumerate(b.params[:len(args)]):
+            code, got = args[i]
+            if want is not T.SEAT or got in (T.SEAT, T.NONE):
+                continue
+            try:
+                value = pyast.literal_eval(code)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                out[i] = (f"{self.bind('b', seat_arg, ('s', ''))}({code}, {count})", got)
+                continue
+            if value is not None and not _is_seat(value, count):
+                where = n.args[i] if i < len(n.args) else n
+                raise self.fail(unit, where, f"argument {i + 1} of {b.name}() is {clip(repr(value), 40)}, which is "
+                                             f"no seat (seats are numbered 0 to {count - 1})")
+        return out
+
     def fail(self, unit: _Unit, node: A.Node | int, message: str) -> _Error:
         offset = node if isinstance(node, int) else node.start
         if unit.macro:
@@ -215,6 +246,7 @@ class _Compiler:
         if isinstance(b, MacroBinding):
             return self._inline(unit, n, b, args)
         self._check_args(unit, n, b, [t for _, t in args])
+        args = self.seat_args(unit, n, b, args)
         rt = b.returns
         if b.name in ("min", "max") and not b.takes_ctx:
             types = [t for _, t in args]
@@ -590,6 +622,10 @@ def _replay(trace: _Trace, scope: Scope) -> _Compiler | None:
     answers any question differently (then the text is compiled in full)."""
     found: dict[tuple[str, str], Any] = {}
     for key, described in trace.looked:
+        if key[0] == "seats":
+            if scope.find_seat_count() != described:
+                return None
+            continue
         b = scope.lookup_name(key[1]) if key[0] == "n" else scope.lookup_function(key[1])
         if _describe(b) != described:
             return None
@@ -618,6 +654,8 @@ def _replay(trace: _Trace, scope: Scope) -> _Compiler | None:
             obj = found[("n", name)].value
         elif kind == "t":
             obj = found[("f", name)].table
+        elif kind == "s":
+            obj = seat_arg
         else:
             obj = found[("f", name)].impl
         if comp.bind(prefix, obj, (kind, name)) != ident:  # values bound as one object before, or apart
@@ -672,6 +710,18 @@ def a_number(value: Any) -> Any:
         "a list" if isinstance(value, (list, tuple)) else f"a {type(value).__name__}"
     shown = repr(str(value) if isinstance(value, str) else value)  # a located string shows as a string
     raise TypeError(f"this gives {kind} ({clip(shown, 40)}), where a number is needed")
+
+
+def _is_seat(value: Any, count: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and value in range(count)
+
+
+def seat_arg(value: Any, count: int) -> Any:
+    """``value``, when it is a seat (or none). Where a function of the game wants a seat and the
+    expression gives only a number, the number is checked here as it is given."""
+    if value is None or _is_seat(value, count):
+        return int(value) if isinstance(value, float) else value
+    raise ValueError(f"this gives {clip(repr(value), 40)}, where a seat (0 to {count - 1}) is needed")
 
 
 NUMBER_CHECK = "{v} = {p}_a_number({v})"  # p: the prefix of the expression's names, where it is laid out

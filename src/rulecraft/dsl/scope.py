@@ -34,6 +34,9 @@ class Scope:
         # The most items a list read from the game can hold (a hand, seats(), a list variable): what
         # the load-time cost check (dsl/cost.py) assumes for them. Set by the engine on its root scope.
         self.list_bound: int | None = None
+        # How many seats the game has: a number given where a seat is wanted is checked against it.
+        # Set by the engine on its root scope (None: seats are not known, as in ``rulecraft eval``).
+        self.seat_count: int | None = None
 
     # ----------------------------------------------------------------- declaring
     def add_name(self, name: str, type_: T, getter: Callable[[Any], Any] | None = None, doc: str = "",
@@ -116,6 +119,14 @@ class Scope:
         while s is not None:
             if s.list_bound is not None:
                 return s.list_bound
+            s = s.parent
+        return None
+
+    def find_seat_count(self) -> int | None:
+        s: Scope | None = self
+        while s is not None:
+            if s.seat_count is not None:
+                return s.seat_count
             s = s.parent
         return None
 

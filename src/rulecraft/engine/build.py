@@ -78,6 +78,7 @@ def build_from_data(
     # Every list an expression reads from the game (a zone, seats(), a variable) is taken to hold at
     # most this many items when the load-time check bounds an expression's steps (dsl/cost.py).
     root.list_bound = max(pieces.count, int((data.get("seats") or {}).get("count", 1)), 1)
+    root.seat_count = int((data.get("seats") or {}).get("count", 1))
     add_piece_constants(root, pieces)
     reserved = set(constants)
     piece_attribute_functions(root, pieces, reserved)
