@@ -92,3 +92,19 @@ def test_a_number_that_is_no_seat_where_a_seat_is_wanted_stops_the_game_at_its_r
     r = cli("simulate", "overlay.yaml", "-n", "1")
     assert r.code == 1
     assert "ValueError: this gives -1, where a seat (0 to 1) is needed (in 'tricks(s - 1) >= 2')" in r.err
+
+
+def test_a_byte_order_mark_inside_a_file_is_refused_where_it_is(cli: Cli) -> None:
+    # Invisible, it made 'ti\ufefftle' a key of its own; libyaml and PyYAML even disagreed on its column.
+    cli.write("rules.yaml", "name: x\nti\ufefftle: y\n")
+    r = cli("validate", "rules.yaml")
+    assert (r.code, r.out.splitlines()[0]) == (1, "rules.yaml:2:3: error: the file contains a byte order mark "
+                                                  "(U+FEFF, invisible) after its start; remove it")
+
+
+def test_an_expression_python_would_warn_about_prints_no_warning(cli: Cli) -> None:
+    # The generated code 'None[0]' made Python print a SyntaxWarning ("perhaps you missed a comma?").
+    r = cli.process("eval", "none[0]")  # a process of its own: pytest would catch the warning in process
+    assert r.returncode == 1
+    assert r.stderr == ("<expression>:1:1: error: the expression: TypeError: 'NoneType' object is not subscriptable "
+                     "(in 'none[0]')\n")

@@ -18,6 +18,7 @@ import ast as pyast
 import difflib
 import math
 import re
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import CodeType
@@ -795,17 +796,22 @@ def _finish_select(comp: _Compiler, code: str, src: Any, scope: Scope) -> Any:
 def _python(source: str, name: str) -> Any:
     """Python's compile of generated code; its own limits (nesting past ~200 brackets) become ours."""
     try:
-        return _python_cached(source, name)
+        return compile_generated(source, name)
     except (SyntaxError, RecursionError, MemoryError):
         raise RecursionError from None  # compile_expr reports it at the expression, as too deeply nested
 
 
 @lru_cache(maxsize=4096)
-def _python_cached(source: str, name: str) -> CodeType:
+def compile_generated(source: str, name: str) -> CodeType:
+    """Python's compile of code rulecraft generated (never user text), quietly, once per source."""
     # A code object depends only on its source and name, and is immutable: the same expression built
     # again (each option choice of a ruleset, each game of a process) is compiled by Python once.
     # What differs between builds is the namespace it is executed in, which is always fresh.
-    return compile(source, name, "exec")
+    # Python's warnings about the code ('none[0]': "perhaps you missed a comma?") are about code we
+    # generated, printed to a user's terminal; what is wrong with the expression is reported as it runs.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        return compile(source, name, "exec")
 
 
 def _hoist_reads(code: str) -> tuple[str, str]:

@@ -297,6 +297,13 @@ def parse_yaml_text(text: str, filename: str = "<string>") -> YamlDocument:
         text += "\n"  # where a mapping ends at the end of the file, libyaml and PyYAML then agree
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise RuleFileError.single(SourcePos(filename, 1, 1), f"rule files may be at most {MAX_BYTES:,} bytes")
+    if "\ufeff" in text:
+        # An invisible character (files pasted together, each with its mark) that would make 'kup' and
+        # 'ku\ufeffp' two names; the two YAML readers do not even agree on its column.
+        line, col = _LineIndex(text).linecol(text.index("\ufeff"))
+        pos = SourcePos(filename, line, col)
+        raise RuleFileError([Diagnostic(pos, "the file contains a byte order mark (U+FEFF, invisible) after its start; "
+                                             "remove it", context=excerpt(text, pos))])
     try:
         root = _compose(text)
         if root is None:

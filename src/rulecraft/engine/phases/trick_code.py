@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rulecraft.dsl.compiler import NUMBER_CHECK
+from rulecraft.dsl.compiler import NUMBER_CHECK, compile_generated
 from rulecraft.dsl.itemloop import ITEM, inline_reads, loop_parts, renamed
 from rulecraft.engine.effects import run_effects
 from rulecraft.engine.phases.tricks import Options, Restriction, Tricks
@@ -227,7 +227,7 @@ class _Source:
     def define(self, lines: list[str], title: str) -> Any:
         """The function ``lines`` define (its getters' reads inlined), with its source as ``.python``."""
         source = inline_reads("\n".join(lines) + "\n", self.getters)
-        exec(compile(source, f"<{title}>", "exec"), self.namespace)
+        exec(compile_generated(source, f"<{title}>"), self.namespace)
         fn = self.namespace[lines[0].split()[1].split("(")[0]]
         fn.python = source
         return fn
