@@ -107,7 +107,7 @@ def test_ismcts_counts_iterations_and_parses() -> None:
     assert move in st.legal_moves()
     assert agent.playouts == 30
     assert isinstance(make_agent("ismcts", 1, 0), ISMCTSAgent)
-    with pytest.raises(UsageError, match="bad mc argument"):
+    with pytest.raises(UsageError, match="bad ismcts argument"):
         make_agent("ismcts:x", 1, 0)
     with pytest.raises(UsageError, match="default agent"):
         make_agent("default:0", 1, 0)

@@ -149,7 +149,7 @@ def outcomes(st: State, seat_count_base: list[float]) -> list[float]:
 
 @register("ismcts")
 def _ismcts(seed: int, seat: int, arg: str) -> ISMCTSAgent:
-    budget = parse_budget(arg)
+    budget = parse_budget(arg, "ismcts")
     if not any(part.strip() and part.strip()[0].isdigit() and not part.strip().endswith("s")
                for part in arg.split(":")):
         budget = Budget(DEFAULT_ITERATIONS, budget.seconds, budget.depth, budget.candidates, budget.heuristic)

@@ -111,8 +111,9 @@ class MCAgent:
         return outcome(st, seat, base)
 
 
-def parse_budget(arg: str) -> Budget:
-    """``"200"``, ``"200:0.5s"``, ``"0.5s"``, ``"100:d40:k24"`` → a Budget (UsageError when malformed)."""
+def parse_budget(arg: str, agent: str = "mc") -> Budget:
+    """``"200"``, ``"200:0.5s"``, ``"0.5s"``, ``"100:d40:k24"`` → a Budget (UsageError when malformed,
+    naming ``agent``, the agent whose argument it is)."""
     fields: dict[str, float | int | None] = {}
     for raw in (a.strip() for a in arg.split(":")):
         if not raw:
@@ -134,8 +135,9 @@ def parse_budget(arg: str) -> Budget:
         except ValueError:
             ok = False
         if not ok:
-            raise UsageError(f"bad mc argument '{raw}': use playouts (mc:200), seconds (mc:0.5s), "
-                             f"playout depth (mc:d80), moves considered (mc:k16) or heuristic playouts (mc:h), "
+            a = agent
+            raise UsageError(f"bad {a} argument '{raw}': use playouts ({a}:200), seconds ({a}:0.5s), "
+                             f"playout depth ({a}:d80), moves considered ({a}:k16) or heuristic playouts ({a}:h), "
                              "joined by ':'")
     return Budget(**fields)  # type: ignore[arg-type]
 
