@@ -7,6 +7,7 @@ missing extra is a usage error naming the install command.
 from __future__ import annotations
 
 import ipaddress
+import socket
 from pathlib import Path
 
 import click
@@ -63,8 +64,23 @@ def serve(port: int, host: str, rules_dirs: tuple[str, ...], no_local: bool, log
 
     loopback = host in ("127.0.0.1", "::1", "localhost")
     app = make_app(folders, log_path, allowed_hosts=["127.0.0.1", "localhost", "::1"] if loopback else None)
+    sock = _listening_socket(host, port)  # bound here, so the address printed is the one in use (--port 0)
+    port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"rulecraft table at http://{shown}:{port}/  (Ctrl-C stops it)")
     if not loopback:
         click.echo(f"note: listening on {host}: other machines can reach it; each seat's link is its only key")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise UsageError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
