@@ -514,9 +514,12 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
     key = (str(src), _scope_names(scope))
     try:
         comp, trace = None, None
-        for trace in _TRACES.get(key, ()):
+        kept = _TRACES.get(key) or []
+        for i, trace in enumerate(kept):
             comp = _replay(trace, scope)
             if comp is not None:
+                if i:  # the most recently matched first: the configurations after it likely match it too
+                    kept.insert(0, kept.pop(i))
                 break
         if trace is not None and comp is not None:
             code, rtype = trace.code, trace.rtype
