@@ -44,7 +44,11 @@ def _run(cmd: list[str], warm: bool = False) -> tuple[float, float]:
     it; the measured runs write nothing, so none of them pays for compiling a changed module."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    env = dict(os.environ) if warm else {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    # The warm-up must write bytecode even where the caller's environment says not to (a CI image or
+    # a sandbox often sets PYTHONDONTWRITEBYTECODE): otherwise every measured run compiles the package.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if not warm:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

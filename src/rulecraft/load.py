@@ -12,13 +12,16 @@ from typing import Any
 
 from rulecraft.dsl import Scope
 from rulecraft.engine.build import build_from_data
+from rulecraft.engine.reuse import BuildReuse
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.rules.compose import Composed, compose_documents, load_chain
 from rulecraft.rules.schema_check import check_composed
 
 
-def build_ruleset(composed: Composed) -> Ruleset:
-    """Build the frozen Ruleset; raises RuleFileError listing every semantic problem found."""
+def build_ruleset(composed: Composed, reuse: BuildReuse | None = None) -> Ruleset:
+    """Build the frozen Ruleset; raises RuleFileError listing every semantic problem found.
+
+    ``reuse``: parts earlier builds of the same files worked out (``engine/reuse.py``; validate)."""
     return build_from_data(
         composed.data,
         name=composed.name,
@@ -26,6 +29,7 @@ def build_ruleset(composed: Composed) -> Ruleset:
         content_hash=composed.content_hash,
         composed=composed,
         source_text=dict(getattr(composed, "source_text", {}) or {}),
+        reuse=reuse,
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from rulecraft.errors import RuleFileError
 from rulecraft.rules import compose as compose_mod
 from rulecraft.rules.compose import compose
 from rulecraft.rules.registry import bundled_variants_dir
@@ -143,3 +144,121 @@ def test_a_document_with_other_data_for_the_same_text_is_composed_from_its_data(
     after = compose_documents([mutated_document(chain[-1], data)], {}, None)
     assert "mutated" in after.data["constants"] and "mutated" not in before.data["constants"]
     assert "mutated" not in compose_documents(chain, {}, None).data["constants"]
+
+
+# ---------------------------------------------------------------------- what one build hands the next
+DERIVED = """\
+name: toy
+seats: {count: 2}
+constants: {ranks: [a, b, c], target: 10}
+zones:
+  - {id: deck, visibility: nobody}
+  - {id: hand, per: seat, visibility: owner}
+pieces:
+  - generate: {order: [1, 2, 3]}
+    id: "p{order}"
+    derive: {rank: "ranks[order - 1]"}
+hand:
+  phases:
+    - {id: shuffle, kind: shuffle, zone: deck}
+    - {id: deal, kind: deal, from: deck, to: hand, count: all}
+match: {end_when: "true"}
+options:
+  - id: target
+    description: "points to win"
+    default: normal
+    choices:
+      - {id: normal}
+      - {id: short, patch: {constants: {target: 5}}}
+  - id: ranks
+    description: "which ranks there are"
+    default: three
+    choices:
+      - {id: three}
+      - {id: two, patch: {constants: {ranks: [a, b]}}}
+      - {id: renamed, patch: {constants: {ranks: [x, y, z]}}}
+presets:
+  - {id: quick, options: {target: short}}
+"""
+
+
+def _built(path: Path, reuse: Any, options: dict[str, str] | None = None) -> Any:
+    from rulecraft.load import build_ruleset
+
+    return build_ruleset(compose(str(path), options or {}), reuse)
+
+
+def test_builds_share_the_pieces_only_when_no_constant_their_attributes_read_changed(tmp_path: Path) -> None:
+    from rulecraft.engine.reuse import BuildReuse
+
+    path = tmp_path / "toy.yaml"
+    path.write_text(DERIVED)
+    reuse = BuildReuse()
+    first = _built(path, reuse)
+    assert _built(path, reuse, {"target": "short"}).pieces is first.pieces  # target is read by no attribute
+    renamed = _built(path, reuse, {"ranks": "renamed"})
+    assert renamed.pieces is not first.pieces
+    assert renamed.pieces.columns["rank"] == ["x", "y", "z"]
+    assert _built(path, BuildReuse(), {"target": "short"}).pieces is not first.pieces  # never across validations
+    with pytest.raises(RuleFileError, match="cannot compute this attribute"):
+        _built(path, reuse, {"ranks": "two"})
+
+
+def test_a_problem_only_one_choice_makes_in_shared_data_is_reported_under_it(tmp_path: Path) -> None:
+    path = tmp_path / "toy.yaml"
+    path.write_text(DERIVED)
+    report = validate_file(path)
+    messages = [d.message for d in report.diagnostics]
+    assert len(messages) == 1 and messages[0].startswith("with option ranks=two: cannot compute this attribute"), \
+        messages
+    assert report.variants_checked == 5  # the defaults, three other choices, the preset
+
+
+def test_a_configuration_the_same_as_one_checked_is_not_checked_again(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulecraft.rules import schema_check
+
+    checked: list[dict[str, str]] = []
+    real = schema_check.check_composed
+
+    def counting(composed: Any) -> None:
+        checked.append(dict(composed.chosen))
+        real(composed)
+
+    monkeypatch.setattr(schema_check, "check_composed", counting)
+    path = tmp_path / "toy.yaml"
+    path.write_text(DERIVED)
+    validate_file(path)
+    # The preset quick makes the same rules, from the same patch, as the choice target=short.
+    assert checked.count({"target": "short", "ranks": "three"}) == 1
+    assert len(checked) == 4
+    # Written apart, the same values are other places in the file: checked on their own.
+    path.write_text(DERIVED.replace("presets:\n  - {id: quick, options: {target: short}}\n",
+                                    "  - id: goal\n    description: \"x\"\n    default: ten\n    choices:\n"
+                                    "      - {id: ten}\n      - {id: five, patch: {constants: {target: 5}}}\n"))
+    checked.clear()
+    assert validate_file(path).variants_checked == 5
+    assert len(checked) == 5
+
+
+def test_same_located_compares_values_types_and_places() -> None:
+    from rulecraft.errors import SourcePos
+    from rulecraft.rules.located import LDict, LList, LStr, same_located
+
+    def at(line: int, col: int = 1) -> SourcePos:
+        return SourcePos("f.yaml", line, col)
+
+    def mapping(key_line: int = 1, value: Any = None) -> LDict:
+        d = LDict({"a": LStr("x", at(1, 4)) if value is None else value}, pos=at(1))
+        d.key_pos = {"a": at(key_line)}
+        return d
+
+    assert same_located(mapping(), mapping())
+    assert not same_located(mapping(), mapping(key_line=2))  # a key written elsewhere
+    assert not same_located(mapping(), mapping(value=LStr("x", at(1, 5))))  # a value written elsewhere
+    assert not same_located(mapping(), mapping(value="x"))  # the same text, not read from a file
+    assert not same_located(mapping(), mapping(value=LStr("y", at(1, 4))))
+    assert not same_located(LList([True], pos=at(1)), LList([1], pos=at(1)))  # true is not 1 here
+    assert not same_located(LList([1], pos=at(1)), LList([1, 1], pos=at(1)))
+    shared = LList([mapping()], pos=at(3))
+    assert same_located(LDict({"k": shared}, pos=at(2)), LDict({"k": shared}, pos=at(2)))

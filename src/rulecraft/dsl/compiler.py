@@ -514,9 +514,12 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
     key = (str(src), _scope_names(scope))
     try:
         comp, trace = None, None
-        for trace in _TRACES.get(key, ()):
+        kept = _TRACES.get(key) or []
+        for i, trace in enumerate(kept):
             comp = _replay(trace, scope)
             if comp is not None:
+                if i:  # the most recently matched first: the configurations after it likely match it too
+                    kept.insert(0, kept.pop(i))
                 break
         if trace is not None and comp is not None:
             code, rtype = trace.code, trace.rtype
@@ -524,7 +527,7 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
             comp = _Compiler(scope)
             tree = parse(str(src))
             code, rtype = comp.expr(_Unit(src), tree)
-            _remember(key, comp, code, rtype)
+            trace = _remember(key, comp, code, rtype)
         if expect is not None and not accepts(expect, rtype):
             raise _Error(src, 0, f"{_EXPECT_WORDS.get(expect, 'this')} is expected here, but this expression "
                                  f"gives {describe(rtype)}")
@@ -537,9 +540,9 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
     except RecursionError:  # past every limit above: Python's own, on code the limits let through
         raise RuleFileError([_diagnostic(src, 0, _TOO_COMPLEX, source_text)]) from None
     try:
-        fn = _finish(comp, code, src, rtype, what, number=expect is T.NUMBER and rtype is T.ANY)
+        fn = _finish(comp, code, src, rtype, what, trace.signature, number=expect is T.NUMBER and rtype is T.ANY)
         if select:
-            fn.select = _finish_select(comp, code, src, scope)  # type: ignore[method-assign]
+            fn.select = _finish_select(comp, code, src, scope, trace.signature)  # type: ignore[method-assign]
         return fn
     except RecursionError:
         raise RuleFileError([_diagnostic(src, 0, _TOO_COMPLEX, source_text)]) from None
@@ -570,6 +573,9 @@ class _Trace:
     getters: tuple[tuple[str, str], ...]  # (identifier, name)
     list_functions: frozenset[str]
     items: tuple[tuple[str, T], ...]  # the item types of lists the code builds or reads (see _Compiler.items)
+    # How the getters read their names (itemloop.getter_signature): the same for every replay, whose
+    # getters' bindings were each found to read the same way.
+    signature: tuple[tuple[str, bool, str | None, str | None], ...]
 
 
 # A few traces per text: the choices of an option give a text a few different codes (a constant
@@ -604,11 +610,11 @@ def _scope_names(scope: Scope) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _remember(key: tuple[str, tuple[str, ...]], comp: _Compiler, code: str, rtype: T) -> None:
+def _remember(key: tuple[str, tuple[str, ...]], comp: _Compiler, code: str, rtype: T) -> _Trace:
     getter_names = {ident: b.name for ident, b in comp.getters.items()}
     trace = _Trace(tuple(comp.looked.items()), tuple(comp.folds), tuple(comp.binds), code, rtype,
                    frozenset(comp.reads), tuple(getter_names.items()), frozenset(comp.list_functions),
-                   tuple(comp.items.items()))
+                   tuple(comp.items.items()), getter_signature(comp.getters))
     kept = _TRACES.get(key)
     if kept is None:
         if len(_TRACES) >= _TRACES_KEPT:
@@ -616,6 +622,7 @@ def _remember(key: tuple[str, tuple[str, ...]], comp: _Compiler, code: str, rtyp
         kept = _TRACES[key] = []
     kept.insert(0, trace)
     del kept[_TRACES_PER_TEXT:]
+    return trace
 
 
 def _replay(trace: _Trace, scope: Scope) -> _Compiler | None:
@@ -728,7 +735,8 @@ def seat_arg(value: Any, count: int) -> Any:
 NUMBER_CHECK = "{v} = {p}_a_number({v})"  # p: the prefix of the expression's names, where it is laid out
 
 
-def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str, number: bool = False) -> CompiledExpr:
+def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str,
+            signature: tuple[tuple[str, bool, str | None, str | None], ...], number: bool = False) -> CompiledExpr:
     pos = _pos(src)
     where = f"{pos}: " if pos is not UNKNOWN_POS else ""
 
@@ -742,7 +750,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str, number: b
     comp.namespace["_fail"] = fail
     comp.namespace["_where"] = where
     comp.namespace["_a_number"] = a_number
-    source = _expr_source(code, number, getter_signature(comp.getters), comp.getters)
+    source = _expr_source(code, number, signature, comp.getters)
     # exec of source generated from our own checked tree (never user text), with no builtins.
     exec(_python(source, f"<rule expression {where or clip(src)!r}>"), comp.namespace)
     fn: Any = comp.namespace["_expr"]
@@ -780,12 +788,13 @@ def _expr_source(code: str, number: bool, signature: tuple[Any, ...], getters: d
     return found
 
 
-def _finish_select(comp: _Compiler, code: str, src: Any, scope: Scope) -> Any:
+def _finish_select(comp: _Compiler, code: str, src: Any, scope: Scope,
+                   signature: tuple[tuple[str, bool, str | None, str | None], ...]) -> Any:
     """``select(ctx, items)``: the items for which the expression holds, in order (see ``itemloop``)."""
     slot = scope.find_item_slot()
     if slot is None or not slot.isidentifier():
         raise ValueError(f"scope '{scope.name}' has no item slot to select over")
-    source = select_source(code, comp.getters, slot)
+    source = select_source(code, comp.getters, slot, signature)
     where = comp.namespace["_where"]
     exec(_python(source, f"<rule expression {where or clip(src)!r}, over items>"), comp.namespace)
     fn = comp.namespace["_select"]

@@ -92,11 +92,14 @@ def _calls_of(idents: Iterable[str]) -> re.Pattern[str]:
     return re.compile(_READ.format(ident=alternatives or "(?!)"))
 
 
-def select_source(code: str, getters: dict[str, NameBinding], slot: str) -> str:
-    """Python source of ``def _select(ctx, items)`` for the compiled expression ``code``."""
+def select_source(code: str, getters: dict[str, NameBinding], slot: str,
+                  signature: tuple[tuple[str, bool, str | None, str | None], ...] | None = None) -> str:
+    """Python source of ``def _select(ctx, items)`` for the compiled expression ``code``.
+
+    ``signature``: ``getter_signature(getters)``, when the caller knows it already."""
     # The source depends on the code, the slot and how each getter reads its name, nothing else: the
     # same expression built again (each option choice of a ruleset) is laid out once.
-    key = (code, slot, getter_signature(getters))
+    key = (code, slot, getter_signature(getters) if signature is None else signature)
     found = _SELECTS.get(key)
     if found is None:
         found = _select_source(code, getters, slot)

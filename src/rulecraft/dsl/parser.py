@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast as pyast
 import os
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
@@ -44,7 +43,7 @@ class ExprSyntaxError(Exception):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    grammar = resources.files("rulecraft.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
+    grammar = (Path(__file__).resolve().parent / "grammar.lark").read_text(encoding="utf-8")
     # Building the LALR tables takes longer than most commands' own work: lark keeps them in a file
     # of the user's cache directory, used only when it was made from this grammar with these options
     # by this version of lark and Python (lark checks), and made again otherwise or if it cannot be read.

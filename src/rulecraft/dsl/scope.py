@@ -67,13 +67,21 @@ class Scope:
 
     # ----------------------------------------------------------------- looking up
     def lookup_name(self, name: str) -> NameBinding | None:
-        found: NameBinding | None = self._find(lambda s: s._names, name)
-        return found
+        s: Scope | None = self
+        while s is not None:  # the walk of _find, written out: every compiled expression looks names up
+            found = s._names.get(name)
+            if found is not None:
+                return found
+            s = s.parent
+        return None
 
     def lookup_function(self, name: str) -> FunctionBinding | MacroBinding | None:
-        found: FunctionBinding | MacroBinding | None = self._find(lambda s: s._functions, name)
-        if found is not None:
-            return found
+        s: Scope | None = self
+        while s is not None:
+            found = s._functions.get(name)
+            if found is not None:
+                return found
+            s = s.parent
         return BUILTINS.get(name)
 
     def names(self) -> Iterator[NameBinding]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from typing import Any
+from typing import Any, cast
 
 from rulecraft.dsl import Scope, T
 from rulecraft.dsl.types import type_of_value
@@ -36,6 +36,7 @@ from rulecraft.engine.pieces import (
     make_name_table,
     name_list,
 )
+from rulecraft.engine.reuse import BuildReuse
 from rulecraft.engine.ruleset import MatchSpec, Ruleset
 from rulecraft.errors import Diagnostic, ExpressionRuntimeError, SourcePos, clip
 from rulecraft.rules.compose import plain
@@ -57,24 +58,16 @@ def build_from_data(
     content_hash: str,
     composed: Any = None,
     source_text: dict[str, str] | None = None,
+    reuse: BuildReuse | None = None,
 ) -> Ruleset:
+    """``reuse``: what earlier builds of the same files worked out (``engine/reuse.py``), when validating."""
     b = Builder(source_text)
     root = Scope(name="constants")
     constants = dict(data.get("constants", {}) or {})
     for cname, value in constants.items():
         root.add_constant(str(cname), type_of_value(value), value=value, doc="a constant of the ruleset")
 
-    before = len(b.diags)
-    deriver = _deriver(b, root)
-    pieces = build_piece_table(data.get("pieces", []), deriver, pos_of, b.diags)
-    if deriver.failures:
-        # Pieces were made with attributes that could not be computed (ids like 'cNone' repeat): say
-        # only why, and build nothing on them.
-        b.diags[before:] = deriver.failures
-        b.raise_if_errors()
-    if "id" not in pieces.columns:  # the table could not be finished (an id template it cannot fill)
-        b.raise_if_errors()
-    _check_attribute_kinds(b, pieces)
+    pieces = _pieces(b, root, data.get("pieces", []), constants, reuse)
     # Every list an expression reads from the game (a zone, seats(), a variable) is taken to hold at
     # most this many items when the load-time check bounds an expression's steps (dsl/cost.py).
     root.list_bound = max(pieces.count, int((data.get("seats") or {}).get("count", 1)), 1)
@@ -88,7 +81,8 @@ def build_from_data(
         composed=composed, seats=_seats_placeholder(data), pieces=pieces, zones=(), zone_by_name={},
         variables=(), var_index={}, constants=constants, combinations={}, data=data,
     )
-    rs.moves = MoveBook(pieces.columns["id"])
+    # Moves are values made from the pieces' ids: builds that share the pieces share the book too.
+    rs.moves = MoveBook(pieces.columns["id"]) if reuse is None else reuse.of("moves", pieces.columns["id"], MoveBook)
     _build_zones(b, rs, data.get("zones", []))
     _build_variables(b, rs, data.get("variables", {}) or {})
     rs.start_zone = str(data.get("start_zone", rs.zones[0].name if rs.zones else "deck"))
@@ -134,7 +128,7 @@ def build_from_data(
     rs.phases = tuple(phases)
     # Recording which restriction barred a winning play costs a rating per refused play; do it only
     # when some rule asks (barred('...')).
-    asks_barred = _mentions(data, "barred(")
+    asks_barred = _mentions(data, "barred(", reuse)
     for phase in phases:
         if isinstance(phase, Tricks):
             phase.track_barred = asks_barred
@@ -156,7 +150,7 @@ def build_from_data(
         group_by=str(disp["group_by"]) if disp.get("group_by") else None,
         sort_by=tuple(str(x) for x in disp.get("sort_by", ())),
         piece_label=str(disp.get("label", "id")),
-        names=_build_names(b, rs, data, disp),
+        names=_build_names(b, rs, data, disp, reuse),
         draw=plain(disp.get("draw") or {}),
     )
     draw = disp.get("draw") or {}
@@ -171,13 +165,56 @@ def build_from_data(
     return rs
 
 
-def _mentions(value: Any, text: str) -> bool:
+def _pieces(b: Builder, root: Scope, raw: Any, constants: dict[str, Any], reuse: BuildReuse | None) -> PieceTable:
+    """The piece table, checked; the one an earlier build made, when the pieces section is the same
+    object and so is every constant its derived attributes could read (the only names they see)."""
+    used: tuple[str, ...] = ()
+    objects: tuple[Any, ...] = ()
+    if reuse is not None:
+        used = tuple(sorted(n for n in reuse.of("derive names", raw, _derive_names) if n in constants))
+        objects = (raw, *(constants[n] for n in used))
+        found = reuse.get("pieces", objects, used)
+        if found is not None:
+            return cast(PieceTable, found)
+    before = len(b.diags)
+    deriver = _deriver(b, root)
+    pieces = build_piece_table(raw, deriver, pos_of, b.diags)
+    if deriver.failures:
+        # Pieces were made with attributes that could not be computed (ids like 'cNone' repeat): say
+        # only why, and build nothing on them.
+        b.diags[before:] = deriver.failures
+        b.raise_if_errors()
+    if "id" not in pieces.columns:  # the table could not be finished (an id template it cannot fill)
+        b.raise_if_errors()
+    _check_attribute_kinds(b, pieces)
+    if reuse is not None and len(b.diags) == before:
+        reuse.put("pieces", objects, used, pieces)
+    return pieces
+
+
+def _derive_names(raw: Any) -> frozenset[str]:
+    """Every word written in the derived attributes of a pieces section (a superset of the names they read)."""
+    words: set[str] = set()
+    for entry in raw if isinstance(raw, list) else ():
+        derive = entry.get("derive") if isinstance(entry, dict) else None
+        for expr in derive.values() if isinstance(derive, dict) else ():
+            words.update(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", str(expr)))
+    return frozenset(words)
+
+
+def _mentions(value: Any, text: str, reuse: BuildReuse | None = None) -> bool:
     if isinstance(value, str):
         return text in value
+    if reuse is not None and isinstance(value, (dict, list)):  # a section shared with an earlier build: once
+        return bool(reuse.of(f"mentions {text}", value, lambda v: _mentions_in(v, text, reuse)))
+    return _mentions_in(value, text, reuse)
+
+
+def _mentions_in(value: Any, text: str, reuse: BuildReuse | None) -> bool:
     if isinstance(value, dict):
-        return any(_mentions(k, text) or _mentions(v, text) for k, v in value.items())
+        return any(_mentions(k, text, reuse) or _mentions(v, text, reuse) for k, v in value.items())
     if isinstance(value, list):
-        return any(_mentions(v, text) for v in value)
+        return any(_mentions(v, text, reuse) for v in value)
     return False
 
 
@@ -452,7 +489,8 @@ NAMED = {"pieces": "piece", "phases": "phase", "variables": "variable", "options
          "rules": "rule id", "calls": "call", "verbs": "move verb"}
 
 
-def _build_names(b: Builder, rs: Ruleset, data: dict[str, Any], disp: dict[str, Any]) -> NameTable:
+def _build_names(b: Builder, rs: Ruleset, data: dict[str, Any], disp: dict[str, Any],
+                 reuse: BuildReuse | None = None) -> NameTable:
     """The ruleset's languages and names, every key checked against what the rules declare.
 
     A name may also be given for something only an option choice adds (a piece of ``ones: kept``):
@@ -463,8 +501,9 @@ def _build_names(b: Builder, rs: Ruleset, data: dict[str, Any], disp: dict[str, 
     languages = {str(k): str(v) for k, v in declared.items()} or {default: default}
     if declared and default not in languages:
         b.ref(disp.get("default_language"), languages, "language")
-    known = _nameable(rs, data)
-    patch_ids = _patch_ids(data)
+    known = _nameable(rs, data, reuse)
+    patch_ids = _patch_ids(data) if reuse is None else reuse.of("patch ids", data.get("options"),
+                                                                lambda _: _patch_ids(data))
     terms: dict[str, dict[str, NamesByLang]] = {c: {} for c in NAME_CATEGORIES}
     for entry in data.get("pieces", []) or []:  # a piece entry's own `names`, already filled per piece
         _check_languages(b, entry.get("names"), languages)
@@ -519,17 +558,23 @@ def _unknown(b: Builder, mapping: Any, key: Any, known: Any, kind: str, extra: s
         b.diags[-1] = dataclasses.replace(d, message=d.message + extra)
 
 
-def _item_ids(value: Any) -> set[str]:
+def _item_ids(value: Any, reuse: BuildReuse | None = None) -> set[str]:
     """Every ``id`` of an item anywhere under ``value`` (restrictions, effects, multipliers, entries ...)."""
+    if reuse is not None and isinstance(value, (dict, list)):  # a section shared with an earlier build: once
+        return set(reuse.of("item ids", value, lambda v: frozenset(_item_ids_in(v, reuse))))
+    return _item_ids_in(value, reuse)
+
+
+def _item_ids_in(value: Any, reuse: BuildReuse | None) -> set[str]:
     out: set[str] = set()
     if isinstance(value, dict):
         if isinstance(value.get("id"), str):
             out.add(str(value["id"]))
         for v in value.values():
-            out |= _item_ids(v)
+            out |= _item_ids(v, reuse)
     elif isinstance(value, list):
         for v in value:
-            out |= _item_ids(v)
+            out |= _item_ids(v, reuse)
     return out
 
 
@@ -541,7 +586,7 @@ def _strings(value: Any) -> set[str]:
     return set()
 
 
-def _nameable(rs: Ruleset, data: dict[str, Any]) -> dict[str, set[str]]:
+def _nameable(rs: Ruleset, data: dict[str, Any], reuse: BuildReuse | None = None) -> dict[str, set[str]]:
     """What each names category may name: the ids (and call words) the rules declare."""
     phases = (data.get("hand") or {}).get("phases", []) or []
     calls: set[str] = set()
@@ -557,7 +602,7 @@ def _nameable(rs: Ruleset, data: dict[str, Any]) -> dict[str, set[str]]:
         "phases": {str(ph.get("id", ph.get("kind"))) for ph in phases},
         "variables": set(rs.var_index),
         "options": {str(o.get("id")) for o in data.get("options", []) or []},
-        "rules": _item_ids([data.get("combinations"), data.get("hand"), data.get("match")]),
+        "rules": set().union(*(_item_ids(data.get(k), reuse) for k in ("combinations", "hand", "match"))),
         "calls": calls,
         "verbs": set(ALL_VERBS),
     }

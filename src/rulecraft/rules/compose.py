@@ -251,8 +251,13 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
     near_misses = dict(files.near_misses)
     new_constants = list(files.new_constants)
 
-    opts = read_options(data, source_text)
-    presets = read_presets(data, opts, source_text)
+    declared = files.declared.get("options")
+    if declared is None:  # the options and presets of the layers, read once for all their configurations
+        opts = read_options(data, source_text)
+        presets = read_presets(data, opts, source_text)
+        files.declared["options"] = (tuple(opts), tuple(presets))
+    else:
+        opts, presets = list(declared[0]), list(declared[1])
     what = f"ruleset '{data.get('name') or Path(docs[-1].file).stem}'"
     chosen, chosen_by = choose(opts, presets, options, preset, what)
 
@@ -304,6 +309,8 @@ class _Layers:
     near_misses: dict[str, tuple[str, str]]
     new_constants: tuple[tuple[Any, str], ...]  # constants an overlay adds beside a close name (checked later)
     sources: tuple[Any, ...]  # the documents' data it was made from (kept: their identity is in the key)
+    # What is read of ``data`` alone, once (the options and presets declared): filled by compose_documents.
+    declared: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 # Files laid over each other, by the name, text and data of each document: a ruleset is composed once

@@ -121,3 +121,24 @@ def _pos_at(self: LStr, index: int) -> SourcePos:
 
 
 LStr.pos_at = _pos_at  # type: ignore[attr-defined]
+
+
+def same_located(a: Any, b: Any) -> bool:
+    """Whether two pieces of rule data are the same values, of the same types, written at the same places.
+
+    Everything a later stage can read of located data is compared: the values and their order, the
+    classes (``LStr`` or ``str``, ``bool`` or ``int``), and what each carries (``pos``, ``key_pos``,
+    ``item_pos``, a string's ``style`` and ``segments``, a mapping's ``end``). Parts that are the same
+    object are not walked: composition shares what an option leaves alone.
+    """
+    if a is b:
+        return True
+    if type(a) is not type(b) or getattr(a, "__dict__", None) != getattr(b, "__dict__", None):
+        return False
+    if isinstance(a, dict):
+        return len(a) == len(b) and all(
+            same_located(ka, kb) and same_located(va, vb)
+            for (ka, va), (kb, vb) in zip(a.items(), b.items(), strict=True))
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_located(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)

@@ -18,6 +18,7 @@ brackets nested past the expression language's limit are refused before any tree
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import threading
 from collections.abc import Iterator
@@ -121,8 +122,24 @@ _LOCK = threading.Lock()
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = (Path(__file__).resolve().parent / "rulefile.lark").read_text(encoding="utf-8")
+    # As for the expression parser (dsl/parser.py): building the LALR tables costs more than reading
+    # a file, so lark keeps them in the user's cache directory, used only when made from this grammar
+    # (and the expression grammar it imports: lark checks both files), these options, this lark and
+    # Python; made again otherwise or if the file cannot be read.
+    cache = _cache_file()
     return Lark(grammar, parser="lalr", postlex=_Layout(), propagate_positions=True, maybe_placeholders=True,
-                import_paths=[str(_DSL_DIR)], start=["start", "value"])
+                import_paths=[str(_DSL_DIR)], start=["start", "value"],
+                cache=str(cache) if cache is not None else False)
+
+
+def _cache_file() -> Path | None:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "rulecraft"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:  # no cache where there is nowhere to write one: the tables are built each time
+        return None
+    return folder / "rulefile-parser.lark"
 
 
 def _parse(text: str, start: str = "start") -> tuple[Tree[Token] | Token, list[_Comment]]:

@@ -145,10 +145,15 @@ def _validate_ruleset(path: str | Path, doc: YamlDocument, sink: _Sink, build: b
     play: list[PlayCheck | None] = [dataclasses.replace(simulate, games=0) if workers else simulate]
     clock = _Clock(len(configs) * simulate.games)
     built: list[tuple[dict[str, str], str | None, str]] = []
+    from rulecraft.engine.reuse import BuildReuse
+
+    reuse = BuildReuse()  # the configurations share most of their data: what is built from it, once
+    passed: list[Any] = []  # the composed data of every configuration that passed, to know one seen again
 
     def check(options: dict[str, str], preset: str | None, label: str) -> bool:
         try:
-            return _check_one(path, options, preset, build, play[0], label or "the defaults: ", chain, clock)
+            return _check_one(path, options, preset, build, play[0], label or "the defaults: ", chain, clock, reuse,
+                              passed)
         except _NoEnd:
             play[0] = None  # a game that does not end costs its whole bound: play no other configuration
             raise
@@ -215,23 +220,36 @@ class _Clock:
 
 def _check_one(path: str | Path, options: dict[str, str], preset: str | None, build: bool,
                simulate: PlayCheck | None = None, label: str = "", chain: list[YamlDocument] | None = None,
-               clock: _Clock | None = None) -> bool:
+               clock: _Clock | None = None, reuse: Any = None, passed: list[Any] | None = None) -> bool:
+    """Compose, check and build one configuration (and play it, with ``simulate``).
+
+    ``passed``: configurations of the same file that passed. One whose effective data is the same as
+    theirs, value for value and place for place (an option choice and a preset that make the same
+    rules), is not checked again: every check reads only that data, so it passes as they did."""
     from rulecraft.rules.compose import compose, compose_documents
+    from rulecraft.rules.located import same_located
     from rulecraft.rules.schema_check import check_composed
 
     composed = compose(str(path), options, preset) if chain is None else \
         compose_documents(chain, options, preset, ref=str(path))
+    plays = simulate is not None and simulate.games > 0
+    if passed is not None and not plays and any(
+            c.content_hash == composed.content_hash and c.source_text == composed.source_text
+            and same_located(c.data, composed.data) for c in passed):
+        return True
     check_composed(composed)
     if build:
         from rulecraft.load import build_ruleset
         from rulecraft.rules.relocate import relocate
 
         try:
-            rs = build_ruleset(composed)
+            rs = build_ruleset(composed, reuse)
         except RuleFileError as exc:
             raise RuleFileError(relocate(exc.diagnostics, composed.data, composed.source_text)) from None
         if simulate is not None and simulate.games:
             _check_play(rs, simulate, display_path(path), label.removesuffix(": "), clock or _Clock(simulate.games))
+    if passed is not None:
+        passed.append(composed)
     return True
 
 

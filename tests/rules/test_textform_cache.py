@@ -1,0 +1,62 @@
+"""The text form's parser tables are kept in the user's cache directory; what is read never depends on it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulecraft.errors import RuleFileError
+from rulecraft.rules import textload as TL
+from rulecraft.rules.located import pos_of
+
+TEXT = """\
+# a game
+name my-game
+seats {count 4, direction clockwise}  # four at the table
+constants
+  limit max(0, tricks - 5) * (2 if tricks >= 10 else 1)
+  order [a, b, "c d"]
+zones
+  hand: per seat, visibility owner
+"""
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    TL._parser.cache_clear()
+    yield tmp_path / "rulecraft" / "rulefile-parser.lark"
+    TL._parser.cache_clear()
+
+
+def _located(value: Any) -> Any:
+    """The value with every position in it (the comparison must see where each value was read)."""
+    if isinstance(value, dict):
+        return (pos_of(value), [(k, _located(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return (pos_of(value), [_located(v) for v in value])
+    return (pos_of(value), type(value).__name__, str(value))
+
+
+def _read() -> tuple[Any, list[Any], str]:
+    TL._parser.cache_clear()
+    doc, comments = TL.parse_rules_with_comments(TEXT, "f.rules")
+    with pytest.raises(RuleFileError) as info:
+        TL.parse_rules_text("name (\n", "g.rules")  # the layout's bracket tracking runs from the cache too
+    return _located(doc.data), list(comments), str(info.value)
+
+
+def test_tables_from_the_cache_read_as_built_ones(fresh: Path) -> None:
+    built = _read()
+    assert fresh.is_file()
+    assert _read() == built  # read back from the file: the same data, positions and comments
+    fresh.write_bytes(fresh.read_bytes()[:100])  # a file cut short (another process was writing it)
+    assert _read() == built
+
+
+def test_no_writable_cache_directory(fresh: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # a directory cannot be made under a file
+    assert _read()[0]
