@@ -131,7 +131,7 @@ def enumerate_all(specs: Sequence[ComboSpec], hand: Sequence[int], pieces: Piece
             continue
         if by_type is None and spec.kind in ("fixed", "table"):
             by_type = _by_type(hand, pieces)
-        out += enumerate_plays(spec, hand, pieces, size, by_type)
+        out += _enumerate(spec, hand, pieces, size, by_type)
     return out
 
 
@@ -141,10 +141,16 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
 
     ``by_type``: the hand grouped by type (``_by_type``), when the caller has it already.
     """
+    if not _may_have(spec, size):
+        return []  # no play of this combination has that many pieces
+    return _enumerate(spec, hand, pieces, size, by_type)
+
+
+def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None,
+               by_type: dict[int, list[int]] | None) -> list[Play]:
+    """``enumerate_plays`` of a combination that can have ``size`` pieces (``_may_have``)."""
     kind = spec.kind
     if kind == "single":  # the hot path of every trick game: one made play per piece
-        if size is not None and size != 1:
-            return []
         made = spec.singles
         if not pieces.has_copies:
             return [made[p] for p in hand]
@@ -157,8 +163,6 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
                 types.add(t)
                 out.append(made[p])
         return out
-    if not _may_have(spec, size):
-        return []  # no play of this combination has that many pieces
     out = []
     interned = spec.made
     sid = spec.id
