@@ -20,7 +20,6 @@ trick round where the play is made (so "stronger when led" is expressible).
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -108,88 +107,154 @@ def _type_key(pieces: PieceTable, ps: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(pieces.type_of[p] for p in ps))
 
 
-def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None = None) -> list[Play]:
-    """Every distinct play of this combination from ``hand`` (identical copies counted once)."""
-    if spec.kind == "single" and not pieces.has_copies:
-        # The hot path of every trick game: no identical copies, so one made play per piece.
-        made = spec.singles
-        return [made[p] for p in hand] if size in (None, 1) else []
-    if size is not None and ((spec.kind in ("same", "fixed", "table") and size not in spec.sizes)
-                             or (spec.kind == "run" and not spec.min_len <= size <= spec.max_len)):
-        return []  # no play of this combination has that many pieces
+def _may_have(spec: ComboSpec, size: int | None) -> bool:
+    """Whether some play of this combination can have ``size`` pieces (None: any size)."""
+    if size is None:
+        return True
+    kind = spec.kind
+    if kind == "single":
+        return size == 1
+    if kind in ("same", "fixed", "table"):
+        return size in spec.sizes
+    if kind == "run":
+        return spec.min_len <= size <= spec.max_len
+    return size == sum(spec.shape)  # groups
+
+
+def enumerate_all(specs: Sequence[ComboSpec], hand: Sequence[int], pieces: PieceTable,
+                  size: int | None = None) -> list[Play]:
+    """``enumerate_plays`` of each combination in turn, the hand grouped by type once for all of them."""
     out: list[Play] = []
-    seen: set[tuple[int, ...]] = set()
+    by_type: dict[int, list[int]] | None = None
+    for spec in specs:
+        if not _may_have(spec, size):
+            continue
+        if by_type is None and spec.kind in ("fixed", "table"):
+            by_type = _by_type(hand, pieces)
+        out += _enumerate(spec, hand, pieces, size, by_type)
+    return out
+
+
+def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None = None,
+                    by_type: dict[int, list[int]] | None = None) -> list[Play]:
+    """Every distinct play of this combination from ``hand`` (identical copies counted once).
+
+    ``by_type``: the hand grouped by type (``_by_type``), when the caller has it already.
+    """
+    if not _may_have(spec, size):
+        return []  # no play of this combination has that many pieces
+    return _enumerate(spec, hand, pieces, size, by_type)
+
+
+def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None,
+               by_type: dict[int, list[int]] | None) -> list[Play]:
+    """``enumerate_plays`` of a combination that can have ``size`` pieces (``_may_have``)."""
+    kind = spec.kind
+    if kind == "single":  # the hot path of every trick game: one made play per piece
+        made = spec.singles
+        if not pieces.has_copies:
+            return [made[p] for p in hand]
+        type_of = pieces.type_of
+        types: set[int] = set()
+        out: list[Play] = []
+        for p in hand:  # one play per distinct piece type
+            t = type_of[p]
+            if t not in types:
+                types.add(t)
+                out.append(made[p])
+        return out
+    out = []
     interned = spec.made
+    sid = spec.id
     # Sets of a kind and runs are distinct sets of pieces by construction; only identical copies
     # (or a table's patterns, which may list the same pieces twice) can repeat a play.
-    dedupe = pieces.has_copies or spec.kind in ("fixed", "table")
-
-    def add(ps: tuple[int, ...], slot: int = -1, **kw: Any) -> None:
-        if size is not None and len(ps) != size:
-            return
-        if dedupe:  # one play per distinct set of piece types
-            k = _type_key(pieces, ps)
-            if k in seen:
-                return
-            seen.add(k)
-        play = interned.get((slot, ps))
-        if play is None:
-            play = interned[(slot, ps)] = Play(spec.id, ps, True, **kw)
-        out.append(play)
-
-    if spec.kind == "single":
-        if size in (None, 1):
-            made = spec.singles
-            type_of = pieces.type_of
-            for p in hand:  # one play per distinct piece type
-                t = type_of[p]
-                if (t,) not in seen:
-                    seen.add((t,))
-                    out.append(made[p])
-    elif spec.kind == "same":
+    seen: set[tuple[int, ...]] | None = set() if pieces.has_copies or kind in ("fixed", "table") else None
+    type_of = pieces.type_of
+    if kind == "same":
         col = pieces.columns.get(spec.by or "", [])
-        groups: dict[Any, list[int]] = defaultdict(list)
+        groups: dict[Any, list[int]] = {}
         for p in hand:
-            if col[p] is not None:
-                groups[col[p]].append(p)
+            v = col[p]
+            if v is not None:
+                members = groups.get(v)
+                if members is None:
+                    groups[v] = [p]
+                else:
+                    members.append(p)
+        sizes = spec.sizes if size is None else (size,)
         for value, members in groups.items():
-            for n in spec.sizes:
-                if (size is None or n == size) and len(members) >= n:
+            for n in sizes:
+                if len(members) >= n:
                     for ps in itertools.combinations(members, n):
-                        add(tuple(ps), key=value)
-    elif spec.kind == "run":
+                        if seen is not None and not _first_of_types(seen, type_of, ps):
+                            continue
+                        play = interned.get((-1, ps))
+                        if play is None:
+                            play = interned[(-1, ps)] = Play(sid, ps, True, key=value)
+                        out.append(play)
+    elif kind == "run":
         col = pieces.columns.get(spec.by or "", [])
         gcol = pieces.columns.get(spec.within or "", []) if spec.within else None
-        groups2: dict[Any, dict[Any, list[int]]] = defaultdict(lambda: defaultdict(list))
+        groups2: dict[Any, dict[Any, list[int]]] = {}
         for p in hand:
-            g = gcol[p] if gcol is not None else None
-            if col[p] is None or (gcol is not None and g is None):
+            v = col[p]
+            if v is None:
                 continue
-            groups2[g][col[p]].append(p)
+            g = None
+            if gcol is not None:
+                g = gcol[p]
+                if g is None:
+                    continue
+            by_value = groups2.get(g)
+            if by_value is None:
+                by_value = groups2[g] = {}
+            members = by_value.get(v)
+            if members is None:
+                by_value[v] = [p]
+            else:
+                members.append(p)
+        lo, hi = (spec.min_len, spec.max_len) if size is None else (size, size)
         for g, by_value in groups2.items():
+            if len(by_value) < lo:
+                continue  # too few values for any run
             values = sorted(by_value)
             # Maximal stretches of consecutive values, then every sub-run of allowed length.
             start = 0
             for i in range(1, len(values) + 1):
                 if i == len(values) or values[i] != values[i - 1] + 1:
                     stretch = values[start:i]
-                    for length in range(spec.min_len, min(spec.max_len, len(stretch)) + 1):
-                        if size is not None and length != size:
-                            continue
+                    for length in range(lo, min(hi, len(stretch)) + 1):
                         for j in range(len(stretch) - length + 1):
                             run_values = stretch[j : j + length]
+                            top, low = run_values[-1], run_values[0]
                             for ps in itertools.product(*(by_value[v] for v in run_values)):
-                                add(tuple(ps), key=run_values[-1], low=run_values[0], group=g)
+                                if seen is not None and not _first_of_types(seen, type_of, ps):
+                                    continue
+                                play = interned.get((-1, ps))
+                                if play is None:
+                                    play = interned[(-1, ps)] = Play(sid, ps, True, key=top, low=low, group=g)
+                                out.append(play)
                     start = i
-    elif spec.kind == "fixed":
-        for ps in _pick_types(_by_type(hand, pieces), [(t,) for t in spec.fixed]):
-            add(ps)
-    elif spec.kind == "groups":
-        if size is None or size == sum(spec.shape):
-            for ps, top, low in group_plays(spec.by or "", spec.shape, hand, pieces):
-                add(ps, key=top, low=low)
-    elif spec.kind == "table":
-        by_type = _by_type(hand, pieces)  # once for all entries: a table may list dozens
+    elif kind == "fixed":
+        if by_type is None:
+            by_type = _by_type(hand, pieces)
+        for ps in _pick_types(by_type, [(t,) for t in spec.fixed]):
+            if _first_of_types(seen, type_of, ps):  # (seen is a set: fixed plays are always deduplicated)
+                play = interned.get((-1, ps))
+                if play is None:
+                    play = interned[(-1, ps)] = Play(sid, ps, True)
+                out.append(play)
+    elif kind == "groups":
+        for ps, top, low in group_plays(spec.by or "", spec.shape, hand, pieces):
+            if seen is not None and not _first_of_types(seen, type_of, ps):
+                continue
+            play = interned.get((-1, ps))
+            if play is None:
+                play = interned[(-1, ps)] = Play(sid, ps, True, key=top, low=low)
+            out.append(play)
+    elif kind == "table":
+        if by_type is None:
+            by_type = _by_type(hand, pieces)  # once for all entries: a table may list dozens
         # Only entries whose first piece the hand holds, in the table's order.
         starts = spec.entries_starting_with
         for i in sorted({i for t in by_type for i in starts.get(t, ())}):
@@ -207,11 +272,27 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
                         break
                     got.append(group[n])
                 else:
-                    add(tuple(got), i, entry=entry.id, entry_cls=entry.cls, entry_strength=entry.strength)
-                continue
+                    found = [tuple(got)]
+                if len(got) < len(picks):
+                    continue
             for ps in found:
-                add(ps, i, entry=entry.id, entry_cls=entry.cls, entry_strength=entry.strength)
+                if _first_of_types(seen, type_of, ps):
+                    play = interned.get((i, ps))
+                    if play is None:
+                        play = interned[(i, ps)] = Play(sid, ps, True, entry=entry.id, entry_cls=entry.cls,
+                                                        entry_strength=entry.strength)
+                    out.append(play)
     return out
+
+
+def _first_of_types(seen: set[tuple[int, ...]] | None, type_of: list[int], ps: tuple[int, ...]) -> bool:
+    """Whether ``ps`` is the first play made of its set of piece types (recording it in ``seen``)."""
+    assert seen is not None
+    k = tuple(sorted(type_of[p] for p in ps))
+    if k in seen:
+        return False
+    seen.add(k)
+    return True
 
 
 def _by_type(hand: Sequence[int], pieces: PieceTable) -> dict[int, list[int]]:

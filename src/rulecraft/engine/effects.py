@@ -87,6 +87,9 @@ class Effect:
     end_phase: bool = False
     pos: SourcePos = UNKNOWN_POS  # where the effect is written: what a failure while it runs names
     show: CompiledExpr | None = None  # pieces shown to every seat, in whatever zone they lie
+    # A looped effect whose `when` reads none of its loop's names: asked once before the loop, and when
+    # it does not hold the loop is skipped (nothing fires in any pass, so nothing could change it).
+    when_outside: bool = False
 
 
 def parse_zone_ref(b: Builder, rs: Equipment, text: Any, scope: Scope, what: str) -> ZoneRef:
@@ -202,8 +205,11 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
         pay = PayAction(b.expr(spec["from"], scope, None, what), b.expr(spec["to"], scope, None, what),
                         b.expr(spec["amount"], scope, T.NUMBER, what), mults, acc_index)
     eid = str(raw.get("id", ""))
+    loop_names = {name for name, _ in loops}
+    outside = bool(loops) and when is not None and not (set(getattr(when, "reads", loop_names)) & loop_names)
     return Effect(eid, tuple(loops), when, tuple(assigns), move, mark, pay,
-                  bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)), pos_of(raw), show)
+                  bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)), pos_of(raw), show,
+                  outside)
 
 
 def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
@@ -213,6 +219,8 @@ def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
             return
         try:
             if e.loops:
+                if e.when_outside and not _holds_before(e, ctx):
+                    continue
                 _run_loops(st, e, 0)
             elif e.when is None or e.when(ctx):  # most effects wait for a moment: ask before calling
                 _fire(st, e, ctx)
@@ -225,6 +233,20 @@ def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
 
 
 _CANNOT = (TypeError, ValueError, IndexError, KeyError, ArithmeticError)
+
+
+def _holds_before(e: Effect, ctx: Ctx) -> bool:
+    """Whether the loop of an effect whose ``when`` reads none of its loop's names may fire at all.
+
+    Asked before the loop, where the loop would ask it first: an expression that fails here (where
+    the loop might never have asked it, its lists being empty) lets the loop run and fail, or not,
+    where it would have.
+    """
+    assert e.when is not None
+    try:
+        return bool(e.when(ctx))
+    except Exception:  # the loop asks again, and reports it where it always did
+        return True
 
 
 def _run_loops(st: Board, e: Effect, depth: int) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast, overload
 
 from rulecraft.dsl import CompiledExpr, Scope, T
-from rulecraft.engine.combos import ComboSpec, FaceDownPlays, Play, enumerate_plays
+from rulecraft.engine.combos import ComboSpec, FaceDownPlays, Play, enumerate_all
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, MoveBook
 from rulecraft.engine.phases.base import Phase, describe_legal, seat_of
@@ -410,6 +410,30 @@ class Tricks(Phase):
         strength = spec.strength(ctx) if spec.strength is not None else play.entry_strength
         return cls, strength
 
+    def _beating(self, st: Board, d: TrickData, cands: list[Play]) -> list[Play]:
+        """The plays of ``cands`` that would beat the best play so far (``_rate`` and ``_beats`` of each)."""
+        if d.best < 0:
+            return cands
+        best_cls, best_strength = d.classes[d.best], d.strengths[d.best]
+        ctx = st.ctx
+        by_id = self.combo_by_id
+        out = []
+        for play in cands:
+            ctx.combo = play
+            spec = by_id[play.combo or ""]
+            if spec.cls is not None:
+                cls = spec.cls(ctx)
+            elif play.entry is not None:
+                cls = play.entry_cls
+            else:
+                cls = (play.combo, len(play.pieces))
+            if cls != best_cls:
+                continue  # (a strength is asked only of a play in the best play's class)
+            strength = spec.strength(ctx) if spec.strength is not None else play.entry_strength
+            if strength > best_strength:
+                out.append(play)
+        return out
+
     def _beats(self, d: TrickData, cls: Any, strength: Any) -> bool:
         if d.best < 0:
             return True
@@ -418,9 +442,7 @@ class Tricks(Phase):
     def _lead_options(self, st: Board, seat: int) -> tuple[list[Play], dict[tuple[int, ...], Restriction]]:
         hand = st.hand(seat)
         st.ctx.seat = seat
-        cands: list[Play] = []
-        for spec in self.combos:
-            cands.extend(enumerate_plays(spec, hand, st.rs.pieces))
+        cands = enumerate_all(self.combos, hand, st.rs.pieces)
         allowed, removed = _apply_restrictions(st, self.lead_rules, cands)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
@@ -434,10 +456,8 @@ class Tricks(Phase):
         hand = st.hand(seat)
         k = len(d.plays[0].pieces)
         st.ctx.seat = seat
-        cands: list[Play] = []
-        for spec in self.combos:
-            cands.extend(enumerate_plays(spec, hand, st.rs.pieces, size=k))
-        pool = [p for p in cands if self._beats(d, *self._rate(st, p))] if self.face_up == "beating" else cands
+        cands = enumerate_all(self.combos, hand, st.rs.pieces, k)
+        pool = self._beating(st, d, cands) if self.face_up == "beating" else cands
         allowed, removed = _apply_restrictions(st, self.follow_rules, pool)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
