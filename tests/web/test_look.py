@@ -11,7 +11,8 @@ pytest.importorskip("markupsafe")
 
 from rulecraft.errors import RuleFileError
 from rulecraft.load import load_ruleset
-from rulecraft.web.look import group_pieces, piece_html
+from rulecraft.web.look import piece_html
+from rulecraft.wording import hand_groups
 
 
 def pips(svg: str) -> list[str]:
@@ -43,7 +44,7 @@ def test_a_card_shows_its_rank_its_suit_by_name_and_its_ink() -> None:
 
 def test_a_hand_is_grouped_and_sorted_as_the_display_says() -> None:
     rs = load_ruleset("rook")
-    groups = group_pieces(rs, ["black-5", "red-14", "red-6", "rook-bird", "yellow-9"], None)
+    groups = hand_groups(rs, ["black-5", "red-14", "red-6", "rook-bird", "yellow-9"], None)
     assert groups == [("red", ["red-6", "red-14"]), ("yellow", ["yellow-9"]), ("black", ["black-5"]),
                       ("bird", ["rook-bird"])]
 

@@ -11,16 +11,21 @@ face-down pieces. The ruleset supplies only static facts (piece names, glyphs, a
 
 from __future__ import annotations
 
-import json
 import unicodedata
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rulecraft.engine.pieces import NameTable
 from rulecraft.errors import UsageError
 
+# The words are the browser table's too (rulecraft.wording); the ones other commands import from
+# here are re-exported (``X as X``), so they stay importable from here.
+from rulecraft.wording import Seats as Seats
+from rulecraft.wording import event_text as event_text
+from rulecraft.wording import hand_groups, piece_text, public_rows, short, variable_text, zone_label
+from rulecraft.wording import named as named
+from rulecraft.wording import names_of as names_of
+from rulecraft.wording import piece_type as piece_type
+
 if TYPE_CHECKING:
-    from rulecraft.engine.pieces import PieceType
     from rulecraft.engine.ruleset import Ruleset
 
 HAND_ZONE = "hand"  # the engine's per-seat holding zone (``State.hand``)
@@ -28,25 +33,7 @@ RECENT = 8  # events shown under "recent"
 SUGGEST = 12  # legal moves suggested under the table when there are at most this many
 
 
-@dataclass(frozen=True, slots=True)
-class Seats:
-    """How to name seats in the picture: who is who ("you", "random"...), and whose view it is."""
-
-    labels: tuple[str, ...]  # per seat, e.g. ("you", "random", "random", "random")
-
-    def name(self, seat: Any) -> str:
-        if seat is None:
-            return "–"
-        s = int(seat)
-        label = self.labels[s] if 0 <= s < len(self.labels) else ""
-        return f"seat {s} ({label})" if label else f"seat {s}"
-
-
 # ---------------------------------------------------------------------- languages
-def names_of(rs: Ruleset) -> NameTable:
-    return rs.display.names if rs.display else NameTable()
-
-
 def language(rs: Ruleset, code: str | None) -> str | None:
     """The ``--lang`` code checked against the ruleset's languages (a usage error lists them); None stays None."""
     if code is None:
@@ -56,17 +43,6 @@ def language(rs: Ruleset, code: str | None) -> str | None:
         known = ", ".join(names.described(c) for c in names.languages)
         raise UsageError(f"{rs.name} has no names in '{code}': its languages are {known}")
     return code
-
-
-def named(rs: Ruleset, category: str, key: str, lang: str | None) -> str:
-    """``NAME (id)`` when ``key`` (a phase, a rule, an option ...) has a name in ``lang``, else the id."""
-    local = names_of(rs).term(category, key, lang)
-    return f"{local} ({key})" if local and local != key else key
-
-
-def named_value(rs: Ruleset, attribute: str, value: Any, lang: str | None) -> str:
-    local = names_of(rs).value(attribute, value, lang)
-    return f"{local} ({value})" if local and local != str(value) else str(value)
 
 
 def width(text: str) -> int:
@@ -79,118 +55,19 @@ def pad(text: str, columns: int) -> str:
 
 
 # ---------------------------------------------------------------------- pieces
-def piece_type(rs: Ruleset, type_id: str) -> PieceType:
-    return rs.pieces.types[rs.pieces.by_type_id[type_id]]
-
-
-def piece_text(rs: Ruleset, type_id: str, in_hand: bool = False, lang: str | None = None) -> str:
-    """A piece as the ruleset's ``display.label`` asks; in a hand the id is kept, since moves are typed by it.
-
-    In a language other than the default, a piece named there is shown ``NAME (id)`` wherever it is.
-    """
-    t = piece_type(rs, type_id)
-    names = names_of(rs)
-    if lang is not None and lang != names.default:
-        local = names.term("pieces", t.id, lang)
-        if local:
-            return f"{local} ({t.id})"
-    label = rs.display.piece_label if rs.display else "id"
-    name = names.term("pieces", t.id, names.default) or t.name
-    if label == "glyph" and t.glyph:
-        return f"{t.glyph}[{t.id}]" if in_hand else t.glyph
-    if label == "name" and name != t.id:
-        return f"{name} [{t.id}]" if in_hand else name
-    return f"{t.glyph} {t.id}" if t.glyph else t.id
-
-
-def move_text(rs: Ruleset | None, text: str, lang: str | None) -> str:
-    """A move's text with its verb, call and pieces named in ``lang`` (``play 天 (6-6)``); ids stay beside them."""
-    if rs is None or lang is None:
-        return text
-    words = text.split(" ")
-    out = [named(rs, "verbs", words[0], lang)]
-    for word in words[1:]:
-        if word in rs.pieces.by_type_id:
-            out.append(piece_text(rs, word, lang=lang))
-        else:
-            out.append(named(rs, "calls", word, lang))
-    return " ".join(out)
-
-
-def _attr_key(rs: Ruleset, attr: str, value: Any) -> tuple[int, Any]:
-    """Numbers sort by value; words (suits...) in the order the rule file lists them, so the author decides."""
-    if isinstance(value, (int, float)):
-        return (0, value)
-    if value is None:
-        return (2, 0)
-    order = rs.pieces.columns.get(attr, [])
-    try:
-        return (1, order.index(value))
-    except ValueError:
-        return (1, len(order))
-
-
-def sort_pieces(rs: Ruleset, type_ids: list[str]) -> list[str]:
-    """Type ids ordered by the ruleset's ``display.sort_by`` (rule-file order when it names nothing)."""
-    sort_by = rs.display.sort_by if rs.display else ()
-
-    def key(tid: str) -> tuple[Any, ...]:
-        attrs = piece_type(rs, tid).attrs
-        return (*(_attr_key(rs, a, attrs.get(a)) for a in sort_by), rs.pieces.by_type_id[tid])
-
-    return sorted(type_ids, key=key)
-
-
-def group_pieces(rs: Ruleset, type_ids: list[str]) -> list[tuple[str, list[str]]]:
-    """(group label, sorted ids) by ``display.group_by``; one unlabelled group when the ruleset groups nothing."""
-    ordered = sort_pieces(rs, type_ids)
-    group_by = rs.display.group_by if rs.display else None
-    if not group_by:
-        return [("", ordered)] if ordered else []
-    groups: dict[str, list[str]] = {}
-    for tid in ordered:
-        groups.setdefault(str(piece_type(rs, tid).attrs.get(group_by, "")), []).append(tid)
-    first = {g: min(_attr_key(rs, group_by, piece_type(rs, t).attrs.get(group_by)) for t in ids)
-             for g, ids in groups.items()}
-    return sorted(groups.items(), key=lambda kv: first[kv[0]])
-
-
 def hand_lines(rs: Ruleset, type_ids: list[str], indent: str = "  ", lang: str | None = None) -> list[str]:
-    groups = group_pieces(rs, type_ids)
-    group_by = rs.display.group_by if rs.display else None
-    labels = [named_value(rs, group_by, g, lang) if group_by and g else g for g, _ in groups]
-    columns = max((width(label) for label in labels), default=0)
+    groups = hand_groups(rs, type_ids, lang)
+    columns = max((width(label) for label, _ in groups), default=0)
     # Names with spaces in them ("天 (6-6)") read better two spaces apart.
     sep = "  " if lang is not None and lang != names_of(rs).default else " "
     out = []
-    for label, (_, ids) in zip(labels, groups, strict=True):
+    for label, ids in groups:
         shown = sep.join(piece_text(rs, t, in_hand=True, lang=lang) for t in ids)
         out.append(f"{indent}{pad(label + ':', columns + 1)} {shown}" if label else f"{indent}{shown}")
     return out or [f"{indent}(empty)"]
 
 
 # ---------------------------------------------------------------------- values
-def _value_text(rs: Ruleset, var_name: str | None, value: Any, seats: Seats) -> str:
-    if value is None or value == "":
-        return "–"
-    if var_name is not None:
-        spec = rs.variables[rs.var_index[var_name]]
-        if spec.expr_type.value == "seat" and isinstance(value, int):
-            return seats.name(value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
-
-
-def team_label(rs: Ruleset, team: int) -> str:
-    members = rs.seats.teams[team] if team < len(rs.seats.teams) else (team,)
-    return "team " + "+".join(str(s) for s in members)
-
-
 def variable_lines(rs: Ruleset, variables: dict[str, Any], seats: Seats, scope: str | None = None,
                    lang: str | None = None) -> list[str]:
     """Each declared variable, per-seat and per-team ones spelled out by seat and team."""
@@ -198,91 +75,12 @@ def variable_lines(rs: Ruleset, variables: dict[str, Any], seats: Seats, scope: 
     for spec in rs.variables:
         if scope is not None and spec.scope != scope:
             continue
-        value = variables.get(spec.name)
-        label = named(rs, "variables", spec.name, lang)
-        if spec.per in ("seat", "team") and isinstance(value, list):
-            labels = [f"seat {i}" if spec.per == "seat" else team_label(rs, i) for i in range(len(value))]
-            parts = ", ".join(f"{labels[i]}: {_value_text(rs, None, v, seats)}" for i, v in enumerate(value))
-            out.append(f"  {label}: {parts}")
-        else:
-            out.append(f"  {label}: {_value_text(rs, spec.name, value, seats)}")
+        text = variable_text(rs, spec, variables.get(spec.name), seats)
+        out.append(f"  {named(rs, 'variables', spec.name, lang)}: {text}")
     return out
-
-
-def _public_lines(public: dict[str, Any], seats: Seats) -> list[str]:
-    """The phase's public picture (claims made, who must answer...), generically: key, then value."""
-    out = []
-    for key, value in public.items():
-        if value in (None, [], {}) or key == "totals":
-            continue
-        if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
-            text = "; ".join(", ".join(f"{k} {_short(v)}" for k, v in x.items()) for x in value[-6:])
-            if len(value) > 6:
-                text = f"… {text}"
-        elif key in ("to_play", "responding", "last_player") and isinstance(value, int):
-            text = seats.name(value)
-        else:
-            text = _short(value)
-        out.append(f"  {key.replace('_', ' ')}: {text}")
-    return out
-
-
-def _short(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(_short(v) for v in value) if value else "–"
-    if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
-
-
-# ---------------------------------------------------------------------- events
-def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, lang: str | None = None) -> str | None:
-    """One line for a (redacted) log event, or None for events not worth a line (shuffles).
-
-    With the ruleset and a language, a move's verb, call and pieces are named in it.
-    """
-    kind = event.get("type")
-    if kind == "move":
-        return f"{seats.name(event.get('seat'))}: {move_text(rs, str(event.get('move')), lang)}"
-    if kind == "round":
-        value = event.get("value")
-        worth = f" (worth {_short(value)})" if value not in (1, None) else ""
-        return f"{seats.name(event.get('winner'))} wins the round{worth}"
-    if kind == "hand":
-        return f"— hand {event.get('number')} —"
-    if kind == "hand_end":
-        return f"— hand {event.get('number')} ends{' (voided)' if event.get('voided') else ''} —"
-    if kind == "result":
-        return f"— game over: winners {', '.join(seats.name(w) for w in event.get('winners', []))} —"
-    if kind == "reveal":
-        verdict = "a lie" if event.get("lie") else "true"
-        return (f"{seats.name(event.get('challenger'))} challenges {seats.name(event.get('claimant'))}'s claim of "
-                f"{event.get('claim')}: {' '.join(event.get('pieces', []))} — {verdict}; "
-                f"{seats.name(event.get('picker'))} picks up {event.get('taken')}")
-    if kind == "flush":
-        return f"everyone let it stand: the pile of {event.get('count')} is removed unseen"
-    if kind == "out":
-        return f"{seats.name(event.get('seat'))} is out (place {event.get('place')})"
-    if kind == "chance":
-        if event.get("kind") == "dice" and "dice" in event:
-            return f"dice: {' '.join(str(d) for d in event['dice'])}"
-        return None
-    rest = ", ".join(f"{k} {_short(v)}" for k, v in event.items() if k != "type")
-    return f"{kind}: {rest}" if rest else str(kind)
 
 
 # ---------------------------------------------------------------------- the table
-def _zone_label(rs: Ruleset, label: str) -> str:
-    name, _, rest = label.partition("[")
-    if not rest:
-        return name
-    index = int(rest.rstrip("]"))
-    zone = rs.zone_by_name[name]
-    return f"{name} ({team_label(rs, index) if zone.per == 'team' else f'seat {index}'})"
-
-
 def zone_lines(rs: Ruleset, view: dict[str, Any], seats: Seats, lang: str | None = None) -> list[str]:
     """Every zone but the viewer's own hand: visible pieces by name, the rest as a count."""
     viewer = view.get("seat")
@@ -297,10 +95,10 @@ def zone_lines(rs: Ruleset, view: dict[str, Any], seats: Seats, lang: str | None
         zone = rs.zone_by_name[name]
         if count == 0:
             if zone.per == "none" and zone.visibility == "all":
-                out.append(f"  {_zone_label(rs, label)}: (empty)")
+                out.append(f"  {zone_label(rs, label)}: (empty)")
             continue
         if name == HAND_ZONE and viewer is not None:
-            out.append(f"  {_zone_label(rs, label)}: {count} piece{'s' if count != 1 else ''}")
+            out.append(f"  {zone_label(rs, label)}: {count} piece{'s' if count != 1 else ''}")
             continue
         # In the order they were put there: a trick or pile reads in the order it was played.
         parts = [" ".join(piece_text(rs, t, lang=lang) for t in shown)] if shown else []
@@ -308,7 +106,7 @@ def zone_lines(rs: Ruleset, view: dict[str, Any], seats: Seats, lang: str | None
             down = "face down" if zone.visibility == "all" else "hidden"
             parts.append(f"{'+ ' if shown else ''}{hidden} {down} ({' '.join(['??'] * min(hidden, 4))}"
                          f"{' …' if hidden > 4 else ''})")
-        out.append(f"  {_zone_label(rs, label)}: {' '.join(parts)}")
+        out.append(f"  {zone_label(rs, label)}: {' '.join(parts)}")
     return out
 
 
@@ -328,7 +126,7 @@ def render_table(rs: Ruleset, view: dict[str, Any], seats: Seats, recent: list[s
     out_seats = [s for s in range(rs.seats.count) if s not in active]
     if out_seats:
         lines.append(f"sitting out: {', '.join(seats.name(s) for s in out_seats)}")
-    lines.append("tricks: " + "  ".join(f"seat {s}: {_short(n)}" for s, n in enumerate(view.get("tricks", []))))
+    lines.append("tricks: " + "  ".join(f"seat {s}: {short(n)}" for s, n in enumerate(view.get("tricks", []))))
     var_lines = variable_lines(rs, view.get("variables", {}), seats, lang=lang)
     if var_lines:
         lines.append("variables:")
@@ -340,7 +138,7 @@ def render_table(rs: Ruleset, view: dict[str, Any], seats: Seats, recent: list[s
     public = view.get("public")
     if public:
         lines.append(f"{phase}:")
-        lines.extend(_public_lines(public, seats))
+        lines.extend(f"  {key}: {text}" for key, text in public_rows(public, seats))
     if recent:
         lines.append("recent:")
         lines.extend(f"  {r}" for r in recent[-RECENT:])
@@ -375,7 +173,7 @@ def result_lines(result: dict[str, Any], seats: Seats) -> list[str]:
     scores = result.get("scores", [])
     out = ["result: winner" + ("s" if len(result.get("winners", [])) != 1 else "") + " "
            + ", ".join(seats.name(w) for w in result.get("winners", []))]
-    out.append("  scores: " + "  ".join(f"seat {s}: {_short(v)}" for s, v in enumerate(scores)))
+    out.append("  scores: " + "  ".join(f"seat {s}: {short(v)}" for s, v in enumerate(scores)))
     hands = result.get("hands")
     out.append(f"  hands played: {hands}" + (" (stopped early: hand limit)" if result.get("truncated") else ""))
     return out

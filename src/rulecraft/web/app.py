@@ -28,8 +28,9 @@ from starlette.templating import Jinja2Templates
 
 from rulecraft.errors import RulecraftError, UsageError, clip
 from rulecraft.web.catalog import Catalog, parse_options
-from rulecraft.web.render import Seating, table_html
+from rulecraft.web.render import table_html
 from rulecraft.web.tables import HOT, HUMAN, Table, Tables, check_seed, offered_agents
+from rulecraft.wording import Seats
 
 HERE = Path(__file__).parent
 MAX_FORM_BYTES = 4 * 1024 * 1024  # an uploaded log, at most
@@ -119,11 +120,11 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
         return page(request, "host.html", table=table)
 
     # ------------------------------------------------------------------ the table
-    def seating(table: Table, viewer: int | None, hot: bool) -> Seating:
+    def seating(table: Table, viewer: int | None, hot: bool) -> Seats:
         labels = []
         for s, a in enumerate(table.agents):
             labels.append(("you" if s == viewer and not hot else HUMAN) if a == HUMAN else a)
-        return Seating(tuple(labels))
+        return Seats(tuple(labels))
 
     def fragment(table: Table, seat: int, hot: bool) -> Markup:
         view = table.view(seat)

@@ -2,7 +2,7 @@
 
 Nothing here knows a game. ``display.draw`` says the shape (a card with a corner value and a caption,
 or a tile of two halves of pips read from the piece id), which attributes to print, the inks, and
-which pips are red; ``display.group_by``/``sort_by`` order a hand, as at the terminal. Without a
+which pips are red; a hand is ordered and named as at the terminal (``rulecraft.wording``). Without a
 ``draw`` section a piece is a card showing its name. Every piece in a page is drawn here, with its
 type id in ``data-piece``, so a test can find every piece a page shows.
 """
@@ -13,6 +13,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
+
+from rulecraft.wording import piece_name, piece_type, value_name
 
 if TYPE_CHECKING:
     from rulecraft.engine.pieces import PieceType
@@ -31,23 +33,6 @@ PIPS: dict[int, list[tuple[int, int]]] = {
 
 def draw_spec(rs: Ruleset) -> dict[str, Any]:
     return dict(rs.display.draw) if rs.display else {}
-
-
-def piece_type(rs: Ruleset, type_id: str) -> PieceType:
-    return rs.pieces.types[rs.pieces.by_type_id[type_id]]
-
-
-def value_name(rs: Ruleset, attribute: str, value: Any, lang: str | None) -> str:
-    names = rs.display.names if rs.display else None
-    local = names.value(attribute, value, lang) if names else None
-    return str(local) if local else str(value)
-
-
-def piece_name(rs: Ruleset, type_id: str, lang: str | None) -> str:
-    t = piece_type(rs, type_id)
-    names = rs.display.names if rs.display else None
-    local = names.term("pieces", t.id, lang) if names else None
-    return str(local or t.name or t.id)
 
 
 def piece_html(rs: Ruleset, type_id: str, lang: str | None = None, attrs: str = "") -> Markup:
@@ -122,36 +107,3 @@ def _tile_svg(spec: dict[str, Any], type_id: str, halves: tuple[int, int]) -> Ma
             parts.append(f'<circle cx="{cx}" cy="{cy}" r="4.2" fill="{escape(colour)}"/>')
     return Markup('<svg viewBox="0 0 40 80" width="40" height="80" role="img" aria-label="{}">{}</svg>').format(
         type_id, Markup("".join(parts)))
-
-
-# ---------------------------------------------------------------------- ordering a hand
-def _attr_key(rs: Ruleset, attr: str, value: Any) -> tuple[int, Any]:
-    """Numbers by value; words (suits ...) in the order the rule file lists them, as at the terminal."""
-    if isinstance(value, (int, float)):
-        return (0, value)
-    if value is None:
-        return (2, 0)
-    order = rs.pieces.columns.get(attr, [])
-    try:
-        return (1, order.index(value))
-    except ValueError:
-        return (1, len(order))
-
-
-def group_pieces(rs: Ruleset, type_ids: list[str], lang: str | None) -> list[tuple[str, list[str]]]:
-    """(group label, ids) sorted by ``display.sort_by`` and grouped by ``display.group_by``."""
-    sort_by = rs.display.sort_by if rs.display else ()
-
-    def key(tid: str) -> tuple[Any, ...]:
-        attrs = piece_type(rs, tid).attrs
-        return (*(_attr_key(rs, a, attrs.get(a)) for a in sort_by), rs.pieces.by_type_id[tid])
-
-    ordered = sorted(type_ids, key=key)
-    group_by = rs.display.group_by if rs.display else None
-    if not group_by:
-        return [("", ordered)] if ordered else []
-    groups: dict[Any, list[str]] = {}
-    for tid in ordered:
-        groups.setdefault(piece_type(rs, tid).attrs.get(group_by), []).append(tid)
-    ranked = sorted(groups.items(), key=lambda kv: _attr_key(rs, group_by, kv[0]))
-    return [(value_name(rs, group_by, g, lang), ids) for g, ids in ranked]

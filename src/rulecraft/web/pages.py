@@ -15,7 +15,8 @@ from markupsafe import Markup
 
 from rulecraft.errors import LogError, UsageError, clip
 from rulecraft.web.catalog import Catalog, parse_options
-from rulecraft.web.render import Seating, table_html
+from rulecraft.web.render import table_html
+from rulecraft.wording import Seats
 
 if TYPE_CHECKING:
     from rulecraft.engine.ruleset import Ruleset
@@ -114,7 +115,7 @@ def replay_context(replay: Replay, seat_text: str, step_text: str) -> dict[str, 
     view.pop("legal", None)
     view.pop("legal_count", None)
     labels = tuple(a if a != "human" else "human" for a in replay.agents)
-    body = table_html(rs, view, events, Seating(labels), interactive=False)
+    body = table_html(rs, view, events, Seats(labels), interactive=False)
     return {"rs": rs, "seat": seat, "step": step, "steps": steps, "body": body, "seats": range(rs.seats.count)}
 
 

@@ -2,18 +2,30 @@
 
 The only inputs are ``State.view(seat)`` (which leaves out other hands and face-down pieces), the
 redacted events (``views.redact_event``) and static facts of the ruleset (names, the display
-section), so a page cannot show what its seat may not see. The same function draws replays.
+section), so a page cannot show what its seat may not see. The same function draws replays. The
+words (seats, values, zones, moves and log lines, named in the table's language) are the terminal's
+(``rulecraft.wording``); what is here is how they are laid out as HTML.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
 
-from rulecraft.web.look import back_html, group_pieces, piece_html
+from rulecraft.web.look import back_html, piece_html
+from rulecraft.wording import (
+    Seats,
+    event_text,
+    hand_groups,
+    move_text,
+    named,
+    public_rows,
+    short,
+    variable_text,
+    zone_label,
+)
 
 if TYPE_CHECKING:
     from rulecraft.engine.ruleset import Ruleset
@@ -25,54 +37,7 @@ PIECE_VERBS = ("play", "down", "give", "claim")
 ROUND_BREAKS = frozenset({"hand", "round", "flush", "reveal", "hand_end"})
 
 
-@dataclass(frozen=True)
-class Seating:
-    labels: tuple[str, ...]  # per seat: "you", "human", "random", "mc" ...
-
-    def name(self, seat: Any) -> str:
-        if seat is None or not isinstance(seat, int) or not 0 <= seat < len(self.labels):
-            return "–"
-        return f"seat {seat} ({self.labels[seat]})"
-
-
-def term(rs: Ruleset, category: str, key: str, lang: str | None) -> str:
-    names = rs.display.names if rs.display else None
-    local = names.term(category, key, lang) if names else None
-    return f"{local} ({key})" if local and local != key else key
-
-
 # ---------------------------------------------------------------------- the log
-def event_line(event: dict[str, Any], seats: Seating) -> str | None:
-    kind = event.get("type")
-    if kind == "move":
-        return f"{seats.name(event.get('seat'))}: {event.get('move')}"
-    if kind == "round":
-        value = event.get("value")
-        worth = f" (worth {value})" if value not in (1, None) else ""
-        return f"{seats.name(event.get('winner'))} wins the round{worth}"
-    if kind == "hand":
-        return f"— hand {event.get('number')} —"
-    if kind == "hand_end":
-        return f"— hand {event.get('number')} ends{' (voided)' if event.get('voided') else ''} —"
-    if kind == "result":
-        return f"— game over: winners {', '.join(seats.name(w) for w in event.get('winners', []))} —"
-    if kind == "reveal":
-        verdict = "a lie" if event.get("lie") else "true"
-        return (f"{seats.name(event.get('challenger'))} challenges {seats.name(event.get('claimant'))}'s claim of "
-                f"{event.get('claim')}: {' '.join(map(str, event.get('pieces', [])))} — {verdict}; "
-                f"{seats.name(event.get('picker'))} picks up {event.get('taken')}")
-    if kind == "flush":
-        return f"everyone let it stand: the pile of {event.get('count')} is removed unseen"
-    if kind == "out":
-        return f"{seats.name(event.get('seat'))} is out (place {event.get('place')})"
-    if kind == "chance":
-        if event.get("kind") == "dice" and "dice" in event:
-            return f"dice: {' '.join(str(d) for d in event['dice'])}"
-        return None
-    rest = ", ".join(f"{k} {v}" for k, v in event.items() if k != "type")
-    return f"{kind}: {rest}" if rest else str(kind)
-
-
 def round_plays(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], Any]:
     """The plays of the round in progress, of the round before it, and who won that one."""
     current: list[dict[str, Any]] = []
@@ -107,80 +72,23 @@ def _play_html(rs: Ruleset, text: str, lang: str | None) -> Markup:
 
 
 # ---------------------------------------------------------------------- values
-def _value(rs: Ruleset, var: str | None, value: Any, seats: Seating) -> str:
-    if value is None or value == "":
-        return "–"
-    if var is not None:
-        spec = rs.variables[rs.var_index[var]]
-        if spec.expr_type.value == "seat" and isinstance(value, int):
-            return seats.name(value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
-
-
-def team_label(rs: Ruleset, team: int) -> str:
-    members = rs.seats.teams[team] if team < len(rs.seats.teams) else (team,)
-    return "team " + "+".join(str(s) for s in members)
-
-
-def variables_html(rs: Ruleset, variables: dict[str, Any], seats: Seating, lang: str | None) -> Markup:
+def variables_html(rs: Ruleset, variables: dict[str, Any], seats: Seats, lang: str | None) -> Markup:
     rows = []
     for spec in rs.variables:
         if spec.name not in variables:
             continue  # nobody may see it
-        value = variables[spec.name]
-        if spec.per in ("seat", "team") and isinstance(value, list):
-            labels = [f"seat {i}" if spec.per == "seat" else team_label(rs, i) for i in range(len(value))]
-            shown = ", ".join(f"{labels[i]}: {_value(rs, None, v, seats)}" for i, v in enumerate(value))
-        else:
-            shown = _value(rs, spec.name, value, seats)
         rows.append(Markup('<tr data-var="{}"><th>{}</th><td>{}</td></tr>').format(
-            spec.name, term(rs, "variables", spec.name, lang), shown))
+            spec.name, named(rs, "variables", spec.name, lang), variable_text(rs, spec, variables[spec.name], seats)))
     return Markup('<table class="vars">{}</table>').format(Markup("").join(rows)) if rows else Markup("")
 
 
-def _short(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(_short(v) for v in value) if value else "–"
-    if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
-
-
-def public_html(public: dict[str, Any], seats: Seating) -> Markup:
+def public_html(public: dict[str, Any], seats: Seats) -> Markup:
     """What the phase shows everyone (claims made, who answers ...), key by key."""
-    rows = []
-    for key, value in public.items():
-        if value in (None, [], {}) or key == "totals":
-            continue
-        if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
-            text = "; ".join(", ".join(f"{k} {_short(v)}" for k, v in x.items()) for x in value[-6:])
-            text = f"… {text}" if len(value) > 6 else text
-        elif key in ("to_play", "responding", "last_player") and isinstance(value, int):
-            text = seats.name(value)
-        else:
-            text = _short(value)
-        rows.append(Markup("<tr><th>{}</th><td>{}</td></tr>").format(key.replace("_", " "), text))
+    rows = [Markup("<tr><th>{}</th><td>{}</td></tr>").format(key, text) for key, text in public_rows(public, seats)]
     return Markup('<table class="public">{}</table>').format(Markup("").join(rows)) if rows else Markup("")
 
 
 # ---------------------------------------------------------------------- zones
-def _zone_label(rs: Ruleset, label: str) -> str:
-    name, _, rest = label.partition("[")
-    if not rest:
-        return name
-    index = int(rest.rstrip("]"))
-    zone = rs.zone_by_name[name]
-    return f"{name} ({team_label(rs, index) if zone.per == 'team' else f'seat {index}'})"
-
-
 def zones_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
     viewer = view.get("seat")
     out = []
@@ -198,7 +106,7 @@ def zones_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
         more = Markup('<span class="note">+{}</span>').format(hidden - BACKS_SHOWN) if hidden > BACKS_SHOWN else ""
         empty = Markup('<span class="note">(empty)</span>') if count == 0 else ""
         out.append(Markup('<div class="zone" data-zone="{}"><span class="zlabel">{} ({})</span>{}{}{}{}</div>').format(
-            label, _zone_label(rs, label), count, pieces, backs, more, empty))
+            label, zone_label(rs, label), count, pieces, backs, more, empty))
     return Markup("").join(out)
 
 
@@ -209,7 +117,7 @@ def moves_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
     plain = [m for m in legal if m.split(" ")[0] not in PIECE_VERBS]
     verbs = sorted({m.split(" ")[0] for m in legal if m.split(" ")[0] in PIECE_VERBS},
                    key=PIECE_VERBS.index)
-    buttons = [Markup('<button class="move" data-move="{}">{}</button>').format(m, _move_label(rs, m, lang))
+    buttons = [Markup('<button class="move" data-move="{}">{}</button>').format(m, move_text(rs, m, lang))
                for m in plain]
     pick = []
     for verb in verbs:
@@ -220,7 +128,7 @@ def moves_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
             options = Markup("").join(Markup('<option value="{}">{}</option>').format(v, v) for v in values)
             pick.append(Markup('<label>claim <select id="claim-value">{}</select></label>').format(options))
         pick.append(Markup('<button class="confirm" data-verb="{}" disabled>{} selected</button>').format(
-            verb, term(rs, "verbs", verb, lang)))
+            verb, named(rs, "verbs", verb, lang)))
     more = ""
     if "legal_count" in view:
         more = Markup('<p class="note">{} possible plays: choose pieces, then confirm.</p>').format(
@@ -230,15 +138,9 @@ def moves_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
         json.dumps(legal, ensure_ascii=False), Markup(" ").join(buttons), hint, Markup(" ").join(pick), more)
 
 
-def _move_label(rs: Ruleset, text: str, lang: str | None) -> str:
-    words = text.split(" ")
-    return " ".join([term(rs, "verbs", words[0], lang), *(term(rs, "calls", w, lang) for w in words[1:])])
-
-
 def hand_html(rs: Ruleset, pieces: list[str], lang: str | None, clickable: bool) -> Markup:
-    groups = group_pieces(rs, pieces, lang)
     rows = []
-    for label, ids in groups:
+    for label, ids in hand_groups(rs, pieces, lang):
         drawn = Markup("").join(piece_html(rs, t, lang, 'role="button" tabindex="0"' if clickable else "")
                                 for t in ids)
         head = Markup('<span class="glabel">{}</span>').format(label) if label else ""
@@ -247,10 +149,10 @@ def hand_html(rs: Ruleset, pieces: list[str], lang: str | None, clickable: bool)
 
 
 # ---------------------------------------------------------------------- the whole table
-def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], seats: Seating,
+def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], seats: Seats,
                lang: str | None = None, can_undo: bool = False, interactive: bool = True) -> Markup:
     viewer = view.get("seat")
-    phase = term(rs, "phases", view["phase"], lang) if view.get("phase") else (
+    phase = named(rs, "phases", view["phase"], lang) if view.get("phase") else (
         "game over" if "result" in view else "–")
     to_act = view.get("to_act")
     mine = interactive and viewer is not None and to_act == viewer and "result" not in view
@@ -271,7 +173,7 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
         tricks = view.get("tricks", [])
         cells.append(Markup('<div class="{}" data-seat="{}"><b>{}</b><br>{} in hand{}</div>').format(
             cls, s, seats.name(s), hand.get("count", 0),
-            Markup(", tricks {}").format(_short(tricks[s])) if s < len(tricks) else ""))
+            Markup(", tricks {}").format(short(tricks[s])) if s < len(tricks) else ""))
     parts.append(Markup('<div class="seats">{}</div>').format(Markup("").join(cells)))
     current, last, winner = round_plays(events)
     plays = current or last
@@ -296,14 +198,14 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
         parts.append(Markup('<section class="result"><h3>result</h3>winners: {}<br>scores: {}<br>hands: {}{}'
                             '</section>').format(
             ", ".join(seats.name(w) for w in result.get("winners", [])),
-            ", ".join(f"seat {s}: {_short(v)}" for s, v in enumerate(result.get("scores", []))),
+            ", ".join(f"seat {s}: {short(v)}" for s, v in enumerate(result.get("scores", []))),
             result.get("hands"), " (stopped at the hand limit)" if result.get("truncated") else ""))
     elif mine:
         parts.append(Markup('<section class="controls"><h3>your move</h3>{}</section>').format(
             moves_html(rs, view, lang)))
     if can_undo and interactive:
         parts.append(Markup('<button id="undo">undo my last move</button>'))
-    lines = [line for e in events if (line := event_line(e, seats)) is not None][-LOG_SHOWN:]
+    lines = [line for e in events if (line := event_text(e, seats, rs, lang)) is not None][-LOG_SHOWN:]
     parts.append(Markup('<details class="log" open><summary>log</summary><ol>{}</ol></details>').format(
         Markup("").join(Markup("<li>{}</li>").format(line) for line in lines)))
     return Markup("").join(parts)

@@ -1,0 +1,271 @@
+"""What a game's things are called in words, for every face that shows a game to people.
+
+The terminal table (``cli/table.py``) and the browser table (``web/render.py``, ``web/look.py``)
+say the same things: a seat, a piece, a move, a variable's value, a zone, a team, a log event, a
+hand sorted and grouped as the rule file's ``display`` section asks, each named in a language from
+the ruleset's names table (``NAME (id)``: a name is shown beside its id and never replaces it).
+Those words are made here, once, so the two faces cannot drift apart; each face keeps only its own
+layout (columns and padding at the terminal, HTML in the browser).
+
+Everything here reads static facts of the ruleset and values taken from a seat's view or a redacted
+log event, never the state itself, so nothing said here can tell a seat what it may not see.
+``lang`` is one of the ruleset's language codes; None is the default language.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.engine.pieces import NameTable
+
+if TYPE_CHECKING:
+    from rulecraft.engine.equipment import VarSpec
+    from rulecraft.engine.pieces import PieceType
+    from rulecraft.engine.ruleset import Ruleset
+
+NO_VALUE = "–"  # what is shown for a seat or value that is not there
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """How to name seats: who is who ("you", "random", "mc" ...), per seat."""
+
+    labels: tuple[str, ...]  # per seat, e.g. ("you", "random", "random", "random")
+
+    def name(self, seat: Any) -> str:
+        """``seat 2 (random)``; ``seat 2`` for a seat without a label; ``–`` for no seat."""
+        if seat is None:
+            return NO_VALUE
+        try:
+            s = int(seat)
+        except (TypeError, ValueError):  # not a seat at all: say so rather than fail a whole page
+            return NO_VALUE
+        label = self.labels[s] if 0 <= s < len(self.labels) else ""
+        return f"seat {s} ({label})" if label else f"seat {s}"
+
+
+# ---------------------------------------------------------------------- names in a language
+def names_of(rs: Ruleset) -> NameTable:
+    """The ruleset's names table (an empty one, with only the default language, when it has none)."""
+    return rs.display.names if rs.display else NameTable()
+
+
+def named(rs: Ruleset, category: str, key: str, lang: str | None) -> str:
+    """``NAME (id)`` when ``key`` (a phase, a rule, an option, a verb ...) has a name in ``lang``, else the id."""
+    local = names_of(rs).term(category, key, lang)
+    return f"{local} ({key})" if local and local != key else key
+
+
+def value_name(rs: Ruleset, attribute: str, value: Any, lang: str | None) -> str:
+    """What a value of a piece attribute (a suit, a kind) is called in ``lang``, alone; else the value."""
+    local = names_of(rs).value(attribute, value, lang)
+    return str(local) if local else str(value)
+
+
+def named_value(rs: Ruleset, attribute: str, value: Any, lang: str | None) -> str:
+    """``NAME (value)`` when the value has a name in ``lang``, else the value."""
+    local = value_name(rs, attribute, value, lang)
+    return f"{local} ({value})" if local != str(value) else str(value)
+
+
+# ---------------------------------------------------------------------- pieces and moves
+def piece_type(rs: Ruleset, type_id: str) -> PieceType:
+    return rs.pieces.types[rs.pieces.by_type_id[type_id]]
+
+
+def piece_name(rs: Ruleset, type_id: str, lang: str | None = None) -> str:
+    """What a piece is called: its name in ``lang``, else in the default language, else its id."""
+    t = piece_type(rs, type_id)
+    names = names_of(rs)
+    return names.term("pieces", t.id, lang) or names.term("pieces", t.id, names.default) or t.name or t.id
+
+
+def piece_text(rs: Ruleset, type_id: str, in_hand: bool = False, lang: str | None = None) -> str:
+    """A piece as the ruleset's ``display.label`` asks; in a hand the id is kept, since moves are typed by it.
+
+    In a language other than the default, a piece named there is shown ``NAME (id)`` wherever it is.
+    """
+    t = piece_type(rs, type_id)
+    names = names_of(rs)
+    if lang is not None and lang != names.default:
+        local = names.term("pieces", t.id, lang)
+        if local:
+            return f"{local} ({t.id})"
+    label = rs.display.piece_label if rs.display else "id"
+    name = piece_name(rs, type_id)
+    if label == "glyph" and t.glyph:
+        return f"{t.glyph}[{t.id}]" if in_hand else t.glyph
+    if label == "name" and name != t.id:
+        return f"{name} [{t.id}]" if in_hand else name
+    return f"{t.glyph} {t.id}" if t.glyph else t.id
+
+
+def move_text(rs: Ruleset | None, text: str, lang: str | None) -> str:
+    """A move's text with its verb, call and pieces named in ``lang`` (``play 天 (6-6)``); ids stay beside them."""
+    if rs is None or lang is None:
+        return text
+    words = text.split(" ")
+    out = [named(rs, "verbs", words[0], lang)]
+    for word in words[1:]:
+        if word in rs.pieces.by_type_id:
+            out.append(piece_text(rs, word, lang=lang))
+        else:
+            out.append(named(rs, "calls", word, lang))
+    return " ".join(out)
+
+
+# ---------------------------------------------------------------------- a hand in order
+def _attr_key(rs: Ruleset, attr: str, value: Any) -> tuple[int, Any]:
+    """Numbers sort by value; words (suits...) in the order the rule file lists them, so the author decides."""
+    if isinstance(value, (int, float)):
+        return (0, value)
+    if value is None:
+        return (2, 0)
+    order = rs.pieces.columns.get(attr, [])
+    try:
+        return (1, order.index(value))
+    except ValueError:
+        return (1, len(order))
+
+
+def sort_pieces(rs: Ruleset, type_ids: list[str]) -> list[str]:
+    """Type ids ordered by the ruleset's ``display.sort_by`` (rule-file order when it names nothing)."""
+    sort_by = rs.display.sort_by if rs.display else ()
+
+    def key(tid: str) -> tuple[Any, ...]:
+        attrs = piece_type(rs, tid).attrs
+        return (*(_attr_key(rs, a, attrs.get(a)) for a in sort_by), rs.pieces.by_type_id[tid])
+
+    return sorted(type_ids, key=key)
+
+
+def group_pieces(rs: Ruleset, type_ids: list[str]) -> list[tuple[str, list[str]]]:
+    """(group value, sorted ids) by ``display.group_by``; one unlabelled group when the ruleset groups nothing.
+
+    The value is the attribute's as text ("" for pieces without it), for a face to name with ``named_value``.
+    """
+    ordered = sort_pieces(rs, type_ids)
+    group_by = rs.display.group_by if rs.display else None
+    if not group_by:
+        return [("", ordered)] if ordered else []
+    groups: dict[str, list[str]] = {}
+    for tid in ordered:
+        groups.setdefault(str(piece_type(rs, tid).attrs.get(group_by, "")), []).append(tid)
+    first = {g: min(_attr_key(rs, group_by, piece_type(rs, t).attrs.get(group_by)) for t in ids)
+             for g, ids in groups.items()}
+    return sorted(groups.items(), key=lambda kv: first[kv[0]])
+
+
+def hand_groups(rs: Ruleset, type_ids: list[str], lang: str | None) -> list[tuple[str, list[str]]]:
+    """(label, sorted ids) for a hand: its groups named in ``lang`` (``NAME (value)``); "" labels no group."""
+    group_by = rs.display.group_by if rs.display else None
+    return [(named_value(rs, group_by, g, lang) if group_by and g else g, ids) for g, ids in group_pieces(rs, type_ids)]
+
+
+# ---------------------------------------------------------------------- values, teams, zones
+def short(value: Any) -> str:
+    """A value in a few words: yes/no, a list comma-separated (``–`` when empty), a dict as JSON."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(short(v) for v in value) if value else NO_VALUE
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def value_text(rs: Ruleset, var_name: str | None, value: Any, seats: Seats) -> str:
+    """A variable's value (or one seat's or team's entry, ``var_name`` None): a seat-valued one names the seat."""
+    if value is None or value == "":
+        return NO_VALUE
+    if var_name is not None:
+        spec = rs.variables[rs.var_index[var_name]]
+        if spec.expr_type.value == "seat" and isinstance(value, int):
+            return seats.name(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def team_label(rs: Ruleset, team: int) -> str:
+    """``team 0+2``: a team by its seats."""
+    members = rs.seats.teams[team] if team < len(rs.seats.teams) else (team,)
+    return "team " + "+".join(str(s) for s in members)
+
+
+def variable_text(rs: Ruleset, spec: VarSpec, value: Any, seats: Seats) -> str:
+    """A declared variable's value; a per-seat or per-team one spelled out (``seat 0: 5, seat 1: 3``)."""
+    if spec.per in ("seat", "team") and isinstance(value, list):
+        labels = [f"seat {i}" if spec.per == "seat" else team_label(rs, i) for i in range(len(value))]
+        return ", ".join(f"{labels[i]}: {value_text(rs, None, v, seats)}" for i, v in enumerate(value))
+    return value_text(rs, spec.name, value, seats)
+
+
+def zone_label(rs: Ruleset, label: str) -> str:
+    """A view's zone key as words: ``captured[1]`` is ``captured (seat 1)``, or ``captured (team 1+3)``."""
+    name, _, rest = label.partition("[")
+    if not rest:
+        return name
+    index = int(rest.rstrip("]"))
+    zone = rs.zone_by_name[name]
+    return f"{name} ({team_label(rs, index) if zone.per == 'team' else f'seat {index}'})"
+
+
+def public_rows(public: dict[str, Any], seats: Seats) -> list[tuple[str, str]]:
+    """The phase's public picture (claims made, who must answer ...), generically: (key as words, value)."""
+    out = []
+    for key, value in public.items():
+        if value in (None, [], {}) or key == "totals":
+            continue
+        if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
+            text = "; ".join(", ".join(f"{k} {short(v)}" for k, v in x.items()) for x in value[-6:])
+            if len(value) > 6:
+                text = f"… {text}"
+        elif key in ("to_play", "responding", "last_player") and isinstance(value, int):
+            text = seats.name(value)
+        else:
+            text = short(value)
+        out.append((key.replace("_", " "), text))
+    return out
+
+
+# ---------------------------------------------------------------------- the log
+def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, lang: str | None = None) -> str | None:
+    """One line for a (redacted) log event, or None for events not worth a line (shuffles).
+
+    With the ruleset and a language, a move's verb, call and pieces are named in it.
+    """
+    kind = event.get("type")
+    if kind == "move":
+        return f"{seats.name(event.get('seat'))}: {move_text(rs, str(event.get('move')), lang)}"
+    if kind == "round":
+        value = event.get("value")
+        worth = f" (worth {short(value)})" if value not in (1, None) else ""
+        return f"{seats.name(event.get('winner'))} wins the round{worth}"
+    if kind == "hand":
+        return f"— hand {event.get('number')} —"
+    if kind == "hand_end":
+        return f"— hand {event.get('number')} ends{' (voided)' if event.get('voided') else ''} —"
+    if kind == "result":
+        return f"— game over: winners {', '.join(seats.name(w) for w in event.get('winners', []))} —"
+    if kind == "reveal":
+        verdict = "a lie" if event.get("lie") else "true"
+        return (f"{seats.name(event.get('challenger'))} challenges {seats.name(event.get('claimant'))}'s claim of "
+                f"{event.get('claim')}: {' '.join(map(str, event.get('pieces', [])))} — {verdict}; "
+                f"{seats.name(event.get('picker'))} picks up {event.get('taken')}")
+    if kind == "flush":
+        return f"everyone let it stand: the pile of {event.get('count')} is removed unseen"
+    if kind == "out":
+        return f"{seats.name(event.get('seat'))} is out (place {event.get('place')})"
+    if kind == "chance":
+        if event.get("kind") == "dice" and "dice" in event:
+            return f"dice: {' '.join(str(d) for d in event['dice'])}"
+        return None
+    rest = ", ".join(f"{k} {short(v)}" for k, v in event.items() if k != "type")
+    return f"{kind}: {rest}" if rest else str(kind)

@@ -1,0 +1,86 @@
+"""The browser table says things in the words of the terminal table: moves in the log and a hand's groups are
+named in the table's language, beside their ids, as ``rulecraft play --lang`` shows them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("markupsafe")
+
+from rulecraft.engine.game import Game
+from rulecraft.load import load_ruleset
+from rulecraft.web.render import table_html
+from rulecraft.wording import Seats
+
+SEATS = Seats(("you", "a", "b", "c"))
+
+
+def _tien_gow() -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
+    rs = load_ruleset("tien-gow")
+    view: dict[str, Any] = Game(rs, 3).new_state().view(0)
+    view["zones"]["hand[0]"] = {"count": 4, "pieces": ["1-2", "6-6", "3-6", "1-3"]}
+    events = [{"type": "move", "seat": 1, "move": "play 2-4 1-2"}, {"type": "move", "seat": 2, "move": "down ?"}]
+    return rs, view, events
+
+
+def log_lines(page: str) -> list[str]:
+    log = page[page.index('<details class="log"'):]
+    return re.findall(r"<li>(.*?)</li>", log)
+
+
+def group_labels(page: str) -> list[str]:
+    return re.findall(r'<span class="glabel">(.*?)</span>', page)
+
+
+def test_the_log_names_moves_and_the_hand_its_groups_in_the_tables_language() -> None:
+    rs, view, events = _tien_gow()
+    page = str(table_html(rs, view, events, SEATS, "zh"))
+    # 六 is the 2-4 and 三 the 1-2 in the rule file's names; a face-down play stays unnamed
+    assert log_lines(page) == ["seat 1 (a): play 六 (2-4) 三 (1-2)", "seat 2 (b): down ?"]
+    assert group_labels(page) == ["文子 (civil)", "武子 (military)"]  # grouped by kind, the value beside its name
+
+
+def test_without_a_language_the_log_and_groups_are_ids_as_always() -> None:
+    rs, view, events = _tien_gow()
+    page = str(table_html(rs, view, events, SEATS))
+    assert log_lines(page) == ["seat 1 (a): play 2-4 1-2", "seat 2 (b): down ?"]
+    assert group_labels(page) == ["civil", "military"]
+
+
+def test_a_yukushi_challenge_is_logged_by_its_name_in_japanese() -> None:
+    rs = load_ruleset("yukushi")
+    view: dict[str, Any] = Game(rs, 1).new_state().view(0)
+    events = [{"type": "move", "seat": 3, "move": "challenge"}, {"type": "round", "winner": 1, "value": [2, 3]}]
+    lines = log_lines(str(table_html(rs, view, events, SEATS, "ja")))
+    # a value that is a list reads as the terminal reads it, not as Python's list
+    assert lines == ["seat 3 (c): ゆくし (challenge)", "seat 1 (a) wins the round (worth 2, 3)"]
+
+
+def test_a_table_started_in_a_language_logs_the_plays_in_it(rules_dir: Path) -> None:
+    pytest.importorskip("starlette")
+    pytest.importorskip("multipart")
+    from starlette.testclient import TestClient
+
+    from rulecraft.web.app import make_app
+
+    client = TestClient(make_app([rules_dir]), follow_redirects=False)
+    seats = {"seat.0": "human", "seat.1": "random", "seat.2": "random", "seat.3": "random"}
+    r = client.post("/start", data={"ref": "tien-gow", "seed": "5", "lang": "zh", **seats})
+    assert r.status_code == 303
+    table = list(client.app.state.tables._tables.values())[-1]  # type: ignore[attr-defined]
+    for _ in range(3):  # a few of the person's plays, each answered by the bots
+        if table.st.is_over:
+            break
+        move = next(m for m in table.st.view(0)["legal"] if m.startswith("play "))
+        assert client.post(f"/seat/{table.tokens[0]}/move", data={"move": move}).json()["ok"] is True
+    names = table.rs.display.names
+    plays = [line for line in log_lines(client.get(f"/seat/{table.tokens[0]}/table").text) if ": play " in line]
+    assert plays
+    for line in plays:  # every tile played face up is shown by its Chinese name beside its id
+        played = line.split(": play ", 1)[1]
+        ids = re.findall(r"\(([0-9]-[0-9])\)", played)
+        assert ids and played == " ".join(f"{names.term('pieces', t, 'zh')} ({t})" for t in ids)
