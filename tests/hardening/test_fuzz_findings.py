@@ -108,3 +108,13 @@ def test_an_expression_python_would_warn_about_prints_no_warning(cli: Cli) -> No
     assert r.returncode == 1
     assert r.stderr == ("<expression>:1:1: error: the expression: TypeError: 'NoneType' object is not subscriptable "
                      "(in 'none[0]')\n")
+
+
+def test_a_block_scalar_header_followed_by_a_hash_is_refused_whichever_reader_reads_it(cli: Cli) -> None:
+    # libyaml took '|#' as a header and a comment; PyYAML (and the YAML spec: a comment needs a space
+    # before it) refuse it. The two readers must accept the same files.
+    cli.write("rules.yaml", "name: |#\n  tiny\n")
+    r = cli("validate", "rules.yaml")
+    assert (r.code, r.out.splitlines()[0]) == (1, "rules.yaml:1:8: error: invalid YAML: expected chomping or "
+                                                  "indentation indicators, but found '#' (while scanning a block "
+                                                  "scalar at line 1)")

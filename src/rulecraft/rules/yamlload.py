@@ -328,12 +328,16 @@ def parse_yaml_text(text: str, filename: str = "<string>") -> YamlDocument:
     return YamlDocument(data, text, filename)
 
 
+_BLOCK_HEADER_THEN_HASH = re.compile(r"[|>][-+0-9]*#")
+
+
 def _compose(text: str) -> Node | None:
     """The node graph of ``text``: read by libyaml when it can; a file libyaml finds anything wrong with
     is read again by PyYAML's own parser, whose messages (and our hints for them) are the ones reported."""
-    # libyaml allows tabs where PyYAML does not (after a scalar, inside a plain one): a file with a tab
-    # is read by PyYAML alone, so both readers accept exactly the same files (the fuzz tests check it).
-    if _FastLoader is not None and "\t" not in text:
+    # libyaml allows tabs where PyYAML does not (after a scalar, inside a plain one), and a block scalar's
+    # header followed by '#' with no space ('key: |#'): a file with either is read by PyYAML alone, so both
+    # readers accept exactly the same files (the fuzz tests check it).
+    if _FastLoader is not None and "\t" not in text and not _BLOCK_HEADER_THEN_HASH.search(text):
         with contextlib.suppress(yaml.YAMLError, _LoaderError, RecursionError):
             fast = _FastLoader(text)
             try:
