@@ -118,3 +118,17 @@ def test_a_block_scalar_header_followed_by_a_hash_is_refused_whichever_reader_re
     assert (r.code, r.out.splitlines()[0]) == (1, "rules.yaml:1:8: error: invalid YAML: expected chomping or "
                                                   "indentation indicators, but found '#' (while scanning a block "
                                                   "scalar at line 1)")
+
+
+def test_a_yaml_escape_too_large_for_a_c_int_is_a_syntax_error_too(cli: Cli) -> None:
+    # chr(0x8005D472) raises OverflowError, not the ValueError of a smaller escape past U+10FFFF.
+    cli.write("rules.yaml", 'name: "\\U8005D472"\n')
+    r = cli("validate", "rules.yaml")
+    assert (r.code, r.out.splitlines()[0]) == (1, "rules.yaml:1:10: error: invalid YAML: found an escape beyond the "
+                                                  "last Unicode character (U+10FFFF)")
+
+
+def test_an_argument_with_a_nul_is_a_usage_error(cli: Cli) -> None:
+    # A path with a NUL made os.stat raise ValueError (an internal error, exit 3).
+    r = cli("replay", "x=\0[1,2]", "human")
+    assert (r.code, r.err) == (2, "error: argument 2 contains a NUL character\n")

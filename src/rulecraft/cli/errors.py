@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +24,11 @@ def run_cli(group: click.Group, args: Sequence[str] | None = None) -> int:
     usage). Anything else is a bug; it is still reported in one line, never as a traceback, unless
     RULECRAFT_TRACEBACK is set.
     """
+    given = sys.argv[1:] if args is None else list(args)
+    for i, arg in enumerate(given, 1):
+        if "\0" in arg:  # no system call takes it (a process's own arguments cannot even hold one)
+            click.echo(f"error: argument {i} contains a NUL character", err=True)
+            return 2
     try:
         # Without standalone mode click returns (not raises) the code of ``ctx.exit(n)``.
         if args is None:

@@ -349,7 +349,7 @@ def _compose(text: str) -> Node | None:
     try:
         slow: Node | None = loader.get_single_node()
         return slow
-    except ValueError:  # PyYAML's scanner hands an escape past U+10FFFF ("\\U20005026") to chr()
+    except (ValueError, OverflowError):  # PyYAML's scanner hands an escape past U+10FFFF ("\\U20005026") to chr()
         raise yaml.scanner.ScannerError("while scanning a double-quoted scalar", None,
                                         "found an escape beyond the last Unicode character (U+10FFFF)",
                                         loader.get_mark()) from None
