@@ -168,11 +168,15 @@ class _Printer:
             self.entry(head, v, indent, trail)
 
     def entry(self, head: str, value: Any, indent: int, trail: str) -> None:
-        """``head value`` on one line, or ``head`` and the value as a block under it."""
+        """``head value`` on one line, or ``head`` and the value as a table or a block under it."""
         one = self.inline(value)
         room = WIDTH - len(INDENT * indent) - len(head) - 1
-        if one is not None and (len(one) <= room or (_is_scalar(value) and not _quoted_text(value, one))):
+        if one is not None and (len(one) <= room or (_is_scalar(value) and not _multiline(value))):
             self.emit(indent, f"{head} {one}", trail)
+            return
+        table = self.table(head, value, indent, trail)
+        if table is not None:
+            self.lines.extend(table)
             return
         if isinstance(value, dict) and not value:
             self.emit(indent, f"{head} {{}}", trail)
@@ -182,6 +186,57 @@ class _Printer:
             return
         self.emit(indent, head, trail)
         self.block(value, indent + 1)
+
+    def table(self, head: str, value: Any, indent: int, trail: str) -> list[str] | None:
+        """The lines of ``value`` as a table (see the module's docstring) when it is one and that is shorter."""
+        rows = self.rows(value)
+        if rows is None:
+            return None
+        named = isinstance(value, dict)
+        if not named and any(len(item) < 2 for _, item in rows):
+            return None  # a list of one-entry mappings reads better as it is
+        flat = set() if any("." in str(k) for _, item in rows for k in item) else \
+            {k for _, i in rows for k, v in i.items() if isinstance(v, dict) and _flat(k, [r.get(k) for _, r in rows])}
+        rows = [(slot, _flatten(item, flat)) for slot, item in rows]
+        cols = _columns([list(item) for _, item in rows])
+        order = {k: i for i, k in enumerate(cols)}
+        if any([order[k] for k in item] != sorted(order[k] for k in item) for _, item in rows):
+            return None  # a row's entries in another order than the columns: the table would reorder them
+        saved, self.lines = self.lines, []
+        try:
+            self.emit(indent, " | ".join([head, *(c if "." in c and c.split(".")[0] in flat else key_text(c)
+                                                  for c in cols)]), trail)
+            for slot, item in rows:
+                cells = [(self.inline(item[k]) or "") if k in item else "" for k in cols]  # each fits: rows()
+                while cells and not cells[-1]:
+                    cells.pop()
+                text = cells[0] if cells else ""
+                for cell in cells[1:]:
+                    text += " |" + (f" {cell}" if cell else "")
+                if named:
+                    text = f"{key_text(str(slot))}: {text}".rstrip()
+                t = self.leads(value, slot, indent + 1)
+                self.emit(indent + 1, text.lstrip(), t)
+            table = self.lines
+            self.lines = []
+            self.emit(indent, head, trail)
+            self.block(value, indent + 1)
+            plain = self.lines
+        finally:
+            self.lines = saved
+        return table if sum(map(len, table)) < sum(map(len, plain)) else None
+
+    def rows(self, value: Any) -> list[tuple[Any, dict[str, Any]]] | None:
+        """The rows of a table: two or more non-empty mappings, each on one line, with no comment inside."""
+        pairs = list(value.items()) if isinstance(value, dict) else list(enumerate(value)) \
+            if isinstance(value, list) else []
+        if len(pairs) < 2:
+            return None
+        for _, item in pairs:
+            if not isinstance(item, dict) or not item or self.notes.inside(item) \
+                    or any(self.inline(v) is None for v in item.values()):
+                return None
+        return pairs
 
     def block(self, value: Any, indent: int) -> None:
         if isinstance(value, dict):
@@ -216,6 +271,12 @@ class _Printer:
         trail = " ".join(t for t in (trail, self.notes.after(item, "id")) if t)
         rest = [(k, v) for k, v in item.items() if k != "id"]
         head = INDENT * indent + key_text(ident) + ":"
+        described = item.get("description")
+        if isinstance(described, str) and not self.notes.before(item, "description") \
+                and not self.notes.after(item, "description") and "\n" not in described.rstrip("\n"):
+            # The item's description is the quoted text after its id, as a heading is followed by its summary.
+            head += " " + quote(described)
+            rest = [(k, v) for k, v in rest if k != "description"]
         line, taken = self.header(item, head, rest, lambda v, one: True)
         if taken < len(rest):
             # Not all on one line: only short leading entries stay on the ID line; the others go below.
@@ -235,7 +296,7 @@ class _Printer:
             one = None if self.notes.before(item, k) or self.notes.after(item, k) else self.inline(v)
             if one is None or not short(v, one):
                 break
-            piece = f"{' ' if taken == 0 else ', '}{head} {one}"
+            piece = f"{' ' if line.endswith(':') else ', '}{head} {one}"
             if len(line) + len(piece) > WIDTH:
                 break
             line += piece
@@ -243,9 +304,42 @@ class _Printer:
         return line, taken
 
 
-def _quoted_text(value: Any, written: str) -> bool:
-    """A string that had to be quoted (prose, not a formula): too long for its line, it goes in a block."""
-    return isinstance(value, str) and written.startswith('"')
+def _flat(key: str, values: list[Any]) -> bool:
+    """Whether a column of mappings is written as a column per entry (``attributes.kind``): each row that has
+    one has a non-empty mapping of plain names."""
+    return _STEP.fullmatch(key) is not None and all(
+        v is None or (isinstance(v, dict) and v and all(_STEP.fullmatch(str(k)) for k in v)) for v in values) \
+        and any(v is not None for v in values)
+
+
+def _flatten(item: dict[str, Any], keys: set[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in item.items():
+        if k in keys:
+            out.update({f"{k}.{sub}": x for sub, x in v.items()})
+        else:
+            out[k] = v
+    return out
+
+
+def _columns(orders: list[list[str]]) -> list[str]:
+    """The columns of a table: the rows' keys in their order, each new key after the one it follows in its row."""
+    cols: list[str] = []
+    for keys in orders:
+        at = 0
+        for k in keys:
+            if k in cols:
+                at = cols.index(k) + 1
+            else:
+                cols.insert(at, k)
+                at += 1
+    return cols
+
+
+def _multiline(value: Any) -> bool:
+    """A string of several lines (a line break before its end): too long for its line, it goes in a block,
+    a line each. Other text stays on its line however long, as a paragraph does (editors wrap it)."""
+    return isinstance(value, str) and "\n" in value.rstrip("\n")
 
 
 def _text_pieces(text: str, width: int) -> list[str]:
