@@ -161,10 +161,26 @@ class _Printer:
             break
         return (head, value) if steps >= 2 else start
 
+    def block_path(self, key: str, value: Any, indent: int) -> tuple[str, Any]:
+        """The key of a block entry: a path through single-entry mappings (one step is enough: ``hand.phases``
+        then the phases one level less deep) when what it leads to is still a block; else as :meth:`path`."""
+        head = key_text(key)
+        whole = self.inline(value)
+        fits = whole is not None and len(INDENT * indent) + len(head) + 1 + len(whole) <= WIDTH
+        if _STEP.fullmatch(key) and isinstance(value, dict) and len(value) == 1 and not fits:
+            (k, v), = value.items()
+            if _STEP.fullmatch(str(k)) and not self.notes.before(value, k) and not self.notes.after(value, k) \
+                    and isinstance(v, dict | list) and v:
+                deeper, v2 = self.block_path(str(k), v, indent)
+                one = self.inline(v2)
+                if one is None or len(INDENT * indent) + len(head) + len(deeper) + 2 + len(one) > WIDTH:
+                    return f"{head}.{deeper}", v2
+        return self.path(key, value) if indent else (head, value)
+
     def mapping(self, data: dict[str, Any], indent: int) -> None:
         for k, v in data.items():
             trail = self.leads(data, k, indent)
-            head, v = self.path(str(k), v) if indent else (key_text(str(k)), v)
+            head, v = self.block_path(str(k), v, indent)
             self.entry(head, v, indent, trail)
 
     def entry(self, head: str, value: Any, indent: int, trail: str) -> None:
@@ -284,7 +300,7 @@ class _Printer:
         self.lines.append(line + (f"  {trail}" if trail else ""))
         for k, v in rest[taken:]:
             t = self.leads(item, k, indent + 1)
-            self.entry(*self.path(str(k), v), indent + 1, t)
+            self.entry(*self.block_path(str(k), v, indent + 1), indent + 1, t)
 
 
     def header(self, item: dict[str, Any], line: str, rest: list[tuple[str, Any]],
