@@ -67,8 +67,16 @@ def test_the_printer_writes_uniform_items_as_a_table_and_reads_it_back() -> None
     back = load_rules_text(text, "t.rules")
     assert plain(back) == plain(data) and print_rules(back) == text
     # Rows whose entries come in different orders would be reordered by a table: they are not one.
-    mixed = {"v": {"a": {"x": 1, "y": 2}, "b": {"y": 2, "x": 1}}}
+    long = "a long formula(" + "x, " * 30 + "y)"
+    mixed = {"v": {"a": {"x": 1, "y": long}, "b": {"y": long, "x": 1}, "c": {"x": 2, "y": long}}}
     assert "|" not in print_rules(mixed)
+    assert "|" in print_rules({"v": {"a": {"x": 1, "y": long}, "b": {"x": 1, "y": long}, "c": {"x": 2, "y": long}}})
+    # A column of mappings is a column per entry only when no row would lose its mapping ({} or none).
+    for odd in ({}, None):
+        data = {"t": [{"id": "a", "m": {"k": 1}, "y": long}, {"id": "b", "m": odd, "y": long},
+                      {"id": "c", "m": {"k": 2}, "y": long}]}
+        text = print_rules(data)
+        assert "|" in text and plain(load_rules_text(text, "t.rules")) == plain(data)
     described = print_rules({"o": [{"id": "p", "kind": "k", "description": "Play the game.", "when": "a and b"}]})
     assert described == 'o\n  p: "Play the game.", kind k, when a and b\n'
 

@@ -406,7 +406,8 @@ class _Builder:
             if len(cells) > len(cols):
                 extra = cells[len(cols)]
                 self.error(self.at(extra) if extra is not None else start,
-                           f"this row has {len(cells)} cells but the table {len(cols)} columns")
+                           f"this row has {len(cells)} cells but the table {len(cols)} "
+                           f"column{'s' if len(cols) > 1 else ''}")
                 continue
             for head, cell in zip(heads, cells, strict=False):
                 if cell is not None:  # a column 'a.b' is the entry b of a mapping a, as a path key is

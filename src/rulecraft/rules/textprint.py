@@ -5,14 +5,20 @@ printed text gives the same text again. Reading the text gives back the same dat
 this on every bundled file and on generated ones). The choices, in order:
 
 - a string is written unquoted when it reads back as itself (a name, an expression), else quoted;
-- a list item that is a mapping with a string ``id`` is written ``ID: entries``;
+- a list item that is a mapping with a string ``id`` is written ``ID: entries``, its one-line
+  ``description`` first as the quoted text after ``ID:``;
+- a list of mappings, or a mapping of mappings, whose items each fit on a line is written as a table
+  (``key | col | col`` and a row per item) when that is shorter: each key is written once, not once
+  per item, and that is most of what YAML spends on such lists;
 - below the top level, a chain of two or more mappings of one entry (or lists of one item with an
   id and one other entry) is written as a path key: ``patch.hand.phases[play].claim {rule falling}``
-  (a single step stays nested: ``challenge {order clockwise}``);
+  (a single step stays nested: ``challenge {order clockwise}``); at any level, one step is enough
+  when the chain leads to a block (``hand.phases``), which then sits a level less deep;
 - a mapping or list goes on one line (``{key value, ...}``, ``[a, b]``) when it has no mappings in a
   list, no comments and fits in :data:`WIDTH` columns; an item's leading short entries stay on its
   ``ID:`` line and the rest are indented below;
-- a string too long for its line, or with line breaks inside, is written as quoted lines in a block.
+- a string of one line stays on its line however long (a paragraph: editors wrap it); one with line
+  breaks inside is written as quoted lines in a block, a line each.
 """
 
 from __future__ import annotations
@@ -212,7 +218,7 @@ class _Printer:
         if not named and any(len(item) < 2 for _, item in rows):
             return None  # a list of one-entry mappings reads better as it is
         flat = set() if any("." in str(k) for _, item in rows for k in item) else \
-            {k for _, i in rows for k, v in i.items() if isinstance(v, dict) and _flat(k, [r.get(k) for _, r in rows])}
+            {k for _, i in rows for k, v in i.items() if isinstance(v, dict) and _flat(k, [r[k] for _, r in rows if k in r])}
         rows = [(slot, _flatten(item, flat)) for slot, item in rows]
         cols = _columns([list(item) for _, item in rows])
         order = {k: i for i, k in enumerate(cols)}
@@ -322,10 +328,9 @@ class _Printer:
 
 def _flat(key: str, values: list[Any]) -> bool:
     """Whether a column of mappings is written as a column per entry (``attributes.kind``): each row that has
-    one has a non-empty mapping of plain names."""
+    the key has a non-empty mapping of plain names there (not none, not {}: those would read back as no entry)."""
     return _STEP.fullmatch(key) is not None and all(
-        v is None or (isinstance(v, dict) and v and all(_STEP.fullmatch(str(k)) for k in v)) for v in values) \
-        and any(v is not None for v in values)
+        isinstance(v, dict) and v and all(_STEP.fullmatch(str(k)) for k in v) for v in values)
 
 
 def _flatten(item: dict[str, Any], keys: set[str]) -> dict[str, Any]:
