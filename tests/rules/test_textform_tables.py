@@ -104,7 +104,7 @@ _rows = st.dictionaries(st.sampled_from(["id", "kind", "a", "b", "c.d", "e f"]),
 @given(st.lists(_rows, min_size=2, max_size=5), st.dictionaries(st.sampled_from(["p", "q(s)", "r s", "t"]), _rows,
                                                                 min_size=2, max_size=4))
 def test_generated_tables_survive(items: list[dict[str, Any]], named: dict[str, Any]) -> None:
-    data = {"list": items, "map": named, "nest": {"deep": {"er": items}}}
+    data = {"list": items, "map": named, "nest": {"deep": {"er": items}}, "in_a_list": [items, named]}
     text = print_rules(data)
     back = load_rules_text(text, "g.rules")
     assert plain(back) == plain(data)

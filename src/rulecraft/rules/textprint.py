@@ -196,7 +196,7 @@ class _Printer:
         if one is not None and (len(one) <= room or (_is_scalar(value) and not _multiline(value))):
             self.emit(indent, f"{head} {one}", trail)
             return
-        table = self.table(head, value, indent, trail)
+        table = self.table(head, value, indent, trail) if head != "-" else None  # a table's header needs a key
         if table is not None:
             self.lines.extend(table)
             return
@@ -218,7 +218,8 @@ class _Printer:
         if not named and any(len(item) < 2 for _, item in rows):
             return None  # a list of one-entry mappings reads better as it is
         flat = set() if any("." in str(k) for _, item in rows for k in item) else \
-            {k for _, i in rows for k, v in i.items() if isinstance(v, dict) and _flat(k, [r[k] for _, r in rows if k in r])}
+            {k for _, i in rows for k, v in i.items()
+             if isinstance(v, dict) and _flat(k, [r[k] for _, r in rows if k in r])}
         rows = [(slot, _flatten(item, flat)) for slot, item in rows]
         cols = _columns([list(item) for _, item in rows])
         order = {k: i for i, k in enumerate(cols)}
