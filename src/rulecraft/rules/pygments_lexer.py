@@ -2,8 +2,8 @@
 
 Pygments is not a dependency of rulecraft: this module is imported only by Pygments itself (the
 ``pygments.lexers`` entry point, ``pygmentize -l rules``) or by a docs build that has it installed.
-The token rules follow ``rulefile.lark``: keys at the start of a line, ``ID:`` items, ``-`` items,
-strings, comments, and values in the expression language.
+The token rules follow ``rulefile.lark``: keys at the start of a line, ``ID:`` items and ``name:`` rows,
+``-`` items, the ``|`` between a table's columns, strings, comments, and values in the expression language.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ class RulesLexer(RegexLexer):  # type: ignore[misc]  # pygments ships no type hi
             (r"[A-Za-z_$][A-Za-z0-9_$]*(?:-[A-Za-z0-9_$]+)*(?=\()", Name.Function),
             (r"[A-Za-z_$][A-Za-z0-9_$]*(?:-[A-Za-z0-9_$]+)*", Name),
             (r"==|!=|<=|>=|//|[-+*/%<>]", Operator),
+            (r"\|", Punctuation),  # between the columns of a table
             (r"[\[\](){},:]", Punctuation),
         ],
     }

@@ -221,7 +221,9 @@ _WORDS = {
     "ELSE": "'else'", "FOR": "'for'", "IN": "'in'", "NOT": "'not'", "AND": "'and'", "OR": "'or'",
     "TRUE": "'true'", "FALSE": "'false'", "NONE": "'none'", "EQUAL": "'=='", "NOTEQUAL": "'!='",
     "LESSTHAN": "'<'", "MORETHAN": "'>'", "LESSEQUAL": "'<='", "MOREEQUAL": "'>='",
-    "_NL": "the end of the line", "_INDENT": "an indented block", "_DEDENT": "the end of the block",
+    "_NL": "the end of the line",
+    "VBAR": "'|'", "ROW_KEY": "a row's name ('name:')",
+    "_INDENT": "an indented block", "_DEDENT": "the end of the block",
     "$END": "the end of the file",
 }
 
@@ -353,6 +355,9 @@ class _Builder:
             return out_list
         out = LDict(pos=self.at(rows[0]))
         for r in rows:
+            if r.data == "table":
+                self.put_path(out, r.children[0], self.table(r))
+                continue
             body = r.children[1]
             value = self.block(body) if r.data in ("block_entry", "text_line") and isinstance(body, Tree) \
                 else self.value(body)
@@ -372,10 +377,18 @@ class _Builder:
             return self.value(row.children[0])
         if row.data == "block_item":
             return self.block(row.children[0])  # type: ignore[arg-type]
-        key_tok, pairs, body = row.children
+        key_tok, head, body = row.children
+        assert key_tok is not None
         key = self.key(key_tok)  # an id as written, even with dots: it names an item, it is no path
         out = LDict(pos=key.pos)
         self.put(out, LStr("id", key.pos), key)
+        pairs: Tree[Token] | Token | None
+        if isinstance(head, Tree) and head.data == "described":
+            text, pairs = head.children
+            assert isinstance(text, Token)
+            self.put(out, LStr("description", self.at(text)), self.quoted(text, self.at(text)))
+        else:
+            pairs = head.children[0] if isinstance(head, Tree) else None
         if isinstance(pairs, Tree):
             self.pairs(out, pairs)
         if isinstance(body, Tree):
@@ -385,6 +398,61 @@ class _Builder:
                 return out
             for k, v in rest.items():
                 self.put(out, LStr(k, rest.key_pos[k]), v, merge=True)
+        return out
+
+    def table(self, node: Tree[Token]) -> LDict | LList:
+        """``key | col | col`` and its rows: a list of mappings, or (rows ``name: ...``) a mapping of them."""
+        *heads, rows = node.children[1:]
+        cols = [self.key(h) for h in heads]
+        assert isinstance(rows, Tree)
+        named = [r.children[0] is not None for r in rows.children if isinstance(r, Tree)]
+        first = rows.children[0]
+        assert isinstance(first, Tree)
+        out: LDict | LList = LDict(pos=self.at(first)) if named[0] else LList(pos=self.at(first))
+        if len(set(named)) > 1:
+            odd = next(r for r, n in zip(rows.children, named, strict=True) if n != named[0])
+            assert isinstance(odd, Tree)
+            self.error(self.at(odd), "this table mixes rows with a name ('name: cells') and rows without: a table "
+                                     "is a mapping (every row named) or a list (no row named)")
+            return out
+        for r in rows.children:
+            assert isinstance(r, Tree)
+            name, *cells = r.children
+            start = self.at(name if name is not None else r)
+            row = LDict(pos=start)
+            if len(cells) > len(cols):
+                extra = cells[len(cols)]
+                self.error(self.at(extra) if extra is not None else start,
+                           f"this row has {len(cells)} cells but the table {len(cols)} "
+                           f"column{'s' if len(cols) > 1 else ''}")
+                continue
+            for head, cell in zip(heads, cells, strict=False):
+                if cell is not None:  # a column 'a.b' is the entry b of a mapping a, as a path key is
+                    assert isinstance(head, Tree)
+                    tok = head.children[0]
+                    assert isinstance(tok, Token)
+                    at = self.at(cell)
+                    self.put_path(row, Tree("key", [Token(tok.type, str(tok), line=at.line, column=at.col)]),
+                                  self.value(cell))
+            if isinstance(out, LDict):
+                assert isinstance(name, Token)
+                text = str(name)[:-1]
+                if text.startswith('"'):
+                    value, segs = self.string(Token("STRING", text, line=name.line, column=name.column))
+                    key = LStr(value, segs[0][1] if segs else start, '"')
+                else:
+                    key = LStr(text, start)
+                self.put(out, key, row)
+            else:
+                out.append(row)
+                out.item_pos.append(start)
+        return out
+
+    def quoted(self, tok: Token, pos: SourcePos) -> LStr:
+        value, segs = self.string(tok)
+        out = LStr(value, segs[0][1] if segs else pos, '"')
+        if len(segs) > 1:
+            out.segments = tuple(segs)  # type: ignore[attr-defined]
         return out
 
     def text_block(self, rows: list[Tree[Token]]) -> LStr:
@@ -585,7 +653,7 @@ def _ids(items: list[Any]) -> bool:
 
 
 def _family(row: Tree[Token]) -> str:
-    if row.data in ("entry", "block_entry"):
+    if row.data in ("entry", "block_entry", "table"):
         return "entries"
     if row.data == "text_line":  # a quoted line with a block under it is a quoted key and its value
         return "lines of text" if row.children[1] is None else "entries"

@@ -5,14 +5,20 @@ printed text gives the same text again. Reading the text gives back the same dat
 this on every bundled file and on generated ones). The choices, in order:
 
 - a string is written unquoted when it reads back as itself (a name, an expression), else quoted;
-- a list item that is a mapping with a string ``id`` is written ``ID: entries``;
+- a list item that is a mapping with a string ``id`` is written ``ID: entries``, its one-line
+  ``description`` first as the quoted text after ``ID:``;
+- a list of mappings, or a mapping of mappings, whose items each fit on a line is written as a table
+  (``key | col | col`` and a row per item) when that is shorter: each key is written once, not once
+  per item, and that is most of what YAML spends on such lists;
 - below the top level, a chain of two or more mappings of one entry (or lists of one item with an
   id and one other entry) is written as a path key: ``patch.hand.phases[play].claim {rule falling}``
-  (a single step stays nested: ``challenge {order clockwise}``);
+  (a single step stays nested: ``challenge {order clockwise}``); at any level, one step is enough
+  when the chain leads to a block (``hand.phases``), which then sits a level less deep;
 - a mapping or list goes on one line (``{key value, ...}``, ``[a, b]``) when it has no mappings in a
   list, no comments and fits in :data:`WIDTH` columns; an item's leading short entries stay on its
   ``ID:`` line and the rest are indented below;
-- a string too long for its line, or with line breaks inside, is written as quoted lines in a block.
+- a string of one line stays on its line however long (a paragraph: editors wrap it); one with line
+  breaks inside is written as quoted lines in a block, a line each.
 """
 
 from __future__ import annotations
@@ -161,18 +167,38 @@ class _Printer:
             break
         return (head, value) if steps >= 2 else start
 
+    def block_path(self, key: str, value: Any, indent: int) -> tuple[str, Any]:
+        """The key of a block entry: a path through single-entry mappings (one step is enough: ``hand.phases``
+        then the phases one level less deep) when what it leads to is still a block; else as :meth:`path`."""
+        head = key_text(key)
+        whole = self.inline(value)
+        fits = whole is not None and len(INDENT * indent) + len(head) + 1 + len(whole) <= WIDTH
+        if _STEP.fullmatch(key) and isinstance(value, dict) and len(value) == 1 and not fits:
+            (k, v), = value.items()
+            if _STEP.fullmatch(str(k)) and not self.notes.before(value, k) and not self.notes.after(value, k) \
+                    and isinstance(v, dict | list) and v:
+                deeper, v2 = self.block_path(str(k), v, indent)
+                one = self.inline(v2)
+                if one is None or len(INDENT * indent) + len(head) + len(deeper) + 2 + len(one) > WIDTH:
+                    return f"{head}.{deeper}", v2
+        return self.path(key, value) if indent else (head, value)
+
     def mapping(self, data: dict[str, Any], indent: int) -> None:
         for k, v in data.items():
             trail = self.leads(data, k, indent)
-            head, v = self.path(str(k), v) if indent else (key_text(str(k)), v)
+            head, v = self.block_path(str(k), v, indent)
             self.entry(head, v, indent, trail)
 
     def entry(self, head: str, value: Any, indent: int, trail: str) -> None:
-        """``head value`` on one line, or ``head`` and the value as a block under it."""
+        """``head value`` on one line, or ``head`` and the value as a table or a block under it."""
         one = self.inline(value)
         room = WIDTH - len(INDENT * indent) - len(head) - 1
-        if one is not None and (len(one) <= room or (_is_scalar(value) and not _quoted_text(value, one))):
+        if one is not None and (len(one) <= room or (_is_scalar(value) and not _multiline(value))):
             self.emit(indent, f"{head} {one}", trail)
+            return
+        table = self.table(head, value, indent, trail) if head != "-" else None  # a table's header needs a key
+        if table is not None:
+            self.lines.extend(table)
             return
         if isinstance(value, dict) and not value:
             self.emit(indent, f"{head} {{}}", trail)
@@ -182,6 +208,58 @@ class _Printer:
             return
         self.emit(indent, head, trail)
         self.block(value, indent + 1)
+
+    def table(self, head: str, value: Any, indent: int, trail: str) -> list[str] | None:
+        """The lines of ``value`` as a table (see the module's docstring) when it is one and that is shorter."""
+        rows = self.rows(value)
+        if rows is None:
+            return None
+        named = isinstance(value, dict)
+        if not named and any(len(item) < 2 for _, item in rows):
+            return None  # a list of one-entry mappings reads better as it is
+        flat = set() if any("." in str(k) for _, item in rows for k in item) else \
+            {k for _, i in rows for k, v in i.items()
+             if isinstance(v, dict) and _flat(k, [r[k] for _, r in rows if k in r])}
+        rows = [(slot, _flatten(item, flat)) for slot, item in rows]
+        cols = _columns([list(item) for _, item in rows])
+        order = {k: i for i, k in enumerate(cols)}
+        if any([order[k] for k in item] != sorted(order[k] for k in item) for _, item in rows):
+            return None  # a row's entries in another order than the columns: the table would reorder them
+        saved, self.lines = self.lines, []
+        try:
+            self.emit(indent, " | ".join([head, *(c if "." in c and c.split(".")[0] in flat else key_text(c)
+                                                  for c in cols)]), trail)
+            for slot, item in rows:
+                cells = [(self.inline(item[k]) or "") if k in item else "" for k in cols]  # each fits: rows()
+                while cells and not cells[-1]:
+                    cells.pop()
+                text = cells[0] if cells else ""
+                for cell in cells[1:]:
+                    text += " |" + (f" {cell}" if cell else "")
+                if named:
+                    text = f"{key_text(str(slot))}: {text}".rstrip()
+                t = self.leads(value, slot, indent + 1)
+                self.emit(indent + 1, text.lstrip(), t)
+            table = self.lines
+            self.lines = []
+            self.emit(indent, head, trail)
+            self.block(value, indent + 1)
+            plain = self.lines
+        finally:
+            self.lines = saved
+        return table if sum(map(len, table)) < sum(map(len, plain)) else None
+
+    def rows(self, value: Any) -> list[tuple[Any, dict[str, Any]]] | None:
+        """The rows of a table: two or more non-empty mappings, each on one line, with no comment inside."""
+        pairs = list(value.items()) if isinstance(value, dict) else list(enumerate(value)) \
+            if isinstance(value, list) else []
+        if len(pairs) < 2:
+            return None
+        for _, item in pairs:
+            if not isinstance(item, dict) or not item or self.notes.inside(item) \
+                    or any(self.inline(v) is None for v in item.values()):
+                return None
+        return pairs
 
     def block(self, value: Any, indent: int) -> None:
         if isinstance(value, dict):
@@ -216,6 +294,12 @@ class _Printer:
         trail = " ".join(t for t in (trail, self.notes.after(item, "id")) if t)
         rest = [(k, v) for k, v in item.items() if k != "id"]
         head = INDENT * indent + key_text(ident) + ":"
+        described = item.get("description")
+        if isinstance(described, str) and not self.notes.before(item, "description") \
+                and not self.notes.after(item, "description") and "\n" not in described.rstrip("\n"):
+            # The item's description is the quoted text after its id, as a heading is followed by its summary.
+            head += " " + quote(described)
+            rest = [(k, v) for k, v in rest if k != "description"]
         line, taken = self.header(item, head, rest, lambda v, one: True)
         if taken < len(rest):
             # Not all on one line: only short leading entries stay on the ID line; the others go below.
@@ -223,7 +307,7 @@ class _Printer:
         self.lines.append(line + (f"  {trail}" if trail else ""))
         for k, v in rest[taken:]:
             t = self.leads(item, k, indent + 1)
-            self.entry(*self.path(str(k), v), indent + 1, t)
+            self.entry(*self.block_path(str(k), v, indent + 1), indent + 1, t)
 
 
     def header(self, item: dict[str, Any], line: str, rest: list[tuple[str, Any]],
@@ -235,7 +319,7 @@ class _Printer:
             one = None if self.notes.before(item, k) or self.notes.after(item, k) else self.inline(v)
             if one is None or not short(v, one):
                 break
-            piece = f"{' ' if taken == 0 else ', '}{head} {one}"
+            piece = f"{' ' if line.endswith(':') else ', '}{head} {one}"
             if len(line) + len(piece) > WIDTH:
                 break
             line += piece
@@ -243,9 +327,41 @@ class _Printer:
         return line, taken
 
 
-def _quoted_text(value: Any, written: str) -> bool:
-    """A string that had to be quoted (prose, not a formula): too long for its line, it goes in a block."""
-    return isinstance(value, str) and written.startswith('"')
+def _flat(key: str, values: list[Any]) -> bool:
+    """Whether a column of mappings is written as a column per entry (``attributes.kind``): each row that has
+    the key has a non-empty mapping of plain names there (not none, not {}: those would read back as no entry)."""
+    return _STEP.fullmatch(key) is not None and all(
+        isinstance(v, dict) and v and all(_STEP.fullmatch(str(k)) for k in v) for v in values)
+
+
+def _flatten(item: dict[str, Any], keys: set[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in item.items():
+        if k in keys:
+            out.update({f"{k}.{sub}": x for sub, x in v.items()})
+        else:
+            out[k] = v
+    return out
+
+
+def _columns(orders: list[list[str]]) -> list[str]:
+    """The columns of a table: the rows' keys in their order, each new key after the one it follows in its row."""
+    cols: list[str] = []
+    for keys in orders:
+        at = 0
+        for k in keys:
+            if k in cols:
+                at = cols.index(k) + 1
+            else:
+                cols.insert(at, k)
+                at += 1
+    return cols
+
+
+def _multiline(value: Any) -> bool:
+    """A string of several lines (a line break before its end): too long for its line, it goes in a block,
+    a line each. Other text stays on its line however long, as a paragraph does (editors wrap it)."""
+    return isinstance(value, str) and "\n" in value.rstrip("\n")
 
 
 def _text_pieces(text: str, width: int) -> list[str]:
