@@ -12,7 +12,7 @@ pytest.importorskip("markupsafe")
 from rulecraft.errors import RuleFileError
 from rulecraft.load import load_ruleset
 from rulecraft.web.look import piece_html
-from rulecraft.wording import hand_groups
+from rulecraft.wording import hand_groups, named_value
 
 
 def pips(svg: str) -> list[str]:
@@ -36,10 +36,23 @@ def test_a_card_shows_its_rank_its_suit_by_name_and_its_ink() -> None:
     assert '<span class="corner">12</span>' in card and ">green<" in card and "color:#2e7d32" in card
     assert '<span class="corner">Bird</span>' in str(piece_html(rook, "rook-bird"))
     luk = load_ruleset("luk-fu")
-    assert ">錢<" in str(piece_html(luk, "coins-3", lang="zh"))  # the suit by its name in the table's language
+    coins = str(piece_html(luk, "coins-3", lang="zh"))
+    assert ">錢<" in coins and '<span class="corner">3</span>' in coins  # the suit by its name in the table's language
     assert "color:#c62828" in str(piece_html(luk, "strings-9"))  # a red card
     assert "color:#212121" in str(piece_html(luk, "strings-8"))
     assert ">♥<" in str(piece_html(load_ruleset("yukushi"), "hQ"))
+
+
+@pytest.mark.parametrize("ref", ["doubt", "hearts", "spades", "big-two"])
+def test_a_plain_pack_shows_the_rank_large_the_suit_as_its_symbol_and_red_suits_red(ref: str) -> None:
+    rs = load_ruleset(ref)
+    ids, ranks, suits = (rs.pieces.columns[c] for c in ("id", "rank", "suit"))
+    for suit, symbol, ink in (("h", "♥", "#c62828"), ("d", "♦", "#c62828"), ("s", "♠", "#212121"),
+                              ("c", "♣", "#212121")):
+        i = suits.index(suit)  # the first card of the suit
+        card = str(piece_html(rs, ids[i]))
+        assert f'<span class="corner">{ranks[i]}</span>' in card, card
+        assert f">{symbol}<" in card and f"color:{ink}" in card, card
 
 
 def test_a_hand_is_grouped_and_sorted_as_the_display_says() -> None:
@@ -58,3 +71,12 @@ def test_draw_naming_an_unknown_attribute_or_piece_is_an_error_at_its_line(tmp_p
     text = str(err.value)
     assert "house.yaml:5:13" in text and "unknown piece attribute 'rnak' (did you mean 'rank'?)" in text
     assert "unknown piece 'no-such'" in text
+
+
+@pytest.mark.parametrize("ref", ["hearts", "spades", "big-two"])
+def test_a_plain_packs_suits_are_named_in_full_in_english(ref: str) -> None:
+    # The suits' letters are the ids' first letter; with --lang en each group and suit reads its name.
+    rs = load_ruleset(ref)
+    assert [named_value(rs, "suit", s, "en") for s in "cdhs"] == ["clubs (c)", "diamonds (d)", "hearts (h)",
+                                                                  "spades (s)"]
+    assert named_value(rs, "suit", "h", None) == "h"  # no language chosen: the id alone
