@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.engine.pieces import NameTable
+from rulecraft.errors import UsageError, clip
 
 if TYPE_CHECKING:
     from rulecraft.engine.equipment import VarSpec
@@ -50,6 +51,17 @@ class Seats:
 def names_of(rs: Ruleset) -> NameTable:
     """The ruleset's names table (an empty one, with only the default language, when it has none)."""
     return rs.display.names if rs.display else NameTable()
+
+
+def language(rs: Ruleset, code: str | None) -> str | None:
+    """A language code a person asked for, checked against the ruleset's (a usage error lists them); None stays None."""
+    if code is None:
+        return None
+    names = names_of(rs)
+    if code not in names.languages:
+        known = ", ".join(names.described(c) for c in names.languages)
+        raise UsageError(f"{rs.name} has no names in '{clip(code)}': its languages are {known}")
+    return code
 
 
 def named(rs: Ruleset, category: str, key: str, lang: str | None) -> str:
@@ -269,3 +281,12 @@ def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, l
         return None
     rest = ", ".join(f"{k} {short(v)}" for k, v in event.items() if k != "type")
     return f"{kind}: {rest}" if rest else str(kind)
+
+
+def result_words(result: dict[str, Any], seats: Seats) -> tuple[str, str, str]:
+    """A finished game's winners, scores and hands played, in the words every face shows them."""
+    winners = result.get("winners", [])
+    who = ("winner" if len(winners) == 1 else "winners") + " " + (", ".join(seats.name(w) for w in winners) or NO_VALUE)
+    scores = "  ".join(f"seat {s}: {short(v)}" for s, v in enumerate(result.get("scores", [])))
+    hands = f"{result.get('hands')}" + (" (stopped early: hand limit)" if result.get("truncated") else "")
+    return who, scores, hands

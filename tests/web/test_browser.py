@@ -26,7 +26,7 @@ BOTS = "first"  # the quickest bot to end a hand: the first legal move
 # of ~100 decisions by the people; up to four a play, the same game in ~30 (its scenarios cover both).
 CHOICES = {"doubt": {"per_play": "up-to-four"}}
 MOVES_PER_HAND = 400  # a hand that takes more moves than this is a failure, not a slow test
-WAIT = 10.0
+WAIT = 30.0  # seconds a page may take to answer: generous, since a loaded 2-core machine can stall a page for 10
 # What a page tells its reader: the text, and every attribute that carries data (names, tooltips, moves,
 # values); not the markup itself, whose tag names (h3) could look like a piece id (h3, the three of hearts).
 PAGE_WORDS = """

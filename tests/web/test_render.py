@@ -84,3 +84,15 @@ def test_a_table_started_in_a_language_logs_the_plays_in_it(rules_dir: Path) -> 
         played = line.split(": play ", 1)[1]
         ids = re.findall(r"\(([0-9]-[0-9])\)", played)
         assert ids and played == " ".join(f"{names.term('pieces', t, 'zh')} ({t})" for t in ids)
+
+
+def test_a_finished_game_is_told_in_the_terminals_words() -> None:
+    rs, view, _ = _tien_gow()
+    view["result"] = {"winners": [2], "scores": [-3, 0, 5, -2], "hands": 200, "truncated": True}
+    section = str(table_html(rs, view, [], SEATS)).split('<section class="result">')[1].split("</section>")[0]
+    from rulecraft.cli.table import result_lines
+
+    said = [line.strip() for line in result_lines(view["result"], SEATS)]
+    assert said == ["result: winner seat 2 (b)", "scores: seat 0: -3  seat 1: 0  seat 2: 5  seat 3: -2",
+                    "hands played: 200 (stopped early: hand limit)"]
+    assert section.split("<br>") == ["<h3>result</h3>winner seat 2 (b)", said[1], said[2]]

@@ -14,13 +14,12 @@ from __future__ import annotations
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
-from rulecraft.errors import UsageError
-
 # The words are the browser table's too (rulecraft.wording); the ones other commands import from
 # here are re-exported (``X as X``), so they stay importable from here.
 from rulecraft.wording import Seats as Seats
 from rulecraft.wording import event_text as event_text
-from rulecraft.wording import hand_groups, piece_text, public_rows, short, variable_text, zone_label
+from rulecraft.wording import hand_groups, piece_text, public_rows, result_words, short, variable_text, zone_label
+from rulecraft.wording import language as language
 from rulecraft.wording import named as named
 from rulecraft.wording import names_of as names_of
 from rulecraft.wording import piece_type as piece_type
@@ -31,18 +30,6 @@ if TYPE_CHECKING:
 HAND_ZONE = "hand"  # the engine's per-seat holding zone (``State.hand``)
 RECENT = 8  # events shown under "recent"
 SUGGEST = 12  # legal moves suggested under the table when there are at most this many
-
-
-# ---------------------------------------------------------------------- languages
-def language(rs: Ruleset, code: str | None) -> str | None:
-    """The ``--lang`` code checked against the ruleset's languages (a usage error lists them); None stays None."""
-    if code is None:
-        return None
-    names = names_of(rs)
-    if code not in names.languages:
-        known = ", ".join(names.described(c) for c in names.languages)
-        raise UsageError(f"{rs.name} has no names in '{code}': its languages are {known}")
-    return code
 
 
 def width(text: str) -> int:
@@ -170,10 +157,5 @@ def options_text(rs: Ruleset, lang: str | None = None) -> str:
 
 
 def result_lines(result: dict[str, Any], seats: Seats) -> list[str]:
-    scores = result.get("scores", [])
-    out = ["result: winner" + ("s" if len(result.get("winners", [])) != 1 else "") + " "
-           + ", ".join(seats.name(w) for w in result.get("winners", []))]
-    out.append("  scores: " + "  ".join(f"seat {s}: {short(v)}" for s, v in enumerate(scores)))
-    hands = result.get("hands")
-    out.append(f"  hands played: {hands}" + (" (stopped early: hand limit)" if result.get("truncated") else ""))
-    return out
+    who, scores, hands = result_words(result, seats)
+    return [f"result: {who}", f"  scores: {scores}", f"  hands played: {hands}"]

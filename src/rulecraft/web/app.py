@@ -30,7 +30,7 @@ from rulecraft.errors import RulecraftError, UsageError, clip
 from rulecraft.web.catalog import Catalog, parse_options
 from rulecraft.web.render import table_html
 from rulecraft.web.tables import HOT, HUMAN, Table, Tables, check_seed, offered_agents
-from rulecraft.wording import Seats
+from rulecraft.wording import Seats, language
 
 HERE = Path(__file__).parent
 MAX_FORM_BYTES = 4 * 1024 * 1024  # an uploaded log, at most
@@ -105,9 +105,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
             rs = setup["rs"]
             seats = [args.get(f"seat.{s}", "") for s in range(rs.seats.count)]
             seed = check_seed(args.get("seed", "1"))
-            lang = args.get("lang") or None
-            if lang is not None and lang not in setup["languages"]:
-                raise UsageError(f"{rs.name} has no names in '{clip(lang)}'")
+            lang = language(rs, args.get("lang") or None)
             table = await run_in_threadpool(tables.start, args["ref"], rs, seed, seats, lang)
         except RulecraftError as exc:
             return problem(request, exc)

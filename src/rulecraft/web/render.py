@@ -22,6 +22,7 @@ from rulecraft.wording import (
     move_text,
     named,
     public_rows,
+    result_words,
     short,
     variable_text,
     zone_label,
@@ -194,12 +195,9 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
         parts.append(Markup('<section class="hand" id="hand"><h3>your hand (seat {}, {})</h3>{}</section>').format(
             viewer, hand.get("count", 0), hand_html(rs, list(hand.get("pieces", [])), lang, mine)))
     if "result" in view:
-        result = view["result"]
-        parts.append(Markup('<section class="result"><h3>result</h3>winners: {}<br>scores: {}<br>hands: {}{}'
-                            '</section>').format(
-            ", ".join(seats.name(w) for w in result.get("winners", [])),
-            ", ".join(f"seat {s}: {short(v)}" for s, v in enumerate(result.get("scores", []))),
-            result.get("hands"), " (stopped at the hand limit)" if result.get("truncated") else ""))
+        who, scores, hands = result_words(view["result"], seats)
+        parts.append(Markup('<section class="result"><h3>result</h3>{}<br>scores: {}<br>hands played: {}</section>')
+                     .format(who, scores, hands))
     elif mine:
         parts.append(Markup('<section class="controls"><h3>your move</h3>{}</section>').format(
             moves_html(rs, view, lang)))
