@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast as pyast
 import os
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
@@ -198,9 +199,8 @@ def parse(text: str) -> A.Node:
     return node
 
 
-def _check_brackets(text: str) -> None:
-    """Refuse brackets nested past MAX_DEPTH at the first bracket too deep, before lark reads them."""
-    depth = 0
+def _brackets(text: str) -> Iterator[tuple[int, str]]:
+    """Each bracket of ``text`` with its offset, skipping those inside string literals."""
     quote = ""
     escaped = False
     for i, ch in enumerate(text):
@@ -213,11 +213,19 @@ def _check_brackets(text: str) -> None:
                 quote = ""
         elif ch in "'\"":
             quote = ch
-        elif ch in "([":
+        elif ch in "()[]":
+            yield i, ch
+
+
+def _check_brackets(text: str) -> None:
+    """Refuse brackets nested past MAX_DEPTH at the first bracket too deep, before lark reads them."""
+    depth = 0
+    for i, ch in _brackets(text):
+        if ch in "([":
             depth += 1
             if MAX_DEPTH.exceeded(depth):
                 raise ExprSyntaxError(i, MAX_DEPTH.message("this expression", _bracket_depth(text)))
-        elif ch in ")]":
+        else:
             depth -= 1
 
 
@@ -265,21 +273,10 @@ def _expected(exc: UnexpectedInput) -> str:
 def _unclosed(text: str) -> str:
     """``: 1 '(' not closed`` for brackets left open; brackets inside string literals do not count."""
     stack: list[str] = []
-    quote = ""
-    escaped = False
-    for ch in text:
-        if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([":
+    for _, ch in _brackets(text):
+        if ch in "([":
             stack.append(ch)
-        elif ch in ")]" and stack:
+        elif stack:
             stack.pop()
     parts = [f"{stack.count(b)} '{b}'" for b in "([" if b in stack]
     return f": {' and '.join(parts)} not closed" if parts else ""
