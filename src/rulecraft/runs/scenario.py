@@ -66,12 +66,26 @@ class ScenarioFailure(Exception):
     pass
 
 
+# Keys only a rule file (a ruleset or an overlay) has, never a scenario: a game that is not bundled
+# keeps its rule file beside its scenarios, and that file is not a scenario.
+_RULE_FILE_KEYS = ("extends", "hand", "seats", "pieces", "zones")
+
+
+def is_rule_file(data: Any) -> bool:
+    """Whether loaded YAML is a rule file rather than a scenario (it names no ``ruleset:``)."""
+    return isinstance(data, dict) and "ruleset" not in data and any(k in data for k in _RULE_FILE_KEYS)
+
+
 def load_scenario(path: str | Path) -> dict[str, Any]:
     from rulecraft.rules.yamlload import load_yaml_file
 
     data = load_yaml_file(path)
     if not isinstance(data, dict):
         raise RuleFileError.single(SourcePos(str(path), 1, 1), "a scenario file is a mapping")
+    if is_rule_file(data):
+        raise RuleFileError.single(SourcePos(str(path), 1, 1),
+                                   "this is a rule file, not a scenario (a scenario names its 'ruleset:'); "
+                                   "check it with 'rulecraft validate'")
     from rulecraft.rules.schema_check import check_scenario
 
     check_scenario(data, str(path))
