@@ -9,7 +9,8 @@ An effect is a small map in a rule file::
 
 Actions: ``set`` / ``add`` (variables, ``name`` or ``name[index]``), ``move`` (pieces between zones),
 ``mark`` (name pieces for knowledge expressions), ``show`` (pieces every seat may see where they
-lie), ``pay`` (chips between seats with named multipliers), ``void_hand``, ``end_phase``.
+lie), ``pay`` (chips between seats with named multipliers), ``sit_out`` (seats that take no further
+part in the hand), ``void_hand``, ``end_phase``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 _LVALUE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.+)\])?\s*$")
 _FOR = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)$", re.S)
-ACTIONS = ("set", "add", "move", "mark", "show", "pay", "void_hand", "end_phase")
+ACTIONS = ("set", "add", "move", "mark", "show", "pay", "sit_out", "void_hand", "end_phase")
 SHOWN = "@shown"  # the marks entry of pieces shown to every seat where they lie (no rule's mark name has '@')
 
 
@@ -90,6 +91,7 @@ class Effect:
     # A looped effect whose `when` reads none of its loop's names: asked once before the loop, and when
     # it does not hold the loop is skipped (nothing fires in any pass, so nothing could change it).
     when_outside: bool = False
+    sit_out: CompiledExpr | None = None  # seats that play no further part in this hand
 
 
 def parse_zone_ref(b: Builder, rs: Equipment, text: Any, scope: Scope, what: str) -> ZoneRef:
@@ -187,6 +189,9 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
     show = None
     if "show" in raw:
         show = b.expr((raw["show"] or {}).get("pieces"), scope, T.LIST, what)
+    sit_out = None
+    if "sit_out" in raw:
+        sit_out = b.expr((raw["sit_out"] or {}).get("seats"), scope, T.LIST, what)
     pay = None
     if "pay" in raw:
         spec = raw["pay"]
@@ -209,7 +214,7 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
     outside = bool(loops) and when is not None and not (set(getattr(when, "reads", loop_names)) & loop_names)
     return Effect(eid, tuple(loops), when, tuple(assigns), move, mark, pay,
                   bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)), pos_of(raw), show,
-                  outside)
+                  outside, sit_out)
 
 
 def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
@@ -306,10 +311,25 @@ def _fire(st: Board, e: Effect, ctx: Ctx) -> None:
         st.marks.setdefault(SHOWN, set()).update(e.show(ctx))
     if e.pay is not None:
         _pay(st, e, ctx)
+    if e.sit_out is not None:
+        _sit_out(st, e.sit_out(ctx))
     if e.void_hand:
         st.signal = "void"
     if e.end_phase:
         st.signal = st.signal or "end_phase"
+
+
+def _sit_out(st: Board, seats: Any) -> None:
+    """The seats take no further part in the hand (a partner whose partner plays alone): every order
+    of seats made from now on (a phase's first turn, a trick's next round) passes them by, as it passes
+    a seat ``seats.sits_out`` names; their pieces stay where they lie."""
+    out = set(seats)
+    if any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < st.rs.seats.count for s in out):
+        raise ValueError(f"sit_out needs seats (0 to {st.rs.seats.count - 1}), not {sorted(map(repr, out))}")
+    active = tuple(s for s in st.active if s not in out)
+    if not active:
+        raise ValueError("sit_out would leave no seat to play the hand")
+    st.active = active
 
 
 def _pay(st: Board, e: Effect, ctx: Ctx) -> None:
