@@ -232,12 +232,16 @@ def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
         except _CANNOT as exc:  # values its expressions gave that the action cannot use (adding a list to 3)
             where = f"{e.pos}: " if e.pos is not UNKNOWN_POS else ""
             name = f"effect '{e.id}'" if e.id else "effect"
-            reason = python_reason(exc, 200)
+            reason = str(exc) if isinstance(exc, _Unusable) else python_reason(exc, 200)
             raise ExpressionRuntimeError(f"{where}error: {name} cannot be done with the values its expressions "
                                          f"gave: {reason}", reason) from exc
 
 
 _CANNOT = (TypeError, ValueError, IndexError, KeyError, ArithmeticError)
+
+
+class _Unusable(ValueError):
+    """A value an effect's expression gave that its action cannot use, said in the rules' words."""
 
 
 def _holds_before(e: Effect, ctx: Ctx) -> bool:
@@ -298,7 +302,8 @@ def _fire(st: Board, e: Effect, ctx: Ctx) -> None:
         m = e.move
         src = st.zone_instance(m.src.zone, m.src.owner(ctx) if m.src.owner else None)
         dst = st.zone_instance(m.dst.zone, m.dst.owner(ctx) if m.dst.owner else None)
-        pieces = list(st.zones[src]) if m.pieces is None else [p for p in m.pieces(ctx) if st.loc[p] == src]
+        named = list(st.zones[src]) if m.pieces is None else _pieces(st, m.pieces(ctx))
+        pieces = named if m.pieces is None else [p for p in named if st.loc[p] == src]
         if m.face == "keep":
             st.gather(pieces, dst)
         else:
@@ -319,16 +324,27 @@ def _fire(st: Board, e: Effect, ctx: Ctx) -> None:
         st.signal = st.signal or "end_phase"
 
 
+def _pieces(st: Board, values: Any) -> list[int]:
+    """The pieces a ``move`` names, each checked to be one (``first()`` of an empty zone is none)."""
+    out = list(values)
+    for p in out:
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < st.rs.pieces.count:
+            shown = "none" if p is None else repr(p)
+            raise _Unusable(f"the pieces to move include {shown}, which is not a piece"
+                            + (" (first() of an empty list is none)" if p is None else ""))
+    return out
+
+
 def _sit_out(st: Board, seats: Any) -> None:
     """The seats take no further part in the hand (a partner whose partner plays alone): every order
     of seats made from now on (a phase's first turn, a trick's next round) passes them by, as it passes
     a seat ``seats.sits_out`` names; their pieces stay where they lie."""
     out = set(seats)
     if any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < st.rs.seats.count for s in out):
-        raise ValueError(f"sit_out needs seats (0 to {st.rs.seats.count - 1}), not {sorted(map(repr, out))}")
+        raise _Unusable(f"sit_out needs seats (0 to {st.rs.seats.count - 1}), not {sorted(map(repr, out))}")
     active = tuple(s for s in st.active if s not in out)
     if not active:
-        raise ValueError("sit_out would leave no seat to play the hand")
+        raise _Unusable("sit_out would leave no seat to play the hand")
     st.active = active
 
 
