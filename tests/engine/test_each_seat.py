@@ -59,3 +59,16 @@ def test_a_condition_no_value_meets_lapses_rather_than_leave_no_move() -> None:
 def test_allow_must_be_a_condition_on_a_value_of_the_variables_type() -> None:
     with pytest.raises(RuleFileError, match="cannot compare a number with a string"):
         _spades_with(allow="value != 'nil'")
+
+
+def test_giving_a_piece_not_held_says_so() -> None:
+    st = Game(ruleset("hearts"), 1).new_state()  # the first hand passes three cards left
+    seat = st.to_act
+    assert seat is not None
+    ids = {st.rs.pieces.type_id(p) for p in st.hand(seat)}
+    held = sorted(ids)
+    other = next(st.rs.pieces.type_id(p) for p in range(st.rs.pieces.count) if st.rs.pieces.type_id(p) not in ids)
+    with pytest.raises(IllegalMoveError, match=f"you do not hold {other}: pass 3 more piece"):
+        st.apply(f"give {other}")
+    with pytest.raises(IllegalMoveError, match="give one piece at a time: pass 3 more piece"):
+        st.apply(f"give {held[0]} {held[1]}")

@@ -94,6 +94,19 @@ def test_an_effect_that_cannot_use_its_values_says_so_at_the_effect(cli: Cli) ->
                                   "expressions gave: TypeError: unsupported operand type(s) for +: 'int' and 'list'\n")
 
 
+def test_moving_the_first_of_an_empty_zone_says_it_is_not_a_piece(cli: Cli) -> None:
+    # After the play the deck is empty: first() gives none, which the move names in the rules' words
+    # (it was Python's "list indices must be integers or slices, not NoneType").
+    cli.tiny()
+    cli.write("overlay.yaml", "extends: tiny.yaml\nname: overlay\nhand:\n  phases:\n    - id: scoring\n      effects:\n"
+                              "        - {id: turn, move: {from: deck, to: trick,\n"
+                              "                            pieces: \"[first(zone('deck'))]\"}}\n")
+    r = cli("simulate", "overlay.yaml", "-n", "1")
+    assert (r.code, r.err) == (1, "overlay.yaml:7:11: error: effect 'turn' cannot be done with the values its "
+                                  "expressions gave: the pieces to move include none, which is not a piece "
+                                  "(first() of an empty list is none)\n")
+
+
 def test_a_value_a_variable_cannot_hold_is_refused_where_it_is_written(cli: Cli) -> None:
     # A value whose type the loader knows (a list) is refused at load, before any game is played.
     cli.tiny()

@@ -81,6 +81,36 @@ def test_nested_id_lists_merge_deeply(game: Path) -> None:
     assert effects == [{"id": "one", "set": {"x": 1}}, {"id": "two", "set": {"x": 2}, "when": "x > 0"}]
 
 
+def test_a_new_item_is_placed_before_or_after_another(game: Path) -> None:
+    c = compose(str(write(game, "o.yaml", "extends: base.yaml\nhand:\n  phases:\n"
+                                          "    - {id: cut, $after: shuffle, kind: shuffle}\n"
+                                          "    - {id: first, $before: shuffle, kind: shuffle}\n"
+                                          "    - {id: deal, count: 3}\n"
+                                          "    - id: score\n      effects: [{id: zero, $before: one, set: {x: 0}}]\n")))
+    phases = c.data["hand"]["phases"]
+    assert [p["id"] for p in phases] == ["first", "shuffle", "cut", "deal", "score"]
+    assert plain(phases[2]) == {"id": "cut", "kind": "shuffle"}  # the directive is not left in the rules
+    assert phases[3]["count"] == 3  # merging by id still finds the items after the insertions
+    assert [e["id"] for e in phases[4]["effects"]] == ["zero", "one", "two"]
+
+
+def test_a_new_item_placed_next_to_an_unknown_one_is_an_error_at_the_name(game: Path) -> None:
+    with pytest.raises(RuleFileError) as info:
+        compose(str(write(game, "o.yaml", "extends: base.yaml\nhand:\n  phases:\n"
+                                          "    - {id: cut, $after: shufle, kind: shuffle}\n")))
+    d = info.value.diagnostics[0]
+    assert (d.pos.line, d.pos.col) == (4, 25)
+    assert d.message == "no item 'shufle' in hand.phases to place 'cut' after (did you mean 'shuffle'?)"
+
+
+def test_an_item_already_there_is_not_moved(game: Path) -> None:
+    with pytest.raises(RuleFileError) as info:
+        compose(str(write(game, "o.yaml", "extends: base.yaml\nhand:\n  phases:\n"
+                                          "    - {id: score, $before: shuffle}\n")))
+    assert info.value.diagnostics[0].message == ("'$before' places a new item and stands alone: hand.phases "
+                                                 "already has an item 'score', which merges where it is")
+
+
 def test_delete_by_id(game: Path) -> None:
     c = compose(str(write(game, "o.yaml", "extends: base.yaml\nhand:\n  phases:\n"
                                           "    - {id: shuffle, $delete: true}\n")))

@@ -262,3 +262,16 @@ def test_a_scenario_failing_as_written_is_left_out_and_fails_the_run(tiny_copy: 
     assert out["scenarios"]["total"] == 2 and out["scenarios"]["passing"] == 1
     (failure,) = out["scenarios"]["failing_as_written"]
     assert failure.startswith("tiny/scenarios/wrong.yaml: ") and "scores: expected [0, 11], got [0, 10]" in failure
+
+
+def test_a_listing_whose_rule_path_is_near_a_mutants_suggests_it(tiny_copy: Path) -> None:
+    # The rule path guessed wrong (an effect by its place, not its id): the listing says which it meant.
+    (tiny_copy / "scenarios" / "mutants.yaml").write_text(
+        "equivalent:\n"
+        "  - {rule: 'hand.phases[scoring].effects[most-trick].when', change: \"'>=' -> '>'\", reason: a typo}\n"
+        "  - {rule: 'nothing.like.it', change: \"'>=' -> '>'\", reason: no such rule}\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["test", "--mutate", "tiny/scenarios"])
+    assert r.exit_code == 1
+    assert ("no mutant [hand.phases[scoring].effects[most-trick].when]: '>=' -> '>' "
+            "(did you mean rule: \"hand.phases[scoring].effects[most-tricks].when\"?)") in r.output
+    assert "no mutant [nothing.like.it]: '>=' -> '>' (was the rule file edited?)" in r.output

@@ -109,3 +109,17 @@ def test_a_view_check_reads_what_the_seat_sees_and_its_log(tmp_path: Path) -> No
     failures = " ".join(run_scenario_file(leaky).failures)
     assert "seat 1's log does not name rook-bird" in failures
     assert "seat 1 sees bid as 0, not 75" in failures
+
+
+def test_a_rule_file_kept_beside_its_scenarios_is_not_run_as_one(tmp_path: Path) -> None:
+    # A game that is not bundled keeps its rule file in the scenarios' folder: `rulecraft test DIR`
+    # runs the scenarios and leaves the rule file alone; named on its own, it is one clear error.
+    _write(tmp_path, "my-game.yaml", "extends: rook\nname: my-game\n")
+    _write(tmp_path, "bid.yaml", ROOK_DEAL.replace("ruleset: rook", "ruleset: my-game.yaml")
+           + "steps: [bid 70]\nexpect: {to_act: 2}\n")
+    code, out = _cli("test", str(tmp_path))
+    assert (code, out.splitlines()[-1]) == (0, "1 passed, 0 failed")
+    code, out = _cli("test", str(tmp_path / "my-game.yaml"))
+    assert code == 1
+    assert "my-game.yaml:1:1: error: this is a rule file, not a scenario (a scenario names its 'ruleset:')" in out
+    assert out.count("error:") == 1

@@ -45,7 +45,9 @@ def _print_mutants(report: MutationReport, quiet: bool) -> None:
         click.echo(f"{e.where}: the mutant {m.at}: {m.change} is listed as equivalent, but it is "
                    f"{report.status(m)}: {report.outcomes[m.index].detail}")
     for e in report.stale_equivalents():
-        click.echo(f"{e.where}: no mutant {e.named}: {e.change} (was the rule file edited?)")
+        meant = report.likely_meant(e)
+        hint = f"did you mean {meant}?" if meant else "was the rule file edited?"
+        click.echo(f"{e.where}: no mutant {e.named}: {e.change} ({hint})")
     for f in report.suite.files:
         _summary(f"{f} ({', '.join(report.suite.rulesets_of(f))})", report.figures([m for m in report.mutants
                                                                                         if m.file == f]))

@@ -9,7 +9,8 @@ An effect is a small map in a rule file::
 
 Actions: ``set`` / ``add`` (variables, ``name`` or ``name[index]``), ``move`` (pieces between zones),
 ``mark`` (name pieces for knowledge expressions), ``show`` (pieces every seat may see where they
-lie), ``pay`` (chips between seats with named multipliers), ``void_hand``, ``end_phase``.
+lie), ``pay`` (chips between seats with named multipliers), ``sit_out`` (seats that take no further
+part in the hand), ``void_hand``, ``end_phase``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 _LVALUE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.+)\])?\s*$")
 _FOR = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)$", re.S)
-ACTIONS = ("set", "add", "move", "mark", "show", "pay", "void_hand", "end_phase")
+ACTIONS = ("set", "add", "move", "mark", "show", "pay", "sit_out", "void_hand", "end_phase")
 SHOWN = "@shown"  # the marks entry of pieces shown to every seat where they lie (no rule's mark name has '@')
 
 
@@ -90,6 +91,7 @@ class Effect:
     # A looped effect whose `when` reads none of its loop's names: asked once before the loop, and when
     # it does not hold the loop is skipped (nothing fires in any pass, so nothing could change it).
     when_outside: bool = False
+    sit_out: CompiledExpr | None = None  # seats that play no further part in this hand
 
 
 def parse_zone_ref(b: Builder, rs: Equipment, text: Any, scope: Scope, what: str) -> ZoneRef:
@@ -187,6 +189,9 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
     show = None
     if "show" in raw:
         show = b.expr((raw["show"] or {}).get("pieces"), scope, T.LIST, what)
+    sit_out = None
+    if "sit_out" in raw:
+        sit_out = b.expr((raw["sit_out"] or {}).get("seats"), scope, T.LIST, what)
     pay = None
     if "pay" in raw:
         spec = raw["pay"]
@@ -209,7 +214,7 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
     outside = bool(loops) and when is not None and not (set(getattr(when, "reads", loop_names)) & loop_names)
     return Effect(eid, tuple(loops), when, tuple(assigns), move, mark, pay,
                   bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)), pos_of(raw), show,
-                  outside)
+                  outside, sit_out)
 
 
 def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
@@ -227,12 +232,16 @@ def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
         except _CANNOT as exc:  # values its expressions gave that the action cannot use (adding a list to 3)
             where = f"{e.pos}: " if e.pos is not UNKNOWN_POS else ""
             name = f"effect '{e.id}'" if e.id else "effect"
-            reason = python_reason(exc, 200)
+            reason = str(exc) if isinstance(exc, _Unusable) else python_reason(exc, 200)
             raise ExpressionRuntimeError(f"{where}error: {name} cannot be done with the values its expressions "
                                          f"gave: {reason}", reason) from exc
 
 
 _CANNOT = (TypeError, ValueError, IndexError, KeyError, ArithmeticError)
+
+
+class _Unusable(ValueError):
+    """A value an effect's expression gave that its action cannot use, said in the rules' words."""
 
 
 def _holds_before(e: Effect, ctx: Ctx) -> bool:
@@ -293,7 +302,8 @@ def _fire(st: Board, e: Effect, ctx: Ctx) -> None:
         m = e.move
         src = st.zone_instance(m.src.zone, m.src.owner(ctx) if m.src.owner else None)
         dst = st.zone_instance(m.dst.zone, m.dst.owner(ctx) if m.dst.owner else None)
-        pieces = list(st.zones[src]) if m.pieces is None else [p for p in m.pieces(ctx) if st.loc[p] == src]
+        named = list(st.zones[src]) if m.pieces is None else _pieces(st, m.pieces(ctx))
+        pieces = named if m.pieces is None else [p for p in named if st.loc[p] == src]
         if m.face == "keep":
             st.gather(pieces, dst)
         else:
@@ -306,10 +316,36 @@ def _fire(st: Board, e: Effect, ctx: Ctx) -> None:
         st.marks.setdefault(SHOWN, set()).update(e.show(ctx))
     if e.pay is not None:
         _pay(st, e, ctx)
+    if e.sit_out is not None:
+        _sit_out(st, e.sit_out(ctx))
     if e.void_hand:
         st.signal = "void"
     if e.end_phase:
         st.signal = st.signal or "end_phase"
+
+
+def _pieces(st: Board, values: Any) -> list[int]:
+    """The pieces a ``move`` names, each checked to be one (``first()`` of an empty zone is none)."""
+    out = list(values)
+    for p in out:
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < st.rs.pieces.count:
+            shown = "none" if p is None else repr(p)
+            raise _Unusable(f"the pieces to move include {shown}, which is not a piece"
+                            + (" (first() of an empty list is none)" if p is None else ""))
+    return out
+
+
+def _sit_out(st: Board, seats: Any) -> None:
+    """The seats take no further part in the hand (a partner whose partner plays alone): every order
+    of seats made from now on (a phase's first turn, a trick's next round) passes them by, as it passes
+    a seat ``seats.sits_out`` names; their pieces stay where they lie."""
+    out = set(seats)
+    if any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < st.rs.seats.count for s in out):
+        raise _Unusable(f"sit_out needs seats (0 to {st.rs.seats.count - 1}), not {sorted(map(repr, out))}")
+    active = tuple(s for s in st.active if s not in out)
+    if not active:
+        raise _Unusable("sit_out would leave no seat to play the hand")
+    st.active = active
 
 
 def _pay(st: Board, e: Effect, ctx: Ctx) -> None:

@@ -22,12 +22,16 @@ class Game:
         self.max_hands = max_hands
 
     def new_state(self, chance: list[dict[str, Any]] | None = None,
-                  match_vars: dict[str, Any] | None = None) -> State:
+                  match_vars: dict[str, Any] | None = None, hand_number: int | None = None) -> State:
         """``match_vars`` sets match variables before the first hand begins (a scenario that starts
-        "in the fourth hand" of a rotation, or with the scores a hand's own rules read)."""
+        "in the fourth hand" of a rotation, or with the scores a hand's own rules read);
+        ``hand_number`` makes that first hand the match's hand_number-th, before it begins, so its
+        own rules (a deal whose size depends on ``hand_number``) read it."""
         st = State(self.ruleset, self.seed)
         if self.max_hands is not None:
             st.hand_limit = min(st.hand_limit, self.max_hands)
         st.chance_feed = list(chance) if chance else None
+        if hand_number is not None:
+            st.hand_no = hand_number - 1  # beginning the hand counts it
         start(st, match_vars)
         return st

@@ -18,7 +18,8 @@ naming the chain (``a.yaml extends b.yaml extends a.yaml``). The base (the file 
 - mappings merge key by key, recursively; a key whose overlay value is ``{$delete: true}`` is
   removed (deleting a key that is not there is an error);
 - a list whose items are all mappings with an ``id`` merges *by id*: an item whose id is already in
-  B merges into that item (deeply); a new id is appended; ``{id: X, $delete: true}`` removes item X
+  B merges into that item (deeply); a new id is appended, or placed where ``$before: Y`` or
+  ``$after: Y`` says (Y an item of B); ``{id: X, $delete: true}`` removes item X
   (an unknown X is an error at its position);
 - any other list (items without ids, or an empty list) replaces B's list;
 - ``{$replace: VALUE}`` replaces B's value (a list or mapping) with VALUE as written, without merging;
@@ -64,6 +65,7 @@ from rulecraft.rules.rulefiles import read_rule_file
 from rulecraft.rules.yamlload import YamlDocument
 
 DIRECTIVES = ("$delete", "$replace")
+PLACES = ("$before", "$after")  # on a new list item with an id: where it goes (default: at the end)
 NOT_HASHED = ("options", "presets")
 
 
@@ -618,6 +620,15 @@ class _Merger:
                 out[k] = _GONE
                 continue
             body = _without(item, "$delete") if "$delete" in item else item
+            places = [d for d in PLACES if d in body]
+            for d in places:
+                body = _without(body, d)
+            if places and (iid in index or len(places) > 1):
+                self.error(_key_pos(item, places[-1]),
+                           f"'{places[0]}' places a new item and stands alone: {path or 'the list'} already has "
+                           f"an item '{iid}', which merges where it is" if iid in index else
+                           "an item is placed '$before' another or '$after' it, not both", child)
+                continue
             if iid in index:
                 # The id only says which item; the item keeps its own id (and its position).
                 out[index[iid]] = self.merge(out[index[iid]], _without(body, "id"), child)
@@ -632,9 +643,20 @@ class _Merger:
                 close = difflib.get_close_matches(iid, known, n=1) if len(iid) <= 100 else []
                 if close:
                     self.near_misses[child] = (iid, close[0])
-                index[iid] = len(out)
-                out.append(self.clean(body, child))
-                item_pos.append(_item_pos(over, j))
+                at = len(out)
+                if places:  # a new item where the overlay says, not at the end (a phase before the play)
+                    anchor = str(item[places[0]])
+                    if anchor not in index:
+                        known = [str(x["id"]) for x in out if isinstance(x, dict) and "id" in x]
+                        self.error(pos_of(item[places[0]], _key_pos(item, places[0])),
+                                   f"no item '{anchor}' in {path or 'the list'} to place '{iid}' "
+                                   f"{places[0][1:]}{_did_you_mean(anchor, known)}", child)
+                        continue
+                    at = index[anchor] + (places[0] == "$after")
+                out.insert(at, self.clean(body, child))
+                item_pos.insert(at, _item_pos(over, j))
+                index = {k: (i + 1 if i >= at else i) for k, i in index.items()}
+                index[iid] = at
         result = LList(pos=getattr(base, "pos", UNKNOWN_POS))
         for value, p in zip(out, item_pos, strict=True):
             if value is not _GONE:

@@ -8,7 +8,7 @@ value of any key, and ``$delete: true`` on any list item with an ``id``. The der
 - lets every property be a directive: ``{if: <a directive>, then: directive, else: <the property>}``
   (if/then rather than anyOf, so an error in an ordinary value is reported against the property's
   own schema, not as "not valid under any of the given schemas");
-- adds ``$delete`` to every object that has an ``id``;
+- adds ``$delete``, ``$before`` and ``$after`` to every object that has an ``id``;
 - checks a phase written without ``kind`` (it merges into a phase of the base by id) against every
   key any phase kind has, so a misspelt key is still caught in the overlay itself.
 
@@ -46,6 +46,12 @@ DIRECTIVE_DEF = {
     "maxProperties": 1,
 }
 DELETE_PROP = {"const": True, "description": "In an overlay or patch: remove the item with this id."}
+PLACE_PROPS = {
+    "$before": {"type": "string", "description": "In an overlay or patch, on a new item: put it just before "
+                                                 "the item with this id (default: at the end of the list)."},
+    "$after": {"type": "string", "description": "In an overlay or patch, on a new item: put it just after "
+                                                "the item with this id (default: at the end of the list)."},
+}
 
 
 def _partial(schema: Any) -> Any:
@@ -73,6 +79,7 @@ def _partial(schema: Any) -> Any:
     props = out.get("properties")
     if isinstance(props, dict) and "id" in props and out.get("additionalProperties") is False:
         props["$delete"] = dict(DELETE_PROP)
+        props.update(copy.deepcopy(PLACE_PROPS))
     return out
 
 

@@ -17,6 +17,7 @@ written are used; the others are reported.
 
 from __future__ import annotations
 
+import difflib
 import random
 import signal
 import threading
@@ -209,6 +210,21 @@ class MutationReport:
         if len(self.mutants) < self.total:
             return []
         return [e for e in self.equivalents if not any(e.matches(m) for m in self.mutants)]
+
+    def likely_meant(self, e: Equivalent) -> str | None:
+        """For a listed mutant that does not exist: where a mutant making the same change is, when
+        one is near what the entry names (a rule path written as one guesses it, `pieces[0]` for
+        `pieces[{suit}{rank}]`), as the entry would name it."""
+        same = [m for m in self.mutants if m.change == e.change]
+        if e.rule is not None:
+            rules = sorted({m.rule for m in same})
+            close = difflib.get_close_matches(e.rule, rules, n=1, cutoff=0.6)
+            return f"rule: \"{close[0]}\"" if close else None
+        if e.at is not None:
+            file = e.at.rsplit(":", 2)[0]
+            in_file = [m for m in same if m.file == file]
+            return f"at: {in_file[0].at}" if len(in_file) == 1 else None
+        return None
 
     def killed_equivalents(self) -> list[tuple[Equivalent, Mutant]]:
         """Listed as equivalent, yet a scenario kills it (or it does not load): the listing is wrong."""

@@ -66,12 +66,26 @@ class ScenarioFailure(Exception):
     pass
 
 
+# Keys only a rule file (a ruleset or an overlay) has, never a scenario: a game that is not bundled
+# keeps its rule file beside its scenarios, and that file is not a scenario.
+_RULE_FILE_KEYS = ("extends", "hand", "seats", "pieces", "zones")
+
+
+def is_rule_file(data: Any) -> bool:
+    """Whether loaded YAML is a rule file rather than a scenario (it names no ``ruleset:``)."""
+    return isinstance(data, dict) and "ruleset" not in data and any(k in data for k in _RULE_FILE_KEYS)
+
+
 def load_scenario(path: str | Path) -> dict[str, Any]:
     from rulecraft.rules.yamlload import load_yaml_file
 
     data = load_yaml_file(path)
     if not isinstance(data, dict):
         raise RuleFileError.single(SourcePos(str(path), 1, 1), "a scenario file is a mapping")
+    if is_rule_file(data):
+        raise RuleFileError.single(SourcePos(str(path), 1, 1),
+                                   "this is a rule file, not a scenario (a scenario names its 'ruleset:'); "
+                                   "check it with 'rulecraft validate'")
     from rulecraft.rules.schema_check import check_scenario
 
     check_scenario(data, str(path))
@@ -189,9 +203,6 @@ def run_scenario(data: dict[str, Any], path: str, ruleset: Ruleset | None = None
     try:
         st = start_arranged(rs, data)
         given = (data.get("given") or {}).get("vars", {}) or {}
-        hand_number = (data.get("given") or {}).get("hand_number")
-        if hand_number is not None:
-            st.hand_no = int(hand_number)  # the hand in progress is the match's hand_number-th
         for name, value in given.items():
             if name not in rs.var_index:
                 raise ScenarioFailure(f"{pos_of(name)}: unknown variable '{name}' in given.vars")
@@ -207,6 +218,13 @@ def run_scenario(data: dict[str, Any], path: str, ruleset: Ruleset | None = None
     return result
 
 
+def _hand_given(data: dict[str, Any]) -> int | None:
+    """The scenario's given hand_number: the first hand is that hand of the match from its start, so
+    the hand's own rules (how many cards are dealt) read it."""
+    hand_number = (data.get("given") or {}).get("hand_number")
+    return None if hand_number is None else int(hand_number)
+
+
 def _match_given(rs: Ruleset, data: dict[str, Any]) -> dict[str, Any]:
     """The scenario's given match variables: set before the first hand too, so that hand's own rules
     (which way cards are passed, a rotation) read them."""
@@ -219,15 +237,18 @@ def start_arranged(rs: Ruleset, data: dict[str, Any]) -> State:
     """A new state whose first deal puts the named pieces where the scenario says."""
     seed = int(data.get("seed", 0))
     match_vars = _match_given(rs, data)
+    hand_number = _hand_given(data)
     dice = [{"type": "chance", "kind": "dice", "dice": list(d)} for d in data.get("dice") or []]
     deck = data.get("deck")
     deal = data.get("deal")
     try:
         if deck is None and deal is None:
-            return Game(rs, seed).new_state(chance=_interleave(rs, None, dice), match_vars=match_vars)
+            return Game(rs, seed).new_state(chance=_interleave(rs, None, dice), match_vars=match_vars,
+                                            hand_number=hand_number)
         order = [str(x) for x in deck] if deck is not None else _order_for_deal(rs, seed, deal or {}, dice,
-                                                                                match_vars)
-        return Game(rs, seed).new_state(chance=_interleave(rs, order, dice), match_vars=match_vars)
+                                                                                match_vars, hand_number)
+        return Game(rs, seed).new_state(chance=_interleave(rs, order, dice), match_vars=match_vars,
+                                        hand_number=hand_number)
     except GivenChanceError as exc:  # dice the game cannot roll, a deck of pieces it does not have
         where = deck if deck is not None else deal
         if any(exc.event is d for d in dice):  # point at the roll itself
@@ -242,10 +263,11 @@ def _interleave(rs: Ruleset, order: list[str] | None, dice: list[dict[str, Any]]
 
 
 def _order_for_deal(rs: Ruleset, seed: int, deal: dict[str, Any], dice: list[dict[str, Any]],
-                    match_vars: dict[str, Any] | None = None) -> list[str]:
+                    match_vars: dict[str, Any] | None = None, hand_number: int | None = None) -> list[str]:
     pieces = rs.pieces
     natural = [pieces.type_id(p) for p in range(pieces.count)]
-    probe = Game(rs, seed).new_state(chance=_interleave(rs, natural, dice), match_vars=match_vars)
+    probe = Game(rs, seed).new_state(chance=_interleave(rs, natural, dice), match_vars=match_vars,
+                                     hand_number=hand_number)
     # With the natural order, deck position i holds piece i: where did each position land?
     positions_by_zone: dict[int, list[int]] = {}
     for p in range(pieces.count):

@@ -83,15 +83,28 @@ class Suite:
 
 
 def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The scenario files named, and every *.yaml under directories named (not the mutants lists)."""
+    """The scenario files named, and every *.yaml under directories named that is a scenario: not the
+    mutants lists, nor a rule file kept beside the scenarios that play it."""
     out: list[Path] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            out.extend(f for f in sorted(path.rglob("*.yaml")) if f.name != EQUIVALENT_MUTANTS_FILE)
+            out.extend(f for f in sorted(path.rglob("*.yaml"))
+                       if f.name != EQUIVALENT_MUTANTS_FILE and not _holds_rules(f))
         else:
             out.append(path)
     return out
+
+
+def _holds_rules(path: Path) -> bool:
+    from rulecraft.errors import RulecraftError
+    from rulecraft.rules.yamlload import load_yaml_file
+    from rulecraft.runs.scenario import is_rule_file
+
+    try:
+        return is_rule_file(load_yaml_file(path))
+    except RulecraftError:
+        return False  # a file that does not load is reported when it is run as a scenario
 
 
 def load_suite(paths: Sequence[str | Path]) -> Suite:

@@ -259,5 +259,13 @@ class EachSeat(Phase):
                     return self.message
             return f"{self.verb} one of: {', '.join(m.value for m in self.legal(st))}"
         left = self.give - st.pdata.given
-        return f"pass {left} more piece(s): 'give' a piece from your hand, e.g. " \
-               f"'{self.legal(st)[0].text if self.legal(st) else 'give X'}'"
+        example = self.legal(st)[0].text if self.legal(st) else "give X"
+        if verb == "give" and piece_ids:
+            held = {st.rs.pieces.type_id(p) for p in st.hand(st.to_act)} if st.to_act is not None else set()
+            missing = [pid for pid in piece_ids if pid not in held]
+            if missing:  # the piece is named, but is not the seat's to give
+                return f"you do not hold {' '.join(missing)}: pass {left} more piece(s) from your hand, " \
+                       f"e.g. '{example}'"
+            if len(piece_ids) > 1:
+                return f"give one piece at a time: pass {left} more piece(s), e.g. '{example}'"
+        return f"pass {left} more piece(s): 'give' a piece from your hand, e.g. '{example}'"
