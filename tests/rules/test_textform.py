@@ -236,7 +236,7 @@ def test_a_schema_error_points_into_the_text_file(tmp_path: Path) -> None:
 def test_an_expression_error_points_at_the_name_in_the_text_file(tmp_path: Path) -> None:
     path = tmp_path / "g.rules"
     text = render(read_annotated(bundled_variants_dir() / "doubt" / "base.yaml"), to_text=True)
-    path.write_text(text.replace("kind claims, first left_of(dealer)\n", "kind claims, first left_of(dealr)\n"),
+    path.write_text(text.replace(" claims, first left_of(dealer)\n", " claims, first left_of(dealr)\n"),
                     encoding="utf-8")
     with pytest.raises(RuleFileError) as info:
         load_ruleset(str(path))

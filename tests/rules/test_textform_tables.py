@@ -78,7 +78,7 @@ def test_the_printer_writes_uniform_items_as_a_table_and_reads_it_back() -> None
         text = print_rules(data)
         assert "|" in text and plain(load_rules_text(text, "t.rules")) == plain(data)
     described = print_rules({"o": [{"id": "p", "kind": "k", "description": "Play the game.", "when": "a and b"}]})
-    assert described == 'o\n  p: "Play the game.", kind k, when a and b\n'
+    assert described == 'o\n  p: "Play the game.", k, when a and b\n'
 
 
 @pytest.mark.parametrize(("text", "line", "col", "words"), [

@@ -183,11 +183,39 @@ class _Printer:
                     return f"{head}.{deeper}", v2
         return self.path(key, value) if indent else (head, value)
 
-    def mapping(self, data: dict[str, Any], indent: int) -> None:
-        for k, v in data.items():
+    def mapping(self, data: dict[str, Any], indent: int, keys: list[str] | None = None) -> None:
+        line = ""  # below the top level, short entries share a line: 'key value, key value'
+        for k in data if keys is None else keys:
+            v = data[k]
+            before = len(self.lines)
             trail = self.leads(data, k, indent)
             head, v = self.block_path(str(k), v, indent)
+            one = self.short(data, k, v, indent)
+            if len(self.lines) > before:
+                line = ""  # a comment before an entry starts its line
+            if one is not None and line and len(line) + 2 + len(head) + 1 + len(one) <= WIDTH:
+                line += f", {head} {one}"
+                self.lines[-1] = line
+                continue
+            if one is not None and not trail:
+                line = f"{INDENT * indent}{head} {one}"
+                self.lines.append(line)
+                continue
+            line = ""
             self.entry(head, v, indent, trail)
+
+    def short(self, data: dict[str, Any], key: str, value: Any, indent: int) -> str | None:
+        """The one-line form of an entry that may share its line with others (None if it may not): below the
+        top level, short, no function's definition, with no comment after it (one before it starts its line)."""
+        if not indent or self.notes.after(data, key) or "(" in str(key):
+            return None  # a function's definition keeps its line
+        one = self.inline(value)
+        if one is None or len(one) > _HEADER_VALUE or _multiline(value):
+            return None
+        # A word, a number, a quoted string or a list: never a formula with spaces, whose end would be hard
+        # to see before the next entry, nor a mapping (its entries would read as the line's).
+        plain = " " not in one or isinstance(value, list) or (isinstance(value, str) and one == quote(value))
+        return one if plain else None
 
     def entry(self, head: str, value: Any, indent: int, trail: str) -> None:
         """``head value`` on one line, or ``head`` and the value as a table or a block under it."""
@@ -300,14 +328,18 @@ class _Printer:
             # The item's description is the quoted text after its id, as a heading is followed by its summary.
             head += " " + quote(described)
             rest = [(k, v) for k, v in rest if k != "description"]
+        kind = item.get("kind")
+        if isinstance(kind, str) and _STEP.fullmatch(kind) and not self.notes.before(item, "kind") \
+                and not self.notes.after(item, "kind"):
+            # The item's kind as its head word, as a rule names what it does first: 'deal: deal, from deck'.
+            head += ("," if head.endswith('"') else "") + " " + kind
+            rest = [(k, v) for k, v in rest if k != "kind"]
         line, taken = self.header(item, head, rest, lambda v, one: True)
         if taken < len(rest):
             # Not all on one line: only short leading entries stay on the ID line; the others go below.
             line, taken = self.header(item, head, rest, lambda v, one: _is_scalar(v) and len(one) <= _HEADER_VALUE)
         self.lines.append(line + (f"  {trail}" if trail else ""))
-        for k, v in rest[taken:]:
-            t = self.leads(item, k, indent + 1)
-            self.entry(*self.block_path(str(k), v, indent + 1), indent + 1, t)
+        self.mapping(item, indent + 1, [k for k, _ in rest[taken:]])
 
 
     def header(self, item: dict[str, Any], line: str, rest: list[tuple[str, Any]],
