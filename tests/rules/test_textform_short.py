@@ -161,3 +161,29 @@ def test_generated_items_and_entries_survive(items: list[dict[str, Any]], fields
     doc2, comments2 = parse_rules_with_comments(once, "g.rules")
     assert sorted(c[2] for c in comments2) == sorted(c[2] for c in comments)  # every comment kept
     assert print_rules(doc2.data, attach(doc2.data, comments2)) == once
+
+
+# --------------------------------------------------------------------------- editors
+_HEADS = 'p\n  deal: deal, from deck\n  play: "Claim \\" it.", claims  # c\n  x: a 1\n  y: shuffle\n  z: "d"\n'
+
+
+def test_the_pygments_lexer_marks_the_kind_after_the_id() -> None:
+    pytest.importorskip("pygments")
+    from pygments.token import Keyword
+
+    from rulecraft.rules.pygments_lexer import RulesLexer
+
+    kinds = [v for t, v in RulesLexer().get_tokens(_HEADS) if t is Keyword.Type]
+    assert kinds == ["deal", "claims", "shuffle"]
+
+
+def test_the_textmate_grammar_marks_the_kind_after_the_id() -> None:
+    import re
+
+    grammar = json.loads((Path(__file__).parents[2] / "editors" / "rules.tmLanguage.json").read_text("utf-8"))
+    heads = [(re.compile(p["match"]), int(n)) for p in grammar["patterns"] for n, c in p.get("captures", {}).items()
+             if c["name"] == "entity.name.type.kind.rules"]
+    assert len(heads) == 1
+    pattern, group = heads[0]
+    kinds = [m.group(group) for line in _HEADS.splitlines() if (m := pattern.search(line))]
+    assert kinds == ["deal", "claims", "shuffle"]
