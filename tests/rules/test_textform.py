@@ -205,7 +205,7 @@ def test_comments_stay_where_they_were_written(places: list[tuple[int, str]]) ->
     ("a\n\tb 1\n", 2, 1, "tabs"),
     ('a "x\\qy"\n', 1, 5, "unknown escape"),
     ('a "unclosed\n', 1, 3, "quoted string ends on its line"),
-    ("a tru e\n", 1, 7, "unexpected"),
+    ("a tru e()\n", 1, 7, "unexpected"),
 ])
 def test_bad_text_is_refused_where_it_is_wrong(text: str, line: int, col: int, words: str) -> None:
     got = refused(text)

@@ -56,6 +56,32 @@ def test_several_entries_share_a_line() -> None:
     assert data["claim"].key_pos["counts"].col == 25
 
 
+def test_words_in_a_row_are_a_list_of_strings() -> None:
+    data = load_rules_text("claim\n  values A 2 3 10 J\n  pieces 6-6 1-2  # the pair\n  m {x a b, y 1}\n"
+                           "  e a if b else c\n  f x- y\n  n [1, 2]\nt | a | b\n  x y | 1\n", "s.rules")
+    assert plain(data) == {"claim": {"values": ["A", "2", "3", "10", "J"], "pieces": ["6-6", "1-2"],
+                                     "m": {"x": ["a", "b"], "y": 1}, "e": "a if b else c", "f": "x- y", "n": [1, 2]},
+                           "t": [{"a": ["x", "y"], "b": 1}]}
+    ten = data["claim"]["values"][3]
+    assert isinstance(ten, str) and (ten.pos.line, ten.pos.col) == (2, 16)  # '10' a string, where it is written
+    assert data["claim"]["values"].item_pos[4].col == 19
+
+
+def test_a_list_of_words_where_a_string_belongs_is_a_located_schema_error(tmp_path: Path) -> None:
+    from rulecraft.load import load_ruleset
+    from rulecraft.rules.registry import bundled_variants_dir
+
+    text = (bundled_variants_dir() / "doubt" / "base.rules").read_text("utf-8")
+    assert "\n    places place\n" in text
+    path = tmp_path / "g.rules"
+    path.write_text(text.replace("\n    places place\n", "\n    places plaec x\n"), "utf-8")
+    with pytest.raises(RuleFileError) as info:
+        load_ruleset(str(path))
+    d = info.value.diagnostics[0]
+    assert path.read_text("utf-8").splitlines()[d.pos.line - 1][d.pos.col - 1:] == "plaec x"
+    assert "got a list" in d.message
+
+
 @pytest.mark.parametrize(("text", "line", "col", "words"), [
     ("p\n  deal: a.b, x 1\n", 2, 9, "stands alone after the id, so it is the item's kind"),
     ("p\n  deal: deal, kind deal\n", 2, 15, "duplicate key 'kind' (first at line 2)"),
@@ -63,7 +89,10 @@ def test_several_entries_share_a_line() -> None:
     ("c\n  a 1, a 2\n", 2, 8, "duplicate key 'a' (first at line 2)"),
     ("c\n  a 1, 2\n", 2, 9, "the line ends too early"),
     ("c\n  a 1, b: 2\n", 2, 9, "without ':'"),
-    ("c\n  a 1 b 2\n", 2, 7, "unexpected"),
+    ("c\n  a f(x) b 2\n", 2, 10, "unexpected"),
+    ("c\n  a b true\n", 2, 7, "unexpected 'true'"),  # no keyword among the words: it would read as a value
+    ("c\n  a [b c, d]\n", 2, 8, "unexpected"),  # inside brackets, items are separated by ','
+    ("c\n  a b c d(\n", 2, 7, "unexpected"),  # words end where the value ends
 ])
 def test_bad_short_forms_are_refused_where_they_are_wrong(text: str, line: int, col: int, words: str) -> None:
     got = refused(text)
@@ -113,6 +142,17 @@ def test_the_printer_puts_short_plain_entries_on_one_line() -> None:
     assert plain(load_rules_text(print_rules(many), "s.rules")) == plain(many)
 
 
+def test_the_printer_writes_a_list_of_words_where_it_ends_its_line() -> None:
+    data = {"m": {"values": ["A", "2", "10"], "one": ["A"], "nums": [2, 3], "odd": ["a", "b c"], "kw": ["x", "in"],
+                  "nest": [["a", "b"], "c"], "inline": {"k": ["a", "b"]}, "dash": ["x-", "y"]},
+            "t": [{"a": ["x", "y"], "b": 1}, {"a": "z", "b": 2}]}
+    text = print_rules(data)
+    assert text == ('m\n  values A 2 10\n  one [A], nums [2, 3], odd [a, "b c"], kw [x, "in"], nest [[a, b], c]\n'
+                    '  inline {k [a, b]}\n  dash ["x-", y]\nt | a | b\n  x y | 1\n  z | 2\n')
+    back = load_rules_text(text, "s.rules")
+    assert plain(back) == plain(data) and print_rules(back) == text
+
+
 def test_comments_stay_with_the_entries_of_a_shared_line() -> None:
     text = ("m\n  a 1, b 2\n  # before c\n  c 3, d 4\n  e 5  # after e\n  f 6, g 7\n"
             "p\n  # before the item\n  deal: deal, from deck  # after the item\n")
@@ -125,8 +165,10 @@ def test_comments_stay_with_the_entries_of_a_shared_line() -> None:
 
 
 # --------------------------------------------------------------------------- generated
-_words = st.sampled_from(["deal", "x", "two words", "3", "a.b", "f(x)", "none", "true", "", "-", "6-6"])
-_short = st.one_of(st.none(), st.booleans(), st.integers(-9, 99), _words, st.lists(_words, max_size=2),
+_words = st.sampled_from(["deal", "x", "two words", "3", "a.b", "f(x)", "none", "true", "", "-", "6-6", "x-", "$a",
+                          "if", "10", "A", "a_b", "-1", "x #"])
+_short = st.one_of(st.none(), st.booleans(), st.integers(-9, 99), _words, st.lists(_words, max_size=4),
+                   st.lists(st.lists(_words, max_size=3), max_size=2),
                    st.dictionaries(st.sampled_from(["k", "l"]), st.integers(0, 3), max_size=2))
 _fields = st.dictionaries(st.sampled_from(["kind", "description", "a", "b", "c.d", "f(s)", "e f", "g"]),
                           st.one_of(_short, st.sampled_from(["Some words.", "x" * 45])), max_size=6)

@@ -222,7 +222,7 @@ _WORDS = {
     "TRUE": "'true'", "FALSE": "'false'", "NONE": "'none'", "EQUAL": "'=='", "NOTEQUAL": "'!='",
     "LESSTHAN": "'<'", "MORETHAN": "'>'", "LESSEQUAL": "'<='", "MOREEQUAL": "'>='",
     "_NL": "the end of the line",
-    "VBAR": "'|'", "ROW_KEY": "a row's name ('name:')",
+    "VBAR": "'|'", "ROW_KEY": "a row's name ('name:')", "WORDS": "a list of words",
     "_INDENT": "an indented block", "_DEDENT": "the end of the block",
     "$END": "the end of the file",
 }
@@ -558,6 +558,13 @@ class _Builder:
     def value(self, node: Tree[Token] | Token) -> Any:
         while isinstance(node, Tree) and _rule(node) in _UNWRAP and len(node.children) == 1:
             node = node.children[0]  # lark keeps an aliased rule with one child: the value is that child
+        if isinstance(node, Token) and node.type == "WORDS":  # 'A 2 3 J': a list of strings, each as written
+            out_words = LList(pos=self.at(node))
+            for m in re.finditer(r"\S+", str(node)):
+                at = self.pos(node.line, (node.column or 1) + m.start())
+                out_words.append(LStr(m.group(), at))
+                out_words.item_pos.append(at)
+            return out_words
         if isinstance(node, Token):  # a bare terminal (NAME) when the value is a name
             return LStr(str(node), self.at(node))
         rule = _rule(node)

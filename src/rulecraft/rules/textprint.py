@@ -5,6 +5,8 @@ printed text gives the same text again. Reading the text gives back the same dat
 this on every bundled file and on generated ones). The choices, in order:
 
 - a string is written unquoted when it reads back as itself (a name, an expression), else quoted;
+  a list of two or more strings that are words (``A``, ``10``, ``6-6``) is written as its words,
+  ``values A 2 3 J``, where it ends its line or its table cell (never followed by ``,``);
 - a list item that is a mapping with a string ``id`` is written ``ID: entries``, its one-line
   ``description`` first as the quoted text after ``ID:``;
 - a list of mappings, or a mapping of mappings, whose items each fit on a line is written as a table
@@ -106,11 +108,15 @@ class _Printer:
         self.lines: list[str] = []
 
     # -- one-line forms (None when the value does not go on one line)
-    def inline(self, value: Any) -> str | None:
+    def inline(self, value: Any, words: bool = False) -> str | None:
+        """``value`` on one line; with ``words``, a list of words as its words (the printer does so only where
+        the value ends its line or its table cell, so that no ',' follows the words)."""
         if _is_scalar(value):
             return scalar(value)
         if self.notes.inside(value):
             return None
+        if words and isinstance(value, list) and _words(value):
+            return " ".join(value)
         if isinstance(value, dict):
             parts = []
             for k, v in value.items():
@@ -207,8 +213,8 @@ class _Printer:
     def short(self, data: dict[str, Any], key: str, value: Any, indent: int) -> str | None:
         """The one-line form of an entry that may share its line with others (None if it may not): below the
         top level, short, no function's definition, with no comment after it (one before it starts its line)."""
-        if not indent or self.notes.after(data, key) or "(" in str(key):
-            return None  # a function's definition keeps its line
+        if not indent or self.notes.after(data, key) or "(" in str(key) or (isinstance(value, list) and _words(value)):
+            return None  # a function's definition keeps its line, and a list of words too
         one = self.inline(value)
         if one is None or len(one) > _HEADER_VALUE or _multiline(value):
             return None
@@ -219,7 +225,7 @@ class _Printer:
 
     def entry(self, head: str, value: Any, indent: int, trail: str) -> None:
         """``head value`` on one line, or ``head`` and the value as a table or a block under it."""
-        one = self.inline(value)
+        one = self.inline(value, words=True)
         room = WIDTH - len(INDENT * indent) - len(head) - 1
         if one is not None and (len(one) <= room or (_is_scalar(value) and not _multiline(value))):
             self.emit(indent, f"{head} {one}", trail)
@@ -258,7 +264,7 @@ class _Printer:
             self.emit(indent, " | ".join([head, *(c if "." in c and c.split(".")[0] in flat else key_text(c)
                                                   for c in cols)]), trail)
             for slot, item in rows:
-                cells = [(self.inline(item[k]) or "") if k in item else "" for k in cols]  # each fits: rows()
+                cells = [(self.inline(item[k], words=True) or "") if k in item else "" for k in cols]  # rows()
                 while cells and not cells[-1]:
                     cells.pop()
                 text = cells[0] if cells else ""
@@ -357,6 +363,15 @@ class _Printer:
             line += piece
             taken += 1
         return line, taken
+
+
+_WORD = re.compile(r"[A-Za-z0-9_$](?:[A-Za-z0-9_$-]*[A-Za-z0-9_$])?")
+_KEYWORDS = frozenset(("if", "else", "for", "in", "and", "or", "not", "true", "false", "none"))
+
+
+def _words(items: list[Any]) -> bool:
+    """Whether a list is written as its words, ``A 2 3 J`` (two or more strings, each a word and no keyword)."""
+    return len(items) >= 2 and all(isinstance(i, str) and _WORD.fullmatch(i) and i not in _KEYWORDS for i in items)
 
 
 def _flat(key: str, values: list[Any]) -> bool:
