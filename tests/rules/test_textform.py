@@ -141,7 +141,8 @@ def test_positions_point_into_the_text_form() -> None:
 
 # --------------------------------------------------------------------------- generated files
 _names = st.from_regex(r"[a-z][a-z0-9_-]{0,8}", fullmatch=True)
-_keys = st.one_of(_names, st.sampled_from(["a.b", "x[y]", "$delete", "f(x)", "3", "two words", "id", "k.$x"]))
+_keys = st.one_of(_names, st.sampled_from(["a.b", "x[y]", "$delete", "f(x)", "3", "two words", "id", "k.$x", "kind",
+                                             "description"]))
 _strings = st.one_of(
     _names,
     st.sampled_from(["true", "none", "10", "-1", "a b", "x # y", "'q'", "[a]", "{a}", "f(x, y)", "a if b else c",
