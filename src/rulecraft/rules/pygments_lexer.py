@@ -2,8 +2,9 @@
 
 Pygments is not a dependency of rulecraft: this module is imported only by Pygments itself (the
 ``pygments.lexers`` entry point, ``pygmentize -l rules``) or by a docs build that has it installed.
-The token rules follow ``rulefile.lark``: keys at the start of a line, ``ID:`` items and ``name:`` rows,
-``-`` items, the ``|`` between a table's columns, strings, comments, and values in the expression language.
+The token rules follow ``rulefile.lark``: keys at the start of a line, ``ID:`` items (and the kind after the
+id) and ``name:`` rows, ``-`` items, the ``|`` between a table's columns, strings, comments, and values in the
+expression language.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation
 _KEY = r"[A-Za-z0-9_$][A-Za-z0-9_$-]*(?:\([^()\n]*\)|(?:\.[A-Za-z0-9_$][A-Za-z0-9_$-]*|\[[A-Za-z0-9_$-]+\])*)"
 
 
+_WORD = r"[A-Za-z0-9_$][A-Za-z0-9_$-]*"
 _PATH = r"[A-Za-z0-9_$][A-Za-z0-9_$-]*(?:\.[A-Za-z0-9_$][A-Za-z0-9_$-]*|\[[A-Za-z0-9_$-]+\])+"
 
 
@@ -28,6 +30,10 @@ class RulesLexer(RegexLexer):  # type: ignore[misc]  # pygments ships no type hi
         "root": [
             (r"#[^\n]*", Comment.Single),
             (r"\n", Whitespace),
+            # 'ID: kind' or 'ID: "description", kind': the lone name after the id is the item's kind.
+            (rf'^([ ]*)({_KEY})(:)(?:([ ]+)("(?:[^"\\\n]|\\.)*")(,))?([ ]+)({_WORD})(?=,|[ ]*(?:#|$))',
+             bygroups(Whitespace, Name.Label, Punctuation, Whitespace, String.Double, Punctuation, Whitespace,
+                      Keyword.Type)),
             (rf"^([ ]*)({_KEY})(:)(?=[ \n#]|$)", bygroups(Whitespace, Name.Label, Punctuation)),
             (r"^([ ]*)(-)(?=[ \n#]|$)", bygroups(Whitespace, Punctuation)),
             (rf"^([ ]*)({_KEY})(?=[ \n#]|$)", bygroups(Whitespace, Name.Tag)),

@@ -222,7 +222,7 @@ _WORDS = {
     "TRUE": "'true'", "FALSE": "'false'", "NONE": "'none'", "EQUAL": "'=='", "NOTEQUAL": "'!='",
     "LESSTHAN": "'<'", "MORETHAN": "'>'", "LESSEQUAL": "'<='", "MOREEQUAL": "'>='",
     "_NL": "the end of the line",
-    "VBAR": "'|'", "ROW_KEY": "a row's name ('name:')",
+    "VBAR": "'|'", "ROW_KEY": "a row's name ('name:')", "WORDS": "a list of words",
     "_INDENT": "an indented block", "_DEDENT": "the end of the block",
     "$END": "the end of the file",
 }
@@ -248,7 +248,9 @@ def _word(term: str) -> str:
 
 def _syntax_error(filename: str, text: str, exc: UnexpectedInput) -> RuleFileError:
     line, col = int(exc.line or 1), int(exc.column or 1)
-    if isinstance(exc, UnexpectedToken) and exc.token.type in ("_INDENT", "_DEDENT", "_NL"):
+    if isinstance(exc, UnexpectedToken) and exc.token.type == "_NL" and exc.token.line and exc.token.column:
+        line, col = int(exc.token.line), int(exc.token.column)  # a line that ends too early: where it ends
+    elif isinstance(exc, UnexpectedToken) and exc.token.type in ("_INDENT", "_DEDENT", "_NL"):
         # Layout tokens carry the place of the line break before them: point at the line they concern.
         line, col = int(exc.token.end_line or line), int(exc.token.end_column or col)
     if line < 1:
@@ -362,6 +364,10 @@ class _Builder:
             value = self.block(body) if r.data in ("block_entry", "text_line") and isinstance(body, Tree) \
                 else self.value(body)
             self.put_path(out, r.children[0], value)
+            if r.data == "entry":  # 'key value, key value': more entries on the same line
+                for pair in r.children[2:]:
+                    assert isinstance(pair, Tree)
+                    self.put_path(out, pair.children[0], self.value(pair.children[1]))
         return out
 
     def item_pos(self, row: Tree[Token]) -> SourcePos:
@@ -382,13 +388,21 @@ class _Builder:
         key = self.key(key_tok)  # an id as written, even with dots: it names an item, it is no path
         out = LDict(pos=key.pos)
         self.put(out, LStr("id", key.pos), key)
-        pairs: Tree[Token] | Token | None
+        fields: Tree[Token] | Token | None
         if isinstance(head, Tree) and head.data == "described":
-            text, pairs = head.children
+            text, fields = head.children
             assert isinstance(text, Token)
             self.put(out, LStr("description", self.at(text)), self.quoted(text, self.at(text)))
         else:
-            pairs = head.children[0] if isinstance(head, Tree) else None
+            fields = head.children[0] if isinstance(head, Tree) else None
+        pairs = fields.children[0] if isinstance(fields, Tree) and fields.data == "id_fields" else None
+        if isinstance(fields, Tree) and fields.data == "headed":  # a lone name first: the item's kind
+            word, pairs = fields.children
+            assert isinstance(word, Token)
+            if _path_steps(str(word)) is not None or "(" in str(word):
+                self.error(self.at(word), f"'{word}' stands alone after the id, so it is the item's kind: a "
+                                          "name (an entry is written 'key value')")
+            self.put(out, LStr("kind", self.at(word)), LStr(str(word), self.at(word)))
         if isinstance(pairs, Tree):
             self.pairs(out, pairs)
         if isinstance(body, Tree):
@@ -544,6 +558,13 @@ class _Builder:
     def value(self, node: Tree[Token] | Token) -> Any:
         while isinstance(node, Tree) and _rule(node) in _UNWRAP and len(node.children) == 1:
             node = node.children[0]  # lark keeps an aliased rule with one child: the value is that child
+        if isinstance(node, Token) and node.type == "WORDS":  # 'A 2 3 J': a list of strings, each as written
+            out_words = LList(pos=self.at(node))
+            for m in re.finditer(r"\S+", str(node)):
+                at = self.pos(node.line, (node.column or 1) + m.start())
+                out_words.append(LStr(m.group(), at))
+                out_words.item_pos.append(at)
+            return out_words
         if isinstance(node, Token):  # a bare terminal (NAME) when the value is a name
             return LStr(str(node), self.at(node))
         rule = _rule(node)

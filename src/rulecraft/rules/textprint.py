@@ -5,6 +5,8 @@ printed text gives the same text again. Reading the text gives back the same dat
 this on every bundled file and on generated ones). The choices, in order:
 
 - a string is written unquoted when it reads back as itself (a name, an expression), else quoted;
+  a list of two or more strings that are words (``A``, ``10``, ``6-6``) is written as its words,
+  ``values A 2 3 J``, where it ends its line or its table cell (never followed by ``,``);
 - a list item that is a mapping with a string ``id`` is written ``ID: entries``, its one-line
   ``description`` first as the quoted text after ``ID:``;
 - a list of mappings, or a mapping of mappings, whose items each fit on a line is written as a table
@@ -106,11 +108,15 @@ class _Printer:
         self.lines: list[str] = []
 
     # -- one-line forms (None when the value does not go on one line)
-    def inline(self, value: Any) -> str | None:
+    def inline(self, value: Any, words: bool = False) -> str | None:
+        """``value`` on one line; with ``words``, a list of words as its words (the printer does so only where
+        the value ends its line or its table cell, so that no ',' follows the words)."""
         if _is_scalar(value):
             return scalar(value)
         if self.notes.inside(value):
             return None
+        if words and isinstance(value, list) and _words(value):
+            return " ".join(value)
         if isinstance(value, dict):
             parts = []
             for k, v in value.items():
@@ -183,15 +189,43 @@ class _Printer:
                     return f"{head}.{deeper}", v2
         return self.path(key, value) if indent else (head, value)
 
-    def mapping(self, data: dict[str, Any], indent: int) -> None:
-        for k, v in data.items():
+    def mapping(self, data: dict[str, Any], indent: int, keys: list[str] | None = None) -> None:
+        line = ""  # below the top level, short entries share a line: 'key value, key value'
+        for k in data if keys is None else keys:
+            v = data[k]
+            before = len(self.lines)
             trail = self.leads(data, k, indent)
             head, v = self.block_path(str(k), v, indent)
+            one = self.short(data, k, v, indent)
+            if len(self.lines) > before:
+                line = ""  # a comment before an entry starts its line
+            if one is not None and line and len(line) + 2 + len(head) + 1 + len(one) <= WIDTH:
+                line += f", {head} {one}"
+                self.lines[-1] = line
+                continue
+            if one is not None and not trail:
+                line = f"{INDENT * indent}{head} {one}"
+                self.lines.append(line)
+                continue
+            line = ""
             self.entry(head, v, indent, trail)
+
+    def short(self, data: dict[str, Any], key: str, value: Any, indent: int) -> str | None:
+        """The one-line form of an entry that may share its line with others (None if it may not): below the
+        top level, short, no function's definition, with no comment after it (one before it starts its line)."""
+        if not indent or self.notes.after(data, key) or "(" in str(key) or (isinstance(value, list) and _words(value)):
+            return None  # a function's definition keeps its line, and a list of words too
+        one = self.inline(value)
+        if one is None or len(one) > _HEADER_VALUE or _multiline(value):
+            return None
+        # A word, a number, a quoted string or a list: never a formula with spaces, whose end would be hard
+        # to see before the next entry, nor a mapping (its entries would read as the line's).
+        plain = " " not in one or isinstance(value, list) or (isinstance(value, str) and one == quote(value))
+        return one if plain else None
 
     def entry(self, head: str, value: Any, indent: int, trail: str) -> None:
         """``head value`` on one line, or ``head`` and the value as a table or a block under it."""
-        one = self.inline(value)
+        one = self.inline(value, words=True)
         room = WIDTH - len(INDENT * indent) - len(head) - 1
         if one is not None and (len(one) <= room or (_is_scalar(value) and not _multiline(value))):
             self.emit(indent, f"{head} {one}", trail)
@@ -230,7 +264,7 @@ class _Printer:
             self.emit(indent, " | ".join([head, *(c if "." in c and c.split(".")[0] in flat else key_text(c)
                                                   for c in cols)]), trail)
             for slot, item in rows:
-                cells = [(self.inline(item[k]) or "") if k in item else "" for k in cols]  # each fits: rows()
+                cells = [(self.inline(item[k], words=True) or "") if k in item else "" for k in cols]  # rows()
                 while cells and not cells[-1]:
                     cells.pop()
                 text = cells[0] if cells else ""
@@ -300,14 +334,18 @@ class _Printer:
             # The item's description is the quoted text after its id, as a heading is followed by its summary.
             head += " " + quote(described)
             rest = [(k, v) for k, v in rest if k != "description"]
+        kind = item.get("kind")
+        if isinstance(kind, str) and _STEP.fullmatch(kind) and not self.notes.before(item, "kind") \
+                and not self.notes.after(item, "kind"):
+            # The item's kind as its head word, as a rule names what it does first: 'deal: deal, from deck'.
+            head += ("," if head.endswith('"') else "") + " " + kind
+            rest = [(k, v) for k, v in rest if k != "kind"]
         line, taken = self.header(item, head, rest, lambda v, one: True)
         if taken < len(rest):
             # Not all on one line: only short leading entries stay on the ID line; the others go below.
             line, taken = self.header(item, head, rest, lambda v, one: _is_scalar(v) and len(one) <= _HEADER_VALUE)
         self.lines.append(line + (f"  {trail}" if trail else ""))
-        for k, v in rest[taken:]:
-            t = self.leads(item, k, indent + 1)
-            self.entry(*self.block_path(str(k), v, indent + 1), indent + 1, t)
+        self.mapping(item, indent + 1, [k for k, _ in rest[taken:]])
 
 
     def header(self, item: dict[str, Any], line: str, rest: list[tuple[str, Any]],
@@ -325,6 +363,15 @@ class _Printer:
             line += piece
             taken += 1
         return line, taken
+
+
+_WORD = re.compile(r"[A-Za-z0-9_$](?:[A-Za-z0-9_$-]*[A-Za-z0-9_$])?")
+_KEYWORDS = frozenset(("if", "else", "for", "in", "and", "or", "not", "true", "false", "none"))
+
+
+def _words(items: list[Any]) -> bool:
+    """Whether a list is written as its words, ``A 2 3 J`` (two or more strings, each a word and no keyword)."""
+    return len(items) >= 2 and all(isinstance(i, str) and _WORD.fullmatch(i) and i not in _KEYWORDS for i in items)
 
 
 def _flat(key: str, values: list[Any]) -> bool:
