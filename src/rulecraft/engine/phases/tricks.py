@@ -482,6 +482,19 @@ class Tricks(Phase):
         opts = d.options
         if opts is not None:
             return opts
+        # While the options are built nothing changes the state: a rule function asked again with the
+        # same arguments (old(p) in several restrictions) gives what it gave. The memo is dropped
+        # before anything can move (the options are kept in d.options, not the memo).
+        ctx = st.ctx
+        ctx.memo = {}
+        try:
+            opts = self._build_options(st, d)
+        finally:
+            ctx.memo = None
+        d.options = opts
+        return opts
+
+    def _build_options(self, st: Board, d: TrickData) -> Options:
         seat = st.to_act
         assert seat is not None
         stop: Move | None = None
@@ -509,7 +522,6 @@ class Tricks(Phase):
                 found.extend(downs)
                 moves.extend([p.move or self._move_of(st, p) for p in downs])
             opts = Options(moves, found, barred)
-        d.options = opts
         return opts
 
     def _face_down(self, st: Board) -> FaceDownPlays:
