@@ -8,10 +8,12 @@ the plays must be the ones a search of every entry finds, in the same order, wit
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from rulecraft.engine.combos import _by_type, _pick_types, _type_key, enumerate_plays
+from rulecraft.engine.build import _entries_by_first_type
+from rulecraft.engine.combos import TableEntry, _by_type, _pick_types, _type_key, enumerate_plays
 from rulecraft.load import load_ruleset
 
 
@@ -46,3 +48,26 @@ def test_table_plays_are_what_a_search_of_every_entry_finds(ref: str) -> None:
                 assert got == _searched(spec, hand, rs.pieces, size), (spec.id, hand, size)
                 found += len(got)
     assert found > 500  # the hands did make plays
+
+
+def test_entries_that_make_the_same_pieces_offer_them_once() -> None:
+    # Three entries over the same tiles: 'x' (a, b), 'y' (b, a) and 'z' (a, b or c). Read straight
+    # off the hand, 'y' is the same set of types as 'x' and must not be offered again, nor must 'z''s
+    # (a, b); 'z''s (a, c) is new. Every size asked, over random hands with copies.
+    rs = load_ruleset("tien-gow")
+    pieces = rs.pieces
+    a, b, c = (pieces.by_type_id[t] for t in ("6-6", "3-6", "4-5"))
+    entries = (TableEntry("x", ((a,), (b,)), "k1", 1.0), TableEntry("y", ((b,), (a,)), "k2", 2.0),
+               TableEntry("z", ((a,), (b, c)), "k3", 3.0), TableEntry("w", ((b,), (a,), (a,)), "k4", 4.0))
+    spec = replace(rs.combinations["pair"], id="t", entries=entries, sizes=(2, 3), made={}, starting={},
+                   entries_starting_with=_entries_by_first_type(list(entries)))
+    rng = random.Random(3)
+    offered: set[str | None] = set()
+    for _ in range(300):
+        hand = rng.sample(range(pieces.count), rng.randint(1, 12))
+        for size in (None, 2, 3):
+            got = [(p.pieces, p.entry, p.entry_cls, p.entry_strength)
+                   for p in enumerate_plays(spec, hand, pieces, size)]
+            assert got == _searched(spec, hand, pieces, size), (hand, size)
+            offered.update(entry for _, entry, _, _ in got)
+    assert offered == {"x", "z", "w"}  # 'y' never: whenever the hand makes it, 'x' came first

@@ -44,6 +44,7 @@ class TableEntry:
     # When every position allows one type: per position (type, which copy of it in the hand), the
     # one way a hand can make the entry (what _pick_types finds); None when a position has alternatives.
     picks: tuple[tuple[int, int], ...] | None = field(init=False, default=None)
+    types: tuple[int, ...] = field(init=False, default=())  # with picks: the play's types, sorted (its key)
 
     def __post_init__(self) -> None:
         if all(len(alts) == 1 for alts in self.pattern):
@@ -53,6 +54,7 @@ class TableEntry:
                 picks.append((t, seen.get(t, 0)))
                 seen[t] = seen.get(t, 0) + 1
             object.__setattr__(self, "picks", tuple(picks))
+            object.__setattr__(self, "types", tuple(sorted(t for (t,) in self.pattern)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,9 @@ class ComboSpec:
     # follow from its pieces, so it is made once per ruleset and keeps its move (``Play.move``).
     made: dict[Any, Play] = field(default_factory=dict)
     shape: tuple[int, ...] = ()  # kind groups: the size of each group
+    # kind table: (size or None, piece type) -> the entries of that size (None: any) whose first
+    # position allows the type, made on first use (a follow asks only for the led size).
+    starting: dict[tuple[int | None, int], tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(slots=True, eq=False)
@@ -126,12 +131,13 @@ def enumerate_all(specs: Sequence[ComboSpec], hand: Sequence[int], pieces: Piece
     """``enumerate_plays`` of each combination in turn, the hand grouped by type once for all of them."""
     out: list[Play] = []
     by_type: dict[int, list[int]] | None = None
+    copies = pieces.has_copies
     for spec in specs:
         if not _may_have(spec, size):
             continue
         if by_type is None and spec.kind in ("fixed", "table"):
             by_type = _by_type(hand, pieces)
-        out += _enumerate(spec, hand, pieces, size, by_type)
+        out += _enumerate(spec, hand, pieces, size, by_type, copies)
     return out
 
 
@@ -143,16 +149,18 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
     """
     if not _may_have(spec, size):
         return []  # no play of this combination has that many pieces
-    return _enumerate(spec, hand, pieces, size, by_type)
+    return _enumerate(spec, hand, pieces, size, by_type, pieces.has_copies)
 
 
 def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None,
-               by_type: dict[int, list[int]] | None) -> list[Play]:
-    """``enumerate_plays`` of a combination that can have ``size`` pieces (``_may_have``)."""
+               by_type: dict[int, list[int]] | None, copies: bool) -> list[Play]:
+    """``enumerate_plays`` of a combination that can have ``size`` pieces (``_may_have``).
+
+    ``copies``: ``pieces.has_copies``, asked once by the caller."""
     kind = spec.kind
     if kind == "single":  # the hot path of every trick game: one made play per piece
         made = spec.singles
-        if not pieces.has_copies:
+        if not copies:
             return [made[p] for p in hand]
         type_of = pieces.type_of
         types: set[int] = set()
@@ -168,7 +176,7 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
     sid = spec.id
     # Sets of a kind and runs are distinct sets of pieces by construction; only identical copies
     # (or a table's patterns, which may list the same pieces twice) can repeat a play.
-    seen: set[tuple[int, ...]] | None = set() if pieces.has_copies or kind in ("fixed", "table") else None
+    seen: set[tuple[int, ...]] | None = set() if copies or kind in ("fixed", "table") else None
     type_of = pieces.type_of
     if kind == "same":
         col = pieces.columns.get(spec.by or "", [])
@@ -255,34 +263,54 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
     elif kind == "table":
         if by_type is None:
             by_type = _by_type(hand, pieces)  # once for all entries: a table may list dozens
-        # Only entries whose first piece the hand holds, in the table's order.
-        starts = spec.entries_starting_with
-        for i in sorted({i for t in by_type for i in starts.get(t, ())}):
-            entry = spec.entries[i]
-            if size is not None and len(entry.pattern) != size:
-                continue
+        # Only entries of the size asked whose first piece the hand holds, in the table's order.
+        starting = spec.starting
+        found_i: list[int] = []
+        for t in by_type:
+            ids = starting.get((size, t))
+            if ids is None:
+                ids = starting[(size, t)] = tuple(i for i in spec.entries_starting_with.get(t, ())
+                                                  if size is None or len(spec.entries[i].pattern) == size)
+            found_i += ids
+        if len(found_i) > 1:
+            # (an entry whose first position has alternatives the hand both holds comes twice: its
+            # plays are all seen the first time)
+            found_i.sort()
+        entries = spec.entries
+        assert seen is not None  # (tables are always deduplicated)
+        for i in found_i:
+            entry = entries[i]
             picks = entry.picks
             if picks is None:
-                found = _pick_types(by_type, entry.pattern)
-            else:  # one type per position: the hand makes it in one way, or none
-                got = []
-                for t, n in picks:
-                    group = by_type.get(t)
-                    if group is None or len(group) <= n:
-                        break
-                    got.append(group[n])
-                else:
-                    found = [tuple(got)]
-                if len(got) < len(picks):
-                    continue
-            for ps in found:
-                if _first_of_types(seen, type_of, ps):
+                for ps in _pick_types(by_type, entry.pattern):
+                    if _first_of_types(seen, type_of, ps):
+                        out.append(_table_play(spec, i, ps))
+                continue
+            # One type per position: the hand makes it in one way, or none; its types are known.
+            got = []
+            for t, n in picks:
+                group = by_type.get(t)
+                if group is None or len(group) <= n:
+                    break
+                got.append(group[n])
+            else:
+                key = entry.types
+                if key not in seen:
+                    seen.add(key)
+                    ps = tuple(got)
                     play = interned.get((i, ps))
-                    if play is None:
-                        play = interned[(i, ps)] = Play(sid, ps, True, entry=entry.id, entry_cls=entry.cls,
-                                                        entry_strength=entry.strength)
-                    out.append(play)
+                    out.append(play if play is not None else _table_play(spec, i, ps))
     return out
+
+
+def _table_play(spec: ComboSpec, i: int, ps: tuple[int, ...]) -> Play:
+    """The play of table entry ``i`` made of the pieces ``ps``, made once per ruleset."""
+    play = spec.made.get((i, ps))
+    if play is None:
+        entry = spec.entries[i]
+        play = spec.made[(i, ps)] = Play(spec.id, ps, True, entry=entry.id, entry_cls=entry.cls,
+                                         entry_strength=entry.strength)
+    return play
 
 
 def _first_of_types(seen: set[tuple[int, ...]] | None, type_of: list[int], ps: tuple[int, ...]) -> bool:
