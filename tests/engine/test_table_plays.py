@@ -12,7 +12,6 @@ from dataclasses import replace
 
 import pytest
 
-from rulecraft.engine.build import _entries_by_first_type
 from rulecraft.engine.combos import TableEntry, _by_type, _pick_types, _type_key, enumerate_plays
 from rulecraft.load import load_ruleset
 
@@ -59,8 +58,7 @@ def test_entries_that_make_the_same_pieces_offer_them_once() -> None:
     a, b, c = (pieces.by_type_id[t] for t in ("6-6", "3-6", "4-5"))
     entries = (TableEntry("x", ((a,), (b,)), "k1", 1.0), TableEntry("y", ((b,), (a,)), "k2", 2.0),
                TableEntry("z", ((a,), (b, c)), "k3", 3.0), TableEntry("w", ((b,), (a,), (a,)), "k4", 4.0))
-    spec = replace(rs.combinations["pair"], id="t", entries=entries, sizes=(2, 3), made={}, starting={},
-                   entries_starting_with=_entries_by_first_type(list(entries)))
+    spec = replace(rs.combinations["pair"], id="t", entries=entries, sizes=(2, 3), made={}, of_size={})
     rng = random.Random(3)
     offered: set[str | None] = set()
     for _ in range(300):

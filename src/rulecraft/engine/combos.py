@@ -45,8 +45,18 @@ class TableEntry:
     # one way a hand can make the entry (what _pick_types finds); None when a position has alternatives.
     picks: tuple[tuple[int, int], ...] | None = field(init=False, default=None)
     types: tuple[int, ...] = field(init=False, default=())  # with picks: the play's types, sorted (its key)
+    # What a hand must hold for the entry, as bit masks of piece types (bit t: type t), a test that
+    # costs two operations: each type every way of making it needs at least once, and at least twice.
+    need1: int = field(init=False, default=0)
+    need2: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
+        counts: dict[int, int] = {}
+        for alts in self.pattern:
+            if len(alts) == 1:
+                counts[alts[0]] = counts.get(alts[0], 0) + 1
+        object.__setattr__(self, "need1", sum(1 << t for t in counts))
+        object.__setattr__(self, "need2", sum(1 << t for t, n in counts.items() if n > 1))
         if all(len(alts) == 1 for alts in self.pattern):
             seen: dict[int, int] = {}
             picks = []
@@ -77,15 +87,13 @@ class ComboSpec:
     # kind single: each piece's play, made once (indexed by piece), so a trick game's hot path
     # (one play per piece in hand, at every decision) builds no objects.
     singles: tuple[Play, ...] = ()
-    # kind table: piece type -> indices of the entries whose first position allows it.
-    entries_starting_with: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # Every play of the other kinds made so far, by its pieces (and table entry): a play's values
     # follow from its pieces, so it is made once per ruleset and keeps its move (``Play.move``).
     made: dict[Any, Play] = field(default_factory=dict)
     shape: tuple[int, ...] = ()  # kind groups: the size of each group
-    # kind table: (size or None, piece type) -> the entries of that size (None: any) whose first
-    # position allows the type, made on first use (a follow asks only for the led size).
-    starting: dict[tuple[int | None, int], tuple[int, ...]] = field(default_factory=dict)
+    # kind table: size (None: any) -> the indices of the entries of that size, made on first use (a
+    # follow asks only for the led size).
+    of_size: dict[int | None, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(slots=True, eq=False)
@@ -131,14 +139,27 @@ def enumerate_all(specs: Sequence[ComboSpec], hand: Sequence[int], pieces: Piece
     """``enumerate_plays`` of each combination in turn, the hand grouped by type once for all of them."""
     out: list[Play] = []
     by_type: dict[int, list[int]] | None = None
+    held: tuple[int, int] | None = None
     copies = pieces.has_copies
     for spec in specs:
         if not _may_have(spec, size):
             continue
         if by_type is None and spec.kind in ("fixed", "table"):
             by_type = _by_type(hand, pieces)
-        out += _enumerate(spec, hand, pieces, size, by_type, copies)
+        if held is None and by_type is not None and spec.kind == "table":
+            held = _held(by_type)
+        out += _enumerate(spec, hand, pieces, size, by_type, copies, held)
     return out
+
+
+def _held(by_type: dict[int, list[int]]) -> tuple[int, int]:
+    """Bit masks of the piece types a hand holds (bit t: type t), at least once and at least twice."""
+    once = twice = 0
+    for t, group in by_type.items():
+        once |= 1 << t
+        if len(group) > 1:
+            twice |= 1 << t
+    return once, twice
 
 
 def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None = None,
@@ -153,10 +174,10 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
 
 
 def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None,
-               by_type: dict[int, list[int]] | None, copies: bool) -> list[Play]:
+               by_type: dict[int, list[int]] | None, copies: bool, held: tuple[int, int] | None = None) -> list[Play]:
     """``enumerate_plays`` of a combination that can have ``size`` pieces (``_may_have``).
 
-    ``copies``: ``pieces.has_copies``, asked once by the caller."""
+    ``copies``: ``pieces.has_copies``, asked once by the caller; ``held``: ``_held(by_type)``, when made."""
     kind = spec.kind
     if kind == "single":  # the hot path of every trick game: one made play per piece
         made = spec.singles
@@ -263,23 +284,23 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
     elif kind == "table":
         if by_type is None:
             by_type = _by_type(hand, pieces)  # once for all entries: a table may list dozens
-        # Only entries of the size asked whose first piece the hand holds, in the table's order.
-        starting = spec.starting
-        found_i: list[int] = []
-        for t in by_type:
-            ids = starting.get((size, t))
-            if ids is None:
-                ids = starting[(size, t)] = tuple(i for i in spec.entries_starting_with.get(t, ())
-                                                  if size is None or len(spec.entries[i].pattern) == size)
-            found_i += ids
-        if len(found_i) > 1:
-            # (an entry whose first position has alternatives the hand both holds comes twice: its
-            # plays are all seen the first time)
-            found_i.sort()
+        # Entries of the size asked, in the table's order, that the hand may make: what each needs is
+        # checked against the hand's types as bit masks before any piece is looked for.
+        ids = spec.of_size.get(size)
+        if ids is None:
+            ids = spec.of_size[size] = tuple(i for i, e in enumerate(spec.entries)
+                                             if size is None or len(e.pattern) == size)
+        once, twice = held if held is not None else _held(by_type)
         entries = spec.entries
         assert seen is not None  # (tables are always deduplicated)
-        for i in found_i:
+        for i in ids:
             entry = entries[i]
+            need = entry.need1
+            if need & once != need:
+                continue
+            need = entry.need2
+            if need & twice != need:
+                continue
             picks = entry.picks
             if picks is None:
                 for ps in _pick_types(by_type, entry.pattern):
@@ -395,6 +416,15 @@ class FaceDownPlays:
         """The distinct sets of ``size`` pieces of ``hand``, in order: the plays ``from_hand`` makes."""
         type_of = self._pieces.type_of
         ordered = sorted(hand)
+        if size == 1:  # (the most common follow) the lowest copy of each type, in order
+            types: set[int] = set()
+            out = []
+            for p in ordered:
+                t = type_of[p]
+                if t not in types:
+                    types.add(t)
+                    out.append((p,))
+            return out
         if len({type_of[p] for p in ordered}) == len(ordered):  # no identical copies: nothing to merge
             return list(itertools.combinations(ordered, size))
         return _distinct_sets(ordered, type_of, size)
