@@ -418,7 +418,7 @@ class FaceDownPlays:
         ordered = sorted(hand)
         if size == 1:  # (the most common follow) the lowest copy of each type, in order
             types: set[int] = set()
-            out = []
+            out: list[tuple[int, ...]] = []
             for p in ordered:
                 t = type_of[p]
                 if t not in types:
