@@ -27,6 +27,7 @@ class Ctx:
 
 def _scope() -> Scope:
     root = Scope(name="constants")
+    root.list_bound = 100
     root.add_function("rank", [T.PIECE], T.NUMBER, lambda c, p: p % 10, pure=True)
     # 'above(p)': how many cards of the seat's hand rank above p, a body with a loop that reads `seat`.
     root.add_user_function("above", ["p"], "count(q for q in hand(seat) if rank(q) > rank(p))")
@@ -111,3 +112,19 @@ def test_the_cost_limit_still_sees_a_remembered_body() -> None:
     assert "_memo" in compile_expr("slow(3)", s).python  # type: ignore[attr-defined]
     with pytest.raises(RuleFileError, match="steps"):
         compile_expr("count(j for j in range(100000) if slow(j) > 0)", s)
+
+
+def test_a_function_called_once_in_a_remembered_body_is_remembered_with_it() -> None:
+    # 'twice_above(p)' calls above(p) once, outside any loop: remembering twice_above is enough. A
+    # function that calls above(q) for every card remembers each: other rules ask the same questions.
+    s = _scope()
+    s.add_user_function("twice_above", ["p"], "above(p) * 2")
+    s.add_user_function("all_above", ["p"], "sum(above(q) for q in hand(seat) if q != p)")
+    once = compile_expr("twice_above(3)", s).python  # type: ignore[attr-defined]
+    assert once.count("_memo(") == 1 and "'twice_above@" in once
+    each = compile_expr("all_above(3) + above(7)", s)
+    assert each.python.count("'above@") == 2  # type: ignore[attr-defined]
+    ctx = Ctx([[1, 5, 7, 2]])
+    ctx.memo = {}
+    assert each(ctx) == (2 + 1 + 3) + 0 and compile_expr("twice_above(5)", s)(ctx) == 2
+    assert ctx.reads == 1 + 4 + 1  # all_above's hand, above() of each card, twice_above(5)'s above(5)

@@ -108,6 +108,8 @@ class _Compiler:
         self.list_functions: set[str] = set()  # identifiers of game functions that give a list (for the cost)
         self.depth = 0
         self._body_reads: list[dict[str, None]] = []  # per rule function being expanded: the getters it reads
+        self._loops = 0  # how many loops enclose the part being compiled
+        self._body_loops: list[int] = []  # per rule function being expanded: the loops around its call
         self.folded = 0  # steps spent computing fixed parts at load time
         # What the scope answered, so that the same text compiled in another scope can be checked to
         # come out the same without walking it again (see _Trace): each name and function looked up,
@@ -333,6 +335,7 @@ class _Compiler:
         # Each argument is evaluated once, by binding it as the parameter of a small lambda.
         self._macro_stack.append(m.name)
         self._body_reads.append({})
+        self._body_loops.append(self._loops)
         try:
             params = []
             for pname, (code, t) in zip(m.params, args, strict=True):
@@ -347,6 +350,7 @@ class _Compiler:
         finally:
             self._macro_stack.pop()
             reads = self._body_reads.pop()
+            self._body_loops.pop()
         body_code = self._remembered(m, body_code, [(local.code, local.type) for local in body_unit.locals.values()],
                                      list(reads))
         if not params:
@@ -366,6 +370,10 @@ class _Compiler:
         remembered (a list is no key)."""
         if " for " not in body:
             return body
+        if self._body_loops and self._body_loops[-1] == self._loops:
+            # Called once in the body of a rule function being expanded, outside its loops: that
+            # function, remembered, computes this once per key of its own already.
+            return body
         if any(t is T.LIST for _, t in params) or any(self.getters[ident].type is T.LIST for ident in reads):
             return body
         token = f"{m.name}@{'/'.join(_scope_names(self.scope))}"
@@ -379,12 +387,16 @@ class _Compiler:
         self._loop_counter += 1
         ident = f"v{self._loop_counter}_{comp.var}"
         inner = _Unit(unit.src, {**unit.locals, comp.var: _Local(ident, T.ANY)}, unit.macro)
-        elt_code, elt_type = self.expr(inner, elt)
-        cond = ""
-        if comp.cond is not None:
-            c_code, c_type = self.expr(inner, comp.cond)
-            self._need(inner, comp.cond, c_type, T.BOOL, "the 'if' of a 'for'")
-            cond = f" if {c_code}"
+        self._loops += 1  # (what the loop's item and condition hold is evaluated once per item)
+        try:
+            elt_code, elt_type = self.expr(inner, elt)
+            cond = ""
+            if comp.cond is not None:
+                c_code, c_type = self.expr(inner, comp.cond)
+                self._need(inner, comp.cond, c_type, T.BOOL, "the 'if' of a 'for'")
+                cond = f" if {c_code}"
+        finally:
+            self._loops -= 1
         code = f"{open_}{elt_code} for {ident} in {it_code}{cond}{close}"
         return code, self.item_type(code, elt_type)
 
