@@ -69,3 +69,22 @@ def test_entries_that_make_the_same_pieces_offer_them_once() -> None:
             assert got == _searched(spec, hand, pieces, size), (hand, size)
             offered.update(entry for _, entry, _, _ in got)
     assert offered == {"x", "z", "w"}  # 'y' never: whenever the hand makes it, 'x' came first
+
+
+def test_a_fixed_combination_is_offered_exactly_when_the_hand_holds_its_pieces() -> None:
+    # Luk Fu's five (the four 1s and the special card): the hand is checked against the pieces'
+    # types before any search; a hand missing any one of them makes no play, a hand with all makes one.
+    rs = load_ruleset("luk-fu")
+    five = rs.combinations["five"]
+    wanted = sorted(rs.pieces.instances[t][0] for t in five.fixed)
+    rng = random.Random(4)
+    made = 0
+    for _ in range(400):
+        others = [p for p in range(rs.pieces.count) if p not in wanted]
+        hand = rng.sample(others, rng.randint(0, 8)) + rng.sample(wanted, rng.choice([3, 4, 5, 5]))
+        rng.shuffle(hand)
+        plays = enumerate_plays(five, hand, rs.pieces, None)
+        holds_all = all(p in hand for p in wanted)
+        assert [sorted(p.pieces) for p in plays] == ([wanted] if holds_all else []), hand
+        made += len(plays)
+    assert 100 < made < 400

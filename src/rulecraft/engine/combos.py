@@ -94,6 +94,13 @@ class ComboSpec:
     # kind table: size (None: any) -> the indices of the entries of that size, made on first use (a
     # follow asks only for the led size).
     of_size: dict[int | None, tuple[int, ...]] = field(default_factory=dict)
+    # kind fixed: what a hand must hold, as TableEntry.need1 and need2 (bit masks of piece types)
+    fixed_need: tuple[int, int] = field(init=False, default=(0, 0))
+
+    def __post_init__(self) -> None:
+        if self.fixed:
+            entry = TableEntry(self.id, tuple((t,) for t in self.fixed), None, 0.0)
+            object.__setattr__(self, "fixed_need", (entry.need1, entry.need2))
 
 
 @dataclass(slots=True, eq=False)
@@ -146,7 +153,7 @@ def enumerate_all(specs: Sequence[ComboSpec], hand: Sequence[int], pieces: Piece
             continue
         if by_type is None and spec.kind in ("fixed", "table"):
             by_type = _by_type(hand, pieces)
-        if held is None and by_type is not None and spec.kind == "table":
+        if held is None and by_type is not None:
             held = _held(by_type)
         out += _enumerate(spec, hand, pieces, size, by_type, copies, held)
     return out
@@ -267,6 +274,10 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
     elif kind == "fixed":
         if by_type is None:
             by_type = _by_type(hand, pieces)
+        once, twice = held if held is not None else _held(by_type)
+        need1, need2 = spec.fixed_need
+        if need1 & once != need1 or need2 & twice != need2:  # (the hand lacks one of its pieces)
+            return out
         for ps in _pick_types(by_type, [(t,) for t in spec.fixed]):
             if _first_of_types(seen, type_of, ps):  # (seen is a set: fixed plays are always deduplicated)
                 play = interned.get((-1, ps))
