@@ -127,7 +127,7 @@ def _type_key(pieces: PieceTable, ps: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(pieces.type_of[p] for p in ps))
 
 
-def _may_have(spec: ComboSpec, size: int | None) -> bool:
+def may_have(spec: ComboSpec, size: int | None) -> bool:
     """Whether some play of this combination can have ``size`` pieces (None: any size)."""
     if size is None:
         return True
@@ -149,7 +149,7 @@ def enumerate_all(specs: Sequence[ComboSpec], hand: Sequence[int], pieces: Piece
     held: tuple[int, int] | None = None
     copies = pieces.has_copies
     for spec in specs:
-        if not _may_have(spec, size):
+        if not may_have(spec, size):
             continue
         if by_type is None and spec.kind in ("fixed", "table"):
             by_type = _by_type(hand, pieces)
@@ -175,7 +175,7 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
 
     ``by_type``: the hand grouped by type (``_by_type``), when the caller has it already.
     """
-    if not _may_have(spec, size):
+    if not may_have(spec, size):
         return []  # no play of this combination has that many pieces
     return _enumerate(spec, hand, pieces, size, by_type, pieces.has_copies)
 
