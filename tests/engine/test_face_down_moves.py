@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import itertools
 import random
+from types import SimpleNamespace
 
 import pytest
 
-from rulecraft.engine.combos import _distinct_sets
+from rulecraft.engine.combos import FaceDownPlays, _distinct_sets
 from rulecraft.engine.game import Game
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases import tricks
@@ -85,3 +86,15 @@ def test_distinct_sets_are_the_first_of_each_set_of_types_in_order() -> None:
         hand = sorted(rng.sample(range(len(type_of)), rng.randint(0, min(10, len(type_of)))))
         for size in range(len(hand) + 2):
             assert _distinct_sets(hand, type_of, size) == _first_of_each(hand, type_of, size), (hand, size)
+
+
+def test_face_down_sets_of_a_hand_in_any_order_are_the_first_of_each_set_of_types() -> None:
+    # FaceDownPlays.sets takes single pieces (the most common follow) without building combinations.
+    rng = random.Random(6)
+    for _ in range(300):
+        kinds = rng.randint(1, 10)
+        type_of = [rng.randrange(kinds) for _ in range(rng.randint(1, 24))]
+        down = FaceDownPlays(SimpleNamespace(type_of=type_of))  # type: ignore[arg-type]
+        hand = rng.sample(range(len(type_of)), rng.randint(0, min(10, len(type_of))))
+        for size in range(1, len(hand) + 1):
+            assert down.sets(hand, size) == _first_of_each(sorted(hand), type_of, size), (hand, size)

@@ -8,10 +8,11 @@ the plays must be the ones a search of every entry finds, in the same order, wit
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from rulecraft.engine.combos import _by_type, _pick_types, _type_key, enumerate_plays
+from rulecraft.engine.combos import TableEntry, _by_type, _pick_types, _type_key, enumerate_plays
 from rulecraft.load import load_ruleset
 
 
@@ -46,3 +47,44 @@ def test_table_plays_are_what_a_search_of_every_entry_finds(ref: str) -> None:
                 assert got == _searched(spec, hand, rs.pieces, size), (spec.id, hand, size)
                 found += len(got)
     assert found > 500  # the hands did make plays
+
+
+def test_entries_that_make_the_same_pieces_offer_them_once() -> None:
+    # Three entries over the same tiles: 'x' (a, b), 'y' (b, a) and 'z' (a, b or c). Read straight
+    # off the hand, 'y' is the same set of types as 'x' and must not be offered again, nor must 'z''s
+    # (a, b); 'z''s (a, c) is new. Every size asked, over random hands with copies.
+    rs = load_ruleset("tien-gow")
+    pieces = rs.pieces
+    a, b, c = (pieces.by_type_id[t] for t in ("6-6", "3-6", "4-5"))
+    entries = (TableEntry("x", ((a,), (b,)), "k1", 1.0), TableEntry("y", ((b,), (a,)), "k2", 2.0),
+               TableEntry("z", ((a,), (b, c)), "k3", 3.0), TableEntry("w", ((b,), (a,), (a,)), "k4", 4.0))
+    spec = replace(rs.combinations["pair"], id="t", entries=entries, sizes=(2, 3), made={}, of_size={})
+    rng = random.Random(3)
+    offered: set[str | None] = set()
+    for _ in range(300):
+        hand = rng.sample(range(pieces.count), rng.randint(1, 12))
+        for size in (None, 2, 3):
+            got = [(p.pieces, p.entry, p.entry_cls, p.entry_strength)
+                   for p in enumerate_plays(spec, hand, pieces, size)]
+            assert got == _searched(spec, hand, pieces, size), (hand, size)
+            offered.update(entry for _, entry, _, _ in got)
+    assert offered == {"x", "z", "w"}  # 'y' never: whenever the hand makes it, 'x' came first
+
+
+def test_a_fixed_combination_is_offered_exactly_when_the_hand_holds_its_pieces() -> None:
+    # Luk Fu's five (the four 1s and the special card): the hand is checked against the pieces'
+    # types before any search; a hand missing any one of them makes no play, a hand with all makes one.
+    rs = load_ruleset("luk-fu")
+    five = rs.combinations["five"]
+    wanted = sorted(rs.pieces.instances[t][0] for t in five.fixed)
+    rng = random.Random(4)
+    made = 0
+    for _ in range(400):
+        others = [p for p in range(rs.pieces.count) if p not in wanted]
+        hand = rng.sample(others, rng.randint(0, 8)) + rng.sample(wanted, rng.choice([3, 4, 5, 5]))
+        rng.shuffle(hand)
+        plays = enumerate_plays(five, hand, rs.pieces, None)
+        holds_all = all(p in hand for p in wanted)
+        assert [sorted(p.pieces) for p in plays] == ([wanted] if holds_all else []), hand
+        made += len(plays)
+    assert 100 < made < 400

@@ -107,6 +107,9 @@ class _Compiler:
         self.getters: dict[str, NameBinding] = {}  # generated getter identifier -> the name it reads
         self.list_functions: set[str] = set()  # identifiers of game functions that give a list (for the cost)
         self.depth = 0
+        self._body_reads: list[dict[str, None]] = []  # per rule function being expanded: the getters it reads
+        self._loops = 0  # how many loops enclose the part being compiled
+        self._body_loops: list[int] = []  # per rule function being expanded: the loops around its call
         self.folded = 0  # steps spent computing fixed parts at load time
         # What the scope answered, so that the same text compiled in another scope can be checked to
         # come out the same without walking it again (see _Trace): each name and function looked up,
@@ -228,6 +231,8 @@ class _Compiler:
         self.reads.add(n.id)
         ident = self.bind("g", b.getter, ("g", n.id))
         self.getters[ident] = b
+        for names in self._body_reads:  # the rule functions being expanded read it (_remembered)
+            names.setdefault(ident)
         if b.elem is not T.ANY:
             self.items[f"{ident}(ctx)"] = b.elem
         return f"{ident}(ctx)", b.type
@@ -329,6 +334,8 @@ class _Compiler:
         body_unit = _Unit(m.body, {}, m.name)
         # Each argument is evaluated once, by binding it as the parameter of a small lambda.
         self._macro_stack.append(m.name)
+        self._body_reads.append({})
+        self._body_loops.append(self._loops)
         try:
             params = []
             for pname, (code, t) in zip(m.params, args, strict=True):
@@ -342,11 +349,36 @@ class _Compiler:
             body_code, body_type = self.expr(body_unit, tree)
         finally:
             self._macro_stack.pop()
+            reads = self._body_reads.pop()
+            self._body_loops.pop()
+        body_code = self._remembered(m, body_code, [(local.code, local.type) for local in body_unit.locals.values()],
+                                     list(reads))
         if not params:
             return body_code, body_type
         names = ", ".join(p for p, _ in params)
         values = ", ".join(c for _, c in params)
         return f"(lambda {names}: {body_code})({values})", body_type
+
+    def _remembered(self, m: MacroBinding, body: str, params: list[tuple[str, T]], reads: list[str]) -> str:
+        """``body`` (a rule function's code, its parameters bound) remembered for the same arguments.
+
+        Only a body with a loop is worth it (a lookup costs about as much as a few operators). Its
+        value follows from its arguments, the names it reads and the game's state, so those names'
+        values are part of the key with the arguments; the key also names the function and the
+        scope (a name may mean another thing in another scope). The engine keeps the memo only while
+        the state cannot change (``MEMO``); a function given a list, or reading a list, is not
+        remembered (a list is no key)."""
+        if " for " not in body:
+            return body
+        if self._body_loops and self._body_loops[-1] == self._loops:
+            # Called once in the body of a rule function being expanded, outside its loops: that
+            # function, remembered, computes this once per key of its own already.
+            return body
+        if any(t is T.LIST for _, t in params) or any(self.getters[ident].type is T.LIST for ident in reads):
+            return body
+        token = f"{m.name}@{'/'.join(_scope_names(self.scope))}"
+        key = ", ".join([repr(token), *(code for code, _ in params), *(f"{ident}(ctx)" for ident in reads)])
+        return f"_memo(ctx, ({key},), lambda: {body})"
 
     def _generator(self, unit: _Unit, elt: A.Node, comp: A.Comp, open_: str, close: str) -> tuple[str, T]:
         it_code, it_type = self.expr(unit, comp.iter)
@@ -355,12 +387,16 @@ class _Compiler:
         self._loop_counter += 1
         ident = f"v{self._loop_counter}_{comp.var}"
         inner = _Unit(unit.src, {**unit.locals, comp.var: _Local(ident, T.ANY)}, unit.macro)
-        elt_code, elt_type = self.expr(inner, elt)
-        cond = ""
-        if comp.cond is not None:
-            c_code, c_type = self.expr(inner, comp.cond)
-            self._need(inner, comp.cond, c_type, T.BOOL, "the 'if' of a 'for'")
-            cond = f" if {c_code}"
+        self._loops += 1  # (what the loop's item and condition hold is evaluated once per item)
+        try:
+            elt_code, elt_type = self.expr(inner, elt)
+            cond = ""
+            if comp.cond is not None:
+                c_code, c_type = self.expr(inner, comp.cond)
+                self._need(inner, comp.cond, c_type, T.BOOL, "the 'if' of a 'for'")
+                cond = f" if {c_code}"
+        finally:
+            self._loops -= 1
         code = f"{open_}{elt_code} for {ident} in {it_code}{cond}{close}"
         return code, self.item_type(code, elt_type)
 
@@ -732,6 +768,26 @@ def seat_arg(value: Any, count: int) -> Any:
     raise ValueError(f"this gives {clip(repr(value), 40)}, where a seat (0 to {count - 1}) is needed")
 
 
+# The evaluation context's attribute that holds the memo of rule-function results: a dict while the
+# engine builds one decision's options (the state cannot change meanwhile), else None or absent.
+MEMO = "memo"
+_MISSING = object()
+
+
+def remembered(ctx: Any, key: tuple[Any, ...], compute: Any) -> Any:
+    """``compute()``, or what it gave before for ``key`` while the context's memo is kept (``MEMO``)."""
+    memo = getattr(ctx, MEMO, None)
+    if memo is None:
+        return compute()
+    try:
+        value = memo.get(key, _MISSING)
+    except TypeError:  # an argument or name holding a list: no key
+        return compute()
+    if value is _MISSING:
+        value = memo[key] = compute()
+    return value
+
+
 NUMBER_CHECK = "{v} = {p}_a_number({v})"  # p: the prefix of the expression's names, where it is laid out
 
 
@@ -750,6 +806,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str,
     comp.namespace["_fail"] = fail
     comp.namespace["_where"] = where
     comp.namespace["_a_number"] = a_number
+    comp.namespace["_memo"] = remembered
     source = _expr_source(code, number, signature, comp.getters)
     # exec of source generated from our own checked tree (never user text), with no builtins.
     exec(_python(source, f"<rule expression {where or clip(src)!r}>"), comp.namespace)

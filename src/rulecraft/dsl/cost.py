@@ -14,8 +14,8 @@ expression an upper bound a rule author can follow by hand:
 * a loop ``[x for v in xs if c]`` costs its list, plus, for each item, what ``x`` and ``c`` cost.
 
 The analysis reads the generated Python (made only of calls, comprehensions, operators and the
-``(lambda params: body)(args)`` of an inlined rule function), so it sees exactly what runs, rule
-functions expanded included.
+``(lambda params: body)(args)`` of an inlined rule function, its body perhaps remembered as
+``_memo(ctx, key, lambda: body)``), so it sees exactly what runs, rule functions expanded included.
 """
 
 from __future__ import annotations
@@ -171,10 +171,15 @@ class _Estimator:
         return _Cost(_add(source.steps, _mul(n, each)), n, elt.size, held)
 
     def _call(self, node: ast.Call, env: dict[str, _Cost]) -> _Cost:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "_memo" and len(node.args) == 3 \
+                and isinstance(node.args[2], ast.Lambda):
+            # A remembered rule function (compiler._remembered): its key, and at worst its body computed.
+            key, body = self.visit(node.args[1], env), self.visit(node.args[2].body, env)
+            return _Cost(_add(1, key.steps, body.steps), body.size, body.item, _add(key.held, body.held))
         args = [self.visit(a, env) for a in node.args]
         steps = _add(1, *(a.steps for a in args))
         held = _add(*(a.held for a in args))
-        func = node.func
         if isinstance(func, ast.Lambda):  # an inlined rule function: its body, with its parameters' sizes
             inner = dict(env)
             for param, arg in zip(func.args.args, args, strict=False):

@@ -373,7 +373,7 @@ def _order_from(count: int, direction: int, active: tuple[int, ...], seat: int) 
 class Ctx:
     """Mutable slots read by compiled expressions. Phase kinds document which slots they set."""
 
-    __slots__ = ("bind", "cand", "combo", "extra", "piece", "seat", "st")
+    __slots__ = ("bind", "cand", "combo", "extra", "memo", "piece", "seat", "st")
 
     def __init__(self, st: Board | None = None) -> None:
         # None only where no game is read (constants at load time, `rulecraft eval` without a game)
@@ -384,6 +384,9 @@ class Ctx:
         self.combo: Play | None = None  # the candidate play (or, after a round, the lead)
         self.bind: dict[str, Any] = {}
         self.extra: dict[str, Any] = {}
+        # Rule functions' results by their arguments (dsl.compiler.MEMO): a dict only while a phase
+        # builds one decision's options, when the state cannot change; None otherwise.
+        self.memo: dict[Any, Any] | None = None
 
 
 class ZoneView:

@@ -419,14 +419,6 @@ def _build_variable_owners(b: Builder, rs: Ruleset, raw: dict[str, Any], game: S
     rs.variables = tuple(specs)
 
 
-def _entries_by_first_type(entries: list[TableEntry]) -> dict[int, tuple[int, ...]]:
-    starts: dict[int, list[int]] = {}
-    for i, entry in enumerate(entries):
-        for t in entry.pattern[0] if entry.pattern else ():
-            starts.setdefault(t, []).append(i)
-    return {t: tuple(sorted(set(ix))) for t, ix in starts.items()}
-
-
 def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Scope) -> dict[str, ComboSpec]:
     out: dict[str, ComboSpec] = {}
     pieces: PieceTable = rs.pieces
@@ -477,7 +469,7 @@ def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Sc
             pos=pos_of(c),
             singles=tuple(Play(cid, (p,), True, move=rs.moves.get("play", (p,))) for p in range(pieces.count))
             if kind == "single" else (),
-            entries_starting_with=_entries_by_first_type(entries), shape=shape,
+            shape=shape,
         )
     return out
 

@@ -44,8 +44,19 @@ class TableEntry:
     # When every position allows one type: per position (type, which copy of it in the hand), the
     # one way a hand can make the entry (what _pick_types finds); None when a position has alternatives.
     picks: tuple[tuple[int, int], ...] | None = field(init=False, default=None)
+    types: tuple[int, ...] = field(init=False, default=())  # with picks: the play's types, sorted (its key)
+    # What a hand must hold for the entry, as bit masks of piece types (bit t: type t), a test that
+    # costs two operations: each type every way of making it needs at least once, and at least twice.
+    need1: int = field(init=False, default=0)
+    need2: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
+        counts: dict[int, int] = {}
+        for alts in self.pattern:
+            if len(alts) == 1:
+                counts[alts[0]] = counts.get(alts[0], 0) + 1
+        object.__setattr__(self, "need1", sum(1 << t for t in counts))
+        object.__setattr__(self, "need2", sum(1 << t for t, n in counts.items() if n > 1))
         if all(len(alts) == 1 for alts in self.pattern):
             seen: dict[int, int] = {}
             picks = []
@@ -53,6 +64,7 @@ class TableEntry:
                 picks.append((t, seen.get(t, 0)))
                 seen[t] = seen.get(t, 0) + 1
             object.__setattr__(self, "picks", tuple(picks))
+            object.__setattr__(self, "types", tuple(sorted(t for (t,) in self.pattern)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +87,20 @@ class ComboSpec:
     # kind single: each piece's play, made once (indexed by piece), so a trick game's hot path
     # (one play per piece in hand, at every decision) builds no objects.
     singles: tuple[Play, ...] = ()
-    # kind table: piece type -> indices of the entries whose first position allows it.
-    entries_starting_with: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # Every play of the other kinds made so far, by its pieces (and table entry): a play's values
     # follow from its pieces, so it is made once per ruleset and keeps its move (``Play.move``).
     made: dict[Any, Play] = field(default_factory=dict)
     shape: tuple[int, ...] = ()  # kind groups: the size of each group
+    # kind table: size (None: any) -> the indices of the entries of that size, made on first use (a
+    # follow asks only for the led size).
+    of_size: dict[int | None, tuple[int, ...]] = field(default_factory=dict)
+    # kind fixed: what a hand must hold, as TableEntry.need1 and need2 (bit masks of piece types)
+    fixed_need: tuple[int, int] = field(init=False, default=(0, 0))
+
+    def __post_init__(self) -> None:
+        if self.fixed:
+            entry = TableEntry(self.id, tuple((t,) for t in self.fixed), None, 0.0)
+            object.__setattr__(self, "fixed_need", (entry.need1, entry.need2))
 
 
 @dataclass(slots=True, eq=False)
@@ -107,7 +127,7 @@ def _type_key(pieces: PieceTable, ps: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(pieces.type_of[p] for p in ps))
 
 
-def _may_have(spec: ComboSpec, size: int | None) -> bool:
+def may_have(spec: ComboSpec, size: int | None) -> bool:
     """Whether some play of this combination can have ``size`` pieces (None: any size)."""
     if size is None:
         return True
@@ -126,13 +146,27 @@ def enumerate_all(specs: Sequence[ComboSpec], hand: Sequence[int], pieces: Piece
     """``enumerate_plays`` of each combination in turn, the hand grouped by type once for all of them."""
     out: list[Play] = []
     by_type: dict[int, list[int]] | None = None
+    held: tuple[int, int] | None = None
+    copies = pieces.has_copies
     for spec in specs:
-        if not _may_have(spec, size):
+        if not may_have(spec, size):
             continue
         if by_type is None and spec.kind in ("fixed", "table"):
             by_type = _by_type(hand, pieces)
-        out += _enumerate(spec, hand, pieces, size, by_type)
+        if held is None and by_type is not None:
+            held = _held(by_type)
+        out += _enumerate(spec, hand, pieces, size, by_type, copies, held)
     return out
+
+
+def _held(by_type: dict[int, list[int]]) -> tuple[int, int]:
+    """Bit masks of the piece types a hand holds (bit t: type t), at least once and at least twice."""
+    once = twice = 0
+    for t, group in by_type.items():
+        once |= 1 << t
+        if len(group) > 1:
+            twice |= 1 << t
+    return once, twice
 
 
 def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None = None,
@@ -141,18 +175,20 @@ def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, si
 
     ``by_type``: the hand grouped by type (``_by_type``), when the caller has it already.
     """
-    if not _may_have(spec, size):
+    if not may_have(spec, size):
         return []  # no play of this combination has that many pieces
-    return _enumerate(spec, hand, pieces, size, by_type)
+    return _enumerate(spec, hand, pieces, size, by_type, pieces.has_copies)
 
 
 def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None,
-               by_type: dict[int, list[int]] | None) -> list[Play]:
-    """``enumerate_plays`` of a combination that can have ``size`` pieces (``_may_have``)."""
+               by_type: dict[int, list[int]] | None, copies: bool, held: tuple[int, int] | None = None) -> list[Play]:
+    """``enumerate_plays`` of a combination that can have ``size`` pieces (``_may_have``).
+
+    ``copies``: ``pieces.has_copies``, asked once by the caller; ``held``: ``_held(by_type)``, when made."""
     kind = spec.kind
     if kind == "single":  # the hot path of every trick game: one made play per piece
         made = spec.singles
-        if not pieces.has_copies:
+        if not copies:
             return [made[p] for p in hand]
         type_of = pieces.type_of
         types: set[int] = set()
@@ -168,7 +204,7 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
     sid = spec.id
     # Sets of a kind and runs are distinct sets of pieces by construction; only identical copies
     # (or a table's patterns, which may list the same pieces twice) can repeat a play.
-    seen: set[tuple[int, ...]] | None = set() if pieces.has_copies or kind in ("fixed", "table") else None
+    seen: set[tuple[int, ...]] | None = set() if copies or kind in ("fixed", "table") else None
     type_of = pieces.type_of
     if kind == "same":
         col = pieces.columns.get(spec.by or "", [])
@@ -238,6 +274,10 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
     elif kind == "fixed":
         if by_type is None:
             by_type = _by_type(hand, pieces)
+        once, twice = held if held is not None else _held(by_type)
+        need1, need2 = spec.fixed_need
+        if need1 & once != need1 or need2 & twice != need2:  # (the hand lacks one of its pieces)
+            return out
         for ps in _pick_types(by_type, [(t,) for t in spec.fixed]):
             if _first_of_types(seen, type_of, ps):  # (seen is a set: fixed plays are always deduplicated)
                 play = interned.get((-1, ps))
@@ -255,34 +295,54 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
     elif kind == "table":
         if by_type is None:
             by_type = _by_type(hand, pieces)  # once for all entries: a table may list dozens
-        # Only entries whose first piece the hand holds, in the table's order.
-        starts = spec.entries_starting_with
-        for i in sorted({i for t in by_type for i in starts.get(t, ())}):
-            entry = spec.entries[i]
-            if size is not None and len(entry.pattern) != size:
+        # Entries of the size asked, in the table's order, that the hand may make: what each needs is
+        # checked against the hand's types as bit masks before any piece is looked for.
+        ids = spec.of_size.get(size)
+        if ids is None:
+            ids = spec.of_size[size] = tuple(i for i, e in enumerate(spec.entries)
+                                             if size is None or len(e.pattern) == size)
+        once, twice = held if held is not None else _held(by_type)
+        entries = spec.entries
+        assert seen is not None  # (tables are always deduplicated)
+        for i in ids:
+            entry = entries[i]
+            need = entry.need1
+            if need & once != need:
+                continue
+            need = entry.need2
+            if need & twice != need:
                 continue
             picks = entry.picks
             if picks is None:
-                found = _pick_types(by_type, entry.pattern)
-            else:  # one type per position: the hand makes it in one way, or none
-                got = []
-                for t, n in picks:
-                    group = by_type.get(t)
-                    if group is None or len(group) <= n:
-                        break
-                    got.append(group[n])
-                else:
-                    found = [tuple(got)]
-                if len(got) < len(picks):
-                    continue
-            for ps in found:
-                if _first_of_types(seen, type_of, ps):
+                for ps in _pick_types(by_type, entry.pattern):
+                    if _first_of_types(seen, type_of, ps):
+                        out.append(_table_play(spec, i, ps))
+                continue
+            # One type per position: the hand makes it in one way, or none; its types are known.
+            got = []
+            for t, n in picks:
+                group = by_type.get(t)
+                if group is None or len(group) <= n:
+                    break
+                got.append(group[n])
+            else:
+                key = entry.types
+                if key not in seen:
+                    seen.add(key)
+                    ps = tuple(got)
                     play = interned.get((i, ps))
-                    if play is None:
-                        play = interned[(i, ps)] = Play(sid, ps, True, entry=entry.id, entry_cls=entry.cls,
-                                                        entry_strength=entry.strength)
-                    out.append(play)
+                    out.append(play if play is not None else _table_play(spec, i, ps))
     return out
+
+
+def _table_play(spec: ComboSpec, i: int, ps: tuple[int, ...]) -> Play:
+    """The play of table entry ``i`` made of the pieces ``ps``, made once per ruleset."""
+    play = spec.made.get((i, ps))
+    if play is None:
+        entry = spec.entries[i]
+        play = spec.made[(i, ps)] = Play(spec.id, ps, True, entry=entry.id, entry_cls=entry.cls,
+                                         entry_strength=entry.strength)
+    return play
 
 
 def _first_of_types(seen: set[tuple[int, ...]] | None, type_of: list[int], ps: tuple[int, ...]) -> bool:
@@ -367,6 +427,15 @@ class FaceDownPlays:
         """The distinct sets of ``size`` pieces of ``hand``, in order: the plays ``from_hand`` makes."""
         type_of = self._pieces.type_of
         ordered = sorted(hand)
+        if size == 1:  # (the most common follow) the lowest copy of each type, in order
+            types: set[int] = set()
+            out: list[tuple[int, ...]] = []
+            for p in ordered:
+                t = type_of[p]
+                if t not in types:
+                    types.add(t)
+                    out.append((p,))
+            return out
         if len({type_of[p] for p in ordered}) == len(ordered):  # no identical copies: nothing to merge
             return list(itertools.combinations(ordered, size))
         return _distinct_sets(ordered, type_of, size)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast, overload
 
 from rulecraft.dsl import CompiledExpr, Scope, T
-from rulecraft.engine.combos import ComboSpec, FaceDownPlays, Play, enumerate_all
+from rulecraft.engine.combos import ComboSpec, FaceDownPlays, Play, enumerate_all, may_have
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, MoveBook
 from rulecraft.engine.phases.base import Phase, describe_legal, seat_of
@@ -285,6 +285,7 @@ class Tricks(Phase):
         self._trick_zi = -1  # the trick zone's instance, looked up at first use
         self._captures: list[int] = []
         self._down: FaceDownPlays | None = None  # made at first use
+        self._of_size: dict[int, tuple[ComboSpec, ...]] = {}  # the combinations that have plays of a size
         # Told the ids of the restrictions that refused a candidate, at each decision they did
         # (rule-coverage tools set it before play; the generated decision is not used then).
         self.observer: Callable[[set[str]], None] | None = None
@@ -456,7 +457,10 @@ class Tricks(Phase):
         hand = st.hand(seat)
         k = len(d.plays[0].pieces)
         st.ctx.seat = seat
-        cands = enumerate_all(self.combos, hand, st.rs.pieces, k)
+        combos = self._of_size.get(k)
+        if combos is None:  # (a follow has the lead's size: most combinations have no play of it)
+            combos = self._of_size[k] = tuple(c for c in self.combos if may_have(c, k))
+        cands = enumerate_all(combos, hand, st.rs.pieces, k)
         pool = self._beating(st, d, cands) if self.face_up == "beating" else cands
         allowed, removed = _apply_restrictions(st, self.follow_rules, pool)
         if removed and self.observer is not None:
@@ -482,6 +486,19 @@ class Tricks(Phase):
         opts = d.options
         if opts is not None:
             return opts
+        # While the options are built nothing changes the state: a rule function asked again with the
+        # same arguments (old(p) in several restrictions) gives what it gave. The memo is dropped
+        # before anything can move (the options are kept in d.options, not the memo).
+        ctx = st.ctx
+        ctx.memo = {}
+        try:
+            opts = self._build_options(st, d)
+        finally:
+            ctx.memo = None
+        d.options = opts
+        return opts
+
+    def _build_options(self, st: Board, d: TrickData) -> Options:
         seat = st.to_act
         assert seat is not None
         stop: Move | None = None
@@ -509,7 +526,6 @@ class Tricks(Phase):
                 found.extend(downs)
                 moves.extend([p.move or self._move_of(st, p) for p in downs])
             opts = Options(moves, found, barred)
-        d.options = opts
         return opts
 
     def _face_down(self, st: Board) -> FaceDownPlays:
