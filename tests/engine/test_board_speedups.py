@@ -18,12 +18,15 @@ from rulecraft.engine.game import Game
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 41, 52, 136, 300])
-def test_the_shuffle_draws_what_random_shuffle_draws(size: int) -> None:
-    assert board._INLINE_OK, "this Python's Random.shuffle is the one the inline loop copies"
+@pytest.mark.parametrize("how", ["shuffle", "inline loop"])
+def test_the_shuffle_draws_what_random_shuffle_draws(size: int, how: str) -> None:
+    if how == "inline loop" and not board._INLINE_OK:
+        pytest.skip("this Python's Random.shuffle is not the one the inline loop copies (shuffle uses it)")
+    ours_shuffle = shuffle if how == "shuffle" else board._shuffle_inline
     for seed in range(40):
         ours, theirs = random.Random(seed), random.Random(seed)
         a, b = list(range(size)), list(range(size))
-        shuffle(ours, a)
+        ours_shuffle(ours, a)
         theirs.shuffle(b)
         assert a == b
         assert ours.getstate() == theirs.getstate()  # what is drawn afterwards is the same too
