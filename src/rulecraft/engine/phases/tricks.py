@@ -357,7 +357,7 @@ class Tricks(Phase):
 
     def _finish_round(self, st: Board, d: TrickData) -> None:
         # Run after every round of every hand: lookups that are the same every time are made once
-        # (``_round_end``), and the common case, single pieces captured to one zone, moves them inline.
+        # (``_round_end``). A generated play (trick_code.py) ends its rounds itself, as this does.
         ctx = st.ctx
         plays = d.plays
         winner = d.seats[d.best] if d.best >= 0 else d.leader
