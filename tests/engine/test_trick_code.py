@@ -44,10 +44,16 @@ def _apply_generic(phase: Tricks, st: State, move: object) -> None:
         phase.play = generated
 
 
-@pytest.mark.parametrize("options", ROOK_CHOICES,
-                         ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults")
-def test_generated_and_generic_decisions_agree(options: dict[str, str]) -> None:
-    rs = ruleset("rook", **options)
+# Every Rook option choice, and the other bundled games whose trick phase has the generated shape
+# (their rounds end with other effects: Hearts' and Spades' on_round rules).
+CASES = [("rook", o) for o in ROOK_CHOICES] + [("hearts", {}), ("spades", {})]
+
+
+@pytest.mark.parametrize(("ref", "options"), CASES,
+                         ids=lambda c: c if isinstance(c, str) else
+                         ",".join(f"{k}={v}" for k, v in c.items()) or "defaults")
+def test_generated_and_generic_decisions_agree(ref: str, options: dict[str, str]) -> None:
+    rs = ruleset(ref, **options)
     phase = _trick_phase(rs)
     rng = random.Random(5)
     decisions = 0
@@ -59,7 +65,7 @@ def test_generated_and_generic_decisions_agree(options: dict[str, str]) -> None:
             if st.rs.phases[st.pidx] is not phase:
                 st.apply(move)
                 continue
-            assert phase._generated, "Rook's trick phase has the shape the generated decision covers"
+            assert phase._generated, f"{ref}'s trick phase has the shape the generated decision covers"
             generic = st.clone()
             generic.pdata.options = None
             assert phase._options(generic).moves == legal

@@ -232,16 +232,30 @@ class Board:
 
         What ``put`` does piece by piece, in one pass: a deal moves a whole deck.
         """
+        self.put_from_top_grouped(src, len(targets), grouped_targets(targets))
+
+    def put_from_top_grouped(self, src: int, count: int, groups: list[tuple[int, bool, tuple[int, ...]]]) -> None:
+        """``put_from_top`` with its targets grouped by ``grouped_targets`` (a deal works that out once)."""
         pile = self.zones[src]
-        moving = pile[: len(targets)]
-        del pile[: len(targets)]
+        moving = pile[:count]
+        if len(moving) != count:
+            raise ValueError(f"{count} pieces to move from a zone holding {len(moving)}")
+        del pile[:count]
         zones, loc, face_down, public = self.zones, self.loc, self.face_down, self.rs.public_instance
-        for p, (zi, down) in zip(moving, targets, strict=True):
-            zones[zi].append(p)
-            loc[p] = zi
-            face_down[p] = down
+        seen = self.seen_public
+        for zi, down, picks in groups:
+            part = [moving[i] for i in picks]
+            zones[zi].extend(part)
+            flag = 1 if down else 0
             if not down and public[zi]:
-                self.seen_public[p] = 1
+                for p in part:
+                    loc[p] = zi
+                    face_down[p] = 0
+                    seen[p] = 1
+            else:
+                for p in part:
+                    loc[p] = zi
+                    face_down[p] = flag
 
     def zone_of_instance(self, zi: int) -> Any:
         return self.rs.zone_of_instance[zi]
@@ -295,7 +309,7 @@ class Board:
             self.record_chance("shuffle", {"order": list(order)})
             return ids
         order = list(pieces)
-        self.rng.shuffle(order)
+        shuffle(self.rng, order)
         ids = self.rs.pieces.columns["id"]
         self.record_chance("shuffle", {"order": [ids[p] for p in order]})
         return order
@@ -339,6 +353,51 @@ class Board:
 
     def record_chance(self, kind: str, outcome: dict[str, Any]) -> None:
         self.history.append({"type": "chance", "kind": kind, **outcome})
+
+
+def grouped_targets(targets: list[tuple[int, bool]]) -> list[tuple[int, bool, tuple[int, ...]]]:
+    """Targets of ``put_from_top`` by destination: (zone instance, face down, positions from the top).
+
+    Each destination receives its pieces in the order they come off the pile, as one by one.
+    """
+    groups: dict[tuple[int, bool], list[int]] = {}
+    for i, target in enumerate(targets):
+        groups.setdefault(target, []).append(i)
+    return [(zi, down, tuple(picks)) for (zi, down), picks in groups.items()]
+
+
+def _shuffle_inline(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``, drawing exactly what it draws, without two Python calls per piece.
+
+    This is CPython's ``Random.shuffle`` with ``_randbelow_with_getrandbits`` written into its loop:
+    a hand's shuffle is a tenth of a short playout's setup, most of it those calls.
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _shuffle_method(rng: random.Random, x: list[int]) -> None:
+    rng.shuffle(x)
+
+
+# The inline loop is used only where it is known to draw as ``Random.shuffle`` does (a Python whose
+# shuffle or _randbelow differ, or a generator class that overrides them, keeps the method).
+_INLINE_OK = (random.Random.shuffle.__code__.co_names == ("_randbelow", "reversed", "range", "len")
+              and random.Random._randbelow is random.Random._randbelow_with_getrandbits)  # type: ignore[attr-defined]
+
+
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` does (the same draws, the same order)."""
+    if _INLINE_OK and type(rng) is random.Random:
+        _shuffle_inline(rng, x)
+    else:
+        _shuffle_method(rng, x)
 
 
 MAX_HELD_NUMBER = 10**18

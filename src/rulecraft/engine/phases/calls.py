@@ -157,14 +157,16 @@ class Auction(Phase):
         seat = st.to_act
         assert seat is not None
         d.turn += 1
+        # After a pass or a bid nothing runs but the auction's own step: it is taken here, sparing
+        # the flow's loop (a False from it, the auction over, sends the flow on as before).
         if move.verb == "pass":
             d.passed.append(seat)
             if self.passes_var >= 0:
                 st.vars[self.passes_var][seat] = True
-            return False
+            return _step_on(self, st)
         if move.verb == "bid":
             d.high, d.high_seat = int(move.value), seat
-            return False
+            return _step_on(self, st)
         extra = next((e for e in self.extra if e.id == move.value), None)
         if extra is not None:
             st.note_fired(extra.id)
@@ -194,6 +196,12 @@ class Auction(Phase):
         if verb == "call" and any(e.id == value for e in self.extra):
             return f"you may not call '{value}' now: its condition does not hold for your seat"
         return f"not allowed in the auction; you may: {describe_legal(self.legal(st))}"
+
+
+def _step_on(phase: Phase, st: Board) -> bool:
+    """What the flow does after a move that runs nothing else: the phase's step, no seat to act before it."""
+    st.to_act = None
+    return phase.step(st)
 
 
 @dataclass(slots=True)
@@ -272,7 +280,7 @@ class Exchange(Phase):
         seat = st.to_act
         st.put(move.pieces[0], st.zone_instance(self.to), face_down=True, by=seat)
         d.n += 1
-        return False
+        return _step_on(self, st)  # the next piece to give, or done (as for the auction's bids)
 
     def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:
         left = self.give - st.pdata.n

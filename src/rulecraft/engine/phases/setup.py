@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
+from rulecraft.engine.board import grouped_targets
 from rulecraft.engine.context import bound_scope
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.phases.base import Phase, seat_of
@@ -57,7 +58,10 @@ class Deal(Phase):
         self.active_only = False
         self.side: tuple[str, int, int, int] | None = None  # zone, every, count, total
         self.record_dealt = True
-        self._plans: dict[tuple[Any, ...], list[tuple[int, bool]]] = {}  # see step
+        # Where each piece goes, by seats, counts and what the pile holds (see step): the same every
+        # hand for the same seats and counts, so worked out once, grouped by destination.
+        self._plans: dict[tuple[Any, ...], tuple[int, list[tuple[int, bool, tuple[int, ...]]]]] = {}
+        self._dst_zis: list[int] = []  # each seat's instance of the destination, looked up at first use
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -104,14 +108,18 @@ class Deal(Phase):
         side_zi = st.zone_instance(self.side[0]) if self.side else -1
         side_have = len(st.zones[side_zi]) if self.side else 0
         key = (tuple(seats), tuple(need), len(pile), side_have)
-        targets = self._plans.get(key)
-        if targets is None:  # the same every hand for the same seats and counts: worked out once
-            targets = self._plans[key] = self._plan(st, seats, need, len(pile), side_zi, side_have)
-        st.put_from_top(src, targets)
+        plan = self._plans.get(key)
+        if plan is None:
+            targets = self._plan(st, seats, need, len(pile), side_zi, side_have)
+            plan = self._plans[key] = (len(targets), grouped_targets(targets))
+        st.put_from_top_grouped(src, *plan)
         if self.record_dealt:
-            dealt_owner = st.dealt_owner
-            for s in range(st.rs.seats.count):
-                for p in st.zones[st.zone_instance(self.dst, s)]:
+            dealt_owner, zones = st.dealt_owner, st.zones
+            dst_zis = self._dst_zis
+            if not dst_zis:
+                dst_zis.extend(st.zone_instance(self.dst, s) for s in range(st.rs.seats.count))
+            for s, zi in enumerate(dst_zis):
+                for p in zones[zi]:
                     dealt_owner[p] = s
         return False
 

@@ -24,6 +24,7 @@ face-down discard).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl.compiler import NUMBER_CHECK, compile_generated
@@ -113,7 +114,10 @@ def generate_apply(phase: Tricks, st: Board) -> ApplyFn:
     trick_zi = st.zone_instance(phase.trick_zone)
     out = _Source({"_singles": spec.singles, "_hb": rs.hand_base, "_tz": trick_zi, "_cls": (spec.id, 1),
                    "_on_lead": phase.on_lead, "_run_effects": run_effects, "_generic": phase.apply,
-                   "_step": phase.step})
+                   "_step": phase.step, "_captures": [st.owned_instance(phase.capture_to, s)
+                                                      for s in range(rs.seats.count)],
+                   "_value": spec.value if spec.value is not None else phase.value, "_on_round": phase.on_round,
+                   "_end_when": phase.end_when})
     rate: list[str] = []
     for expr, prefix, name, default in ((spec.strength, "_s", "strength", f"{ITEM}.entry_strength"),
                                         (spec.cls, "_c", "cls", "_cls")):
@@ -169,10 +173,47 @@ def generate_apply(phase: Tricks, st: Board) -> ApplyFn:
         "        st.to_act = seat",
         "        ctx.seat = seat",
         "        return True",
-        "    return _step(st)",
+        *("    " + line for line in _round_end(phase)),
     ]
     apply: ApplyFn = out.define(lines, f"trick phase '{phase.id}' apply")
     return apply
+
+
+def _round_end(phase: Tricks) -> list[str]:
+    """After the round's last play: what ``phase.step`` does then (``_finish_round``, the next lead).
+
+    Written out for a phase that captures every play to one zone (no ``own_to``); any other goes to
+    ``step``. Each play is one face-up piece, so the best play is set and the default value is 1.
+    """
+    if phase.own_to is not None:
+        return ["return _step(st)"]
+    value = "_value(ctx)" if phase.combos[0].value is not None or phase.value is not None else "1"
+    ends = ["True"] if phase.combos[0].ends_play else []
+    return [
+        "winner = d.seats[d.best]",
+        "d.winner = winner",
+        "ctx.combo = plays[0]",
+        "ctx.seat = winner",
+        f"value = d.value = {value}",
+        "st.tricks[winner] += value",
+        "st.gather([pl.pieces[0] for pl in plays], _captures[winner])",
+        "st.history.append({'type': 'round', 'winner': winner, 'value': value})",
+        *(["_run_effects(st, _on_round)", "if st.signal:", "    return False"] if phase.on_round else []),
+        f"if {' or '.join([*ends, 'not st.zones[_hb + winner]', *(['_end_when(ctx)'] if phase.end_when else [])])}:",
+        "    d.ended = True",
+        "    return False",
+        "d.leader = winner",
+        "d.round_no += 1",
+        "order = d.order = st.order_from(winner)",
+        "d.seats, d.plays, d.classes, d.strengths = [], [], [], []",
+        "d.best, d.last = -1, False",
+        "if d.barred:",
+        "    d.barred = set()",
+        "d.winner, d.value, d.options = None, 0, None",
+        "seat = st.to_act = order[0]  # (the winner holds pieces: it leads)",
+        "ctx.seat = seat",
+        "return True",
+    ]
 
 
 def _rules(rules: tuple[Restriction, ...], tag: str, out: _Source, indent: str) -> list[str]:
@@ -226,11 +267,20 @@ class _Source:
 
     def define(self, lines: list[str], title: str) -> Any:
         """The function ``lines`` define (its getters' reads inlined), with its source as ``.python``."""
-        source = inline_reads("\n".join(lines) + "\n", self.getters)
+        # Both functions hold the state in ``st`` and its round in ``d`` (``ctx.st`` is ``st``): reads
+        # through them skip a lookup or two, and each decision makes several.
+        local = {ident: replace(b, code=_local_reads(b.code)) if b.code is not None else b
+                 for ident, b in self.getters.items()}
+        source = inline_reads("\n".join(lines) + "\n", local)
         exec(compile_generated(source, f"<{title}>"), self.namespace)
         fn = self.namespace[lines[0].split()[1].split("(")[0]]
         fn.python = source
         return fn
+
+
+def _local_reads(code: str) -> str:
+    """A getter's code over ``ctx`` as read inside the generated functions (``st`` and ``d`` at hand)."""
+    return code.replace("ctx.st.pdata.", "d.").replace("ctx.st.", "st.")
 
 
 class _Laid:

@@ -283,7 +283,8 @@ class Tricks(Phase):
         self.track_barred = True  # the builder turns it off when no rule asks barred()
         self.must_beat_message = "you must beat the best play when you can"
         self._trick_zi = -1  # the trick zone's instance, looked up at first use
-        self._captures: list[int] = []
+        self._round_end: tuple[dict[str | None, CompiledExpr | None], frozenset[str | None], list[int], int] \
+            | None = None  # see _round_end_lookups: made at first use
         self._down: FaceDownPlays | None = None  # made at first use
         self._of_size: dict[int, tuple[ComboSpec, ...]] = {}  # the combinations that have plays of a size
         # Told the ids of the restrictions that refused a candidate, at each decision they did
@@ -343,47 +344,48 @@ class Tricks(Phase):
         d: TrickData = st.pdata
         if d.ended:
             return False
-        if len(d.plays) == len(d.order):
+        plays = d.plays
+        if len(plays) == len(d.order):
             self._finish_round(st, d)
             if d.ended or st.signal:
                 return False
-        if not d.plays and not st.hand(d.leader):
+            plays = d.plays
+        if not plays and not st.zones[st.rs.hand_base + d.leader]:
             return False
-        st.to_act = d.order[len(d.plays)]
-        st.ctx.seat = st.to_act
+        seat = st.to_act = d.order[len(plays)]
+        st.ctx.seat = seat
         return True
 
     def _finish_round(self, st: Board, d: TrickData) -> None:
+        # Run after every round of every hand: lookups that are the same every time are made once
+        # (``_round_end``). A generated play (trick_code.py) ends its rounds itself, as this does.
         ctx = st.ctx
+        plays = d.plays
         winner = d.seats[d.best] if d.best >= 0 else d.leader
         d.winner = winner
-        lead = d.plays[0]
+        lead = plays[0]
         ctx.combo = lead
         ctx.seat = winner
-        lead_spec = self.combo_by_id.get(lead.combo or "")
-        if lead_spec is not None and lead_spec.value is not None:
-            d.value = lead_spec.value(ctx)
-        elif self.value is not None:
-            d.value = self.value(ctx)
-        else:
-            d.value = len(lead.pieces)
-        st.tricks[winner] += d.value
-        captures = self._captures
-        if not captures:  # each seat's capture zone instance, looked up at first use
-            captures = self._captures = [st.owned_instance(self.capture_to, s) for s in range(st.rs.seats.count)]
+        ends = self._round_end
+        if ends is None:
+            ends = self._round_end = self._round_end_lookups(st)
+        values, ends_play, captures, hand_base = ends
+        value_expr = values.get(lead.combo, self.value)
+        value = d.value = value_expr(ctx) if value_expr is not None else len(lead.pieces)
+        st.tricks[winner] += value
         to_zi = captures[winner]
         if self.own_to is None:
-            st.gather([p for play in d.plays for p in play.pieces], to_zi)
+            st.gather([p for play in plays for p in play.pieces], to_zi)
         else:
             own_zi = st.owned_instance(self.own_to, winner)
-            for seat, play in zip(d.seats, d.plays, strict=True):
+            for seat, play in zip(d.seats, plays, strict=True):
                 st.gather(play.pieces, own_zi if seat == winner else to_zi)
-        st.history.append({"type": "round", "winner": winner, "value": d.value})
+        st.history.append({"type": "round", "winner": winner, "value": value})
         if self.on_round:
             run_effects(st, self.on_round)
             if st.signal:
                 return
-        if ((lead_spec is not None and lead_spec.ends_play) or not st.hand(winner)
+        if (lead.combo in ends_play or not st.zones[hand_base + winner]
                 or (self.end_when is not None and self.end_when(ctx))):
             d.ended = True
             return
@@ -395,6 +397,16 @@ class Tricks(Phase):
         if d.barred:
             d.barred = set()
         d.winner, d.value, d.options = None, 0, None
+
+    def _round_end_lookups(self, st: Board) -> tuple[dict[str | None, CompiledExpr | None], frozenset[str | None],
+                                                    list[int], int]:
+        """What every round end looks up: each lead combination's value expression (absent: the
+        phase's), the combinations whose lead ends play, each seat's capture zone, the hands' base."""
+        values: dict[str | None, CompiledExpr | None] = {
+            c.id: c.value for c in self.combos if c.value is not None}
+        ends_play = frozenset(c.id for c in self.combos if c.ends_play)
+        captures = [st.owned_instance(self.capture_to, s) for s in range(st.rs.seats.count)]
+        return values, ends_play, captures, st.rs.hand_base
 
     # ------------------------------------------------------------------ options
     def _rate(self, st: Board, play: Play) -> tuple[Any, Any]:
