@@ -192,16 +192,21 @@ def _build_phase(b: Builder, rs: Ruleset, raw: dict[str, Any], kind: str, game: 
     if inputs is None or reuse is None:
         return PHASE_KINDS[kind].build(b, rs, raw, game)
     shared, objects, answers = inputs
-    reached = answers.reachable(reuse.of("words", raw, words))
-    chosen = tuple(sorted(rs.chosen.items())) if "option" in reached else ()  # option('x') reads the choice
-    extra = (shared, answers.of(reached), chosen)
-    found = reuse.get("phase", (raw, *objects), extra)
+    objects = (raw, *objects)
+
+    def extra() -> Any:
+        reached = answers.reachable(reuse.of("words", raw, words))
+        chosen = tuple(sorted(rs.chosen.items())) if "option" in reached else ()  # option('x') reads the choice
+        return shared, answers.of(reached), chosen
+
+    # Whether the names are answered the same is asked only of a phase built before from the same objects.
+    found = reuse.get("phase", objects, extra()) if reuse.known("phase", objects) else None
     if found is not None:
         return found
     before = len(b.diags)
     phase = PHASE_KINDS[kind].build(b, rs, raw, game)
     if len(b.diags) == before:  # only what was built without a problem: a problem is found again
-        reuse.put("phase", (raw, *objects), extra, phase)
+        reuse.put("phase", objects, extra(), phase)
     return phase
 
 

@@ -37,6 +37,7 @@ class BuildReuse:
         self.tokens: dict[Any, int] = {}  # distinct descriptions of scope answers, numbered (ScopeAnswers)
         self._by_object: dict[tuple[str, int], tuple[Any, Any]] = {}
         self._by_key: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+        self._objects: dict[tuple[str, tuple[int, ...]], tuple[Any, ...]] = {}
 
     def of(self, kind: str, value: Any, compute: Callable[[Any], Any]) -> Any:
         """``compute(value)``, once for each mapping or list ``value`` (by identity) and ``kind`` of result."""
@@ -77,6 +78,13 @@ class BuildReuse:
 
     def put(self, kind: str, objects: tuple[Any, ...], extra: Any, result: Any) -> None:
         self._by_key[(kind, tuple(map(id, objects)), extra)] = (objects, result)
+        self._objects[(kind, tuple(map(id, objects)))] = objects
+
+    def known(self, kind: str, objects: tuple[Any, ...]) -> bool:
+        """Whether anything was ``put`` for these ``objects`` (each the same object), whatever its ``extra``:
+        when nothing was, ``get`` would find nothing, and the extra need not be worked out."""
+        found = self._objects.get((kind, tuple(map(id, objects))))
+        return found is not None and all(a is b for a, b in zip(found, objects, strict=True))
 
 
 # ----------------------------------------------------------------- what a phase's build reads
