@@ -178,3 +178,51 @@ def test_help_imports_no_command_module() -> None:
             "print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().endswith("[]"), out
+
+
+def test_validate_pauses_the_cycle_collector_and_always_restores_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # validate turns Python's automatic cycle collection off while it checks files (it only costs time
+    # there), collects between files every so many configurations, and leaves the collector as it was,
+    # whatever the outcome; with --simulate the collector stays on.
+    import gc
+
+    from click.testing import CliRunner
+
+    from rulecraft.cli import rules_cmds
+    from rulecraft.cli.main import cli
+    from rulecraft.runs import validate as V
+
+    seen: list[bool] = []
+    real = V.validate_file
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            collections.append(1)
+
+    monkeypatch.setattr(V, "validate_file", spy)
+    monkeypatch.setattr(rules_cmds, "_COLLECT_EVERY", 12)
+    gc.callbacks.append(count)
+    try:
+        assert gc.isenabled()
+        r = CliRunner().invoke(cli, ["validate", "variants/rook/base.yaml", "variants/doubt/base.yaml",
+                                     "variants/tien-gow/bunmu-son.yaml"], catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+        assert seen == [False, False, False] and gc.isenabled()
+        assert len(collections) >= 1  # rook and doubt together have more than 12 configurations
+        r = CliRunner().invoke(cli, ["validate", f"{BROKEN}/wrong_type.yaml"])
+        assert r.exit_code == 1 and gc.isenabled()
+        r = CliRunner().invoke(cli, ["validate", "no-such-dir/"])
+        assert r.exit_code != 0 and gc.isenabled()  # a usage error (exit 2 through run_cli)
+        seen.clear()
+        r = CliRunner().invoke(cli, ["validate", "--simulate", "1", "variants/doubt/base.yaml"])
+        assert r.exit_code == 0, r.output
+        assert seen == [True]
+    finally:
+        gc.callbacks.remove(count)
+        gc.enable()

@@ -18,9 +18,15 @@ def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     P._parser.cache_clear()
     P.parse.cache_clear()
-    yield tmp_path / "rulecraft" / "expression-parser.lark"
+    yield tmp_path / "rulecraft"
     P._parser.cache_clear()
     P.parse.cache_clear()
+
+
+def _only_file(folder: Path) -> Path:
+    files = list(folder.glob("expression-parser-*.lark"))
+    assert len(files) == 1, files
+    return files[0]
 
 
 def _trees() -> list[object]:
@@ -31,9 +37,9 @@ def _trees() -> list[object]:
 
 def test_tables_from_the_cache_parse_as_built_ones(fresh: Path) -> None:
     built = _trees()
-    assert fresh.is_file()
+    file = _only_file(fresh)
     assert _trees() == built  # read back from the file: the same trees, positions included
-    fresh.write_bytes(fresh.read_bytes()[:100])  # a file cut short (another process was writing it)
+    file.write_bytes(file.read_bytes()[:100])  # a file cut short (another process was writing it)
     assert _trees() == built
 
 
@@ -41,3 +47,13 @@ def test_no_writable_cache_directory(fresh: Path, monkeypatch: pytest.MonkeyPatc
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # a directory cannot be made under a file
     assert _trees()
+
+
+def test_each_version_of_the_grammar_has_its_own_file(fresh: Path) -> None:
+    # Two installed versions of rulecraft (two checkouts) must not write their tables over each other's.
+    _trees()
+    mine = _only_file(fresh)
+    grammar = (Path(P.__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+    assert P._cache_file("expression-parser", grammar) == mine
+    other = P._cache_file("expression-parser", grammar + "\n// another version\n")
+    assert other is not None and other != mine and other.parent == mine.parent

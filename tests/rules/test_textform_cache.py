@@ -27,8 +27,14 @@ zones
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     TL._parser.cache_clear()
-    yield tmp_path / "rulecraft" / "rulefile-parser.lark"
+    yield tmp_path / "rulecraft"
     TL._parser.cache_clear()
+
+
+def _only_file(folder: Path) -> Path:
+    files = list(folder.glob("rulefile-parser-*.lark"))
+    assert len(files) == 1, files
+    return files[0]
 
 
 def _located(value: Any) -> Any:
@@ -50,9 +56,9 @@ def _read() -> tuple[Any, list[Any], str]:
 
 def test_tables_from_the_cache_read_as_built_ones(fresh: Path) -> None:
     built = _read()
-    assert fresh.is_file()
+    file = _only_file(fresh)
     assert _read() == built  # read back from the file: the same data, positions and comments
-    fresh.write_bytes(fresh.read_bytes()[:100])  # a file cut short (another process was writing it)
+    file.write_bytes(file.read_bytes()[:100])  # a file cut short (another process was writing it)
     assert _read() == built
 
 
@@ -60,3 +66,15 @@ def test_no_writable_cache_directory(fresh: Path, monkeypatch: pytest.MonkeyPatc
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # a directory cannot be made under a file
     assert _read()[0]
+
+
+def test_each_version_of_the_grammars_has_its_own_file(fresh: Path) -> None:
+    # The text form's grammar and the expression grammar it imports both name the file.
+    _read()
+    mine = _only_file(fresh)
+    rules = (Path(TL.__file__).parent / "rulefile.lark").read_text(encoding="utf-8")
+    expressions = (TL._DSL_DIR / "grammar.lark").read_text(encoding="utf-8")
+    assert TL._cache_file(rules, expressions) == mine
+    for changed in ((rules + "\n", expressions), (rules, expressions + "\n")):
+        other = TL._cache_file(*changed)
+        assert other is not None and other != mine and other.parent == mine.parent

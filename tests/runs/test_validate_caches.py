@@ -262,3 +262,93 @@ def test_same_located_compares_values_types_and_places() -> None:
     assert not same_located(LList([1], pos=at(1)), LList([1, 1], pos=at(1)))
     shared = LList([mapping()], pos=at(3))
     assert same_located(LDict({"k": shared}, pos=at(2)), LDict({"k": shared}, pos=at(2)))
+
+
+PHASES = """\
+name: toy
+seats: {count: 2}
+constants: {size: 10, other: 1}
+functions:
+  "bonus()": "base_bonus()"
+  "base_bonus()": "1"
+zones:
+  - {id: deck, visibility: nobody}
+  - {id: hand, per: seat, visibility: owner}
+pieces:
+  - {id: a, attributes: {rank: 1}}
+  - {id: b, attributes: {rank: 2}}
+hand:
+  phases:
+    - {id: shuffle, kind: shuffle, zone: deck}
+    - {id: deal, kind: deal, from: deck, to: hand, count: all}
+    - id: score
+      kind: effects
+      effects:
+        - {id: one, set: {x: "sum(count(j for j in range(size)) for i in range(size)) + bonus()"}}
+variables: {x: {type: number, initial: 0}}
+match: {end_when: "true"}
+options:
+  - id: other
+    description: "a constant no phase reads"
+    default: one
+    choices:
+      - {id: one}
+      - {id: two, patch: {constants: {other: 2}}}
+  - id: size
+    description: "how far the count goes"
+    default: small
+    choices:
+      - {id: small}
+      - {id: huge, patch: {constants: {size: 100000}}}
+  - id: bonus
+    description: "the bonus, through a rule function the phase's function calls"
+    default: one
+    choices:
+      - {id: one}
+      - {id: huge, patch: {functions: {"base_bonus()": "sum(count(j for j in range(100000)) for i in range(100000))"}}}
+"""
+
+
+def test_a_phase_is_built_again_when_a_name_it_reaches_changes(tmp_path: Path) -> None:
+    # A validation shares a phase between configurations only when everything the phase could read is
+    # the same: an option changing a constant it names, or a rule function it reaches through another
+    # one, must have it built again, and its error reported at its place.
+    from rulecraft.engine.reuse import BuildReuse
+
+    path = tmp_path / "toy.yaml"
+    path.write_text(PHASES)
+    reuse = BuildReuse(phases=True)
+    first = _built(path, reuse)
+    score = first.phases[2]
+    assert _built(path, reuse, {"other": "two"}).phases[2] is score  # a constant the phase does not name
+    for option in ("size", "bonus"):
+        with pytest.raises(RuleFileError, match="may take up to"):
+            _built(path, reuse, {option: "huge"})
+    playing = BuildReuse()  # a validation that plays games: its rulesets' phases are never shared
+    assert _built(path, playing, {"other": "two"}).phases[2] is not _built(path, playing).phases[2]
+    report = validate_file(path)
+    line = next(i for i, text in enumerate(PHASES.splitlines(), 1) if "set: {x:" in text)
+    shown = sorted((d.pos.line, d.message.split(":")[0]) for d in report.diagnostics)
+    assert shown == [(line, "with option bonus=huge"), (line, "with option size=huge")], report.diagnostics
+
+
+def test_a_validation_shares_phases_only_when_it_plays_no_game_here(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # A shared phase is bound to the scopes of the build that made it: playing it would read that build's
+    # option choices. Games played in worker processes load their rulesets anew.
+    from rulecraft.engine import reuse as R
+    from rulecraft.runs.validate import PlayCheck
+
+    made: list[bool] = []
+    real = R.BuildReuse.__init__
+
+    def spy(self: R.BuildReuse, phases: bool = False) -> None:
+        made.append(phases)
+        real(self, phases)
+
+    monkeypatch.setattr(R.BuildReuse, "__init__", spy)
+    path = tmp_path / "toy.yaml"
+    path.write_text(GAME)
+    for simulate in (0, 1, PlayCheck(1, workers=2)):
+        assert validate_file(path, simulate=simulate).ok
+    assert made == [True, False, True]

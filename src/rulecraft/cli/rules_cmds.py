@@ -7,8 +7,11 @@ for B (``rulecraft diff my-game my-game -b scoring=house``).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import re
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -57,19 +60,23 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
     Problems and the summary go to standard output, one file:line:col: error: line per problem;
     exit 0 when all are valid, 1 when any problem is found, 2 for a usage error.
     """
-    from rulecraft.cli.inputs import input_paths
-    from rulecraft.cli.progress import status_line
-    from rulecraft.rules.registry import bundled_variants_dir
-    from rulecraft.runs.validate import PlayCheck, collect_files, validate_file
-
     if games and no_build:
         raise click.UsageError("--simulate needs the rulesets built: drop --no-build")
-    files = collect_files(input_paths(paths, bundled_variants_dir()))
-    if not files:
-        raise UsageError(f"no rule files (*.yaml, *.yml, *.rules) in {', '.join(paths)}")
-    with status_line() as tell:
-        check = PlayCheck(games, max_moves, time_limit, tell, workers)
-        reports = [validate_file(f, build=not no_build, simulate=check) for f in files]
+    with _collector_paused(not games) as collect_now:
+        from rulecraft.cli.inputs import input_paths
+        from rulecraft.cli.progress import status_line
+        from rulecraft.rules.registry import bundled_variants_dir
+        from rulecraft.runs.validate import PlayCheck, collect_files, validate_file
+
+        files = collect_files(input_paths(paths, bundled_variants_dir()))
+        if not files:
+            raise UsageError(f"no rule files (*.yaml, *.yml, *.rules) in {', '.join(paths)}")
+        with status_line() as tell:
+            check = PlayCheck(games, max_moves, time_limit, tell, workers)
+            reports = []
+            for f in files:
+                reports.append(validate_file(f, build=not no_build, simulate=check))
+                collect_now(reports[-1].variants_checked)
     diags: list[Diagnostic] = [d for r in reports for d in r.diagnostics]
     bad = [r for r in reports if not r.ok]
     if fmt == "json":
@@ -87,6 +94,37 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
                        f"({checked} configuration{'s' if checked != 1 else ''} checked)")
     if bad:
         ctx.exit(1)
+
+
+@contextlib.contextmanager
+def _collector_paused(paused: bool) -> Iterator[Callable[[int], None]]:
+    """Python's cycle collector off while rule files are checked, collecting only between files.
+
+    Checking makes many small objects that live a while (located data, scopes, compiled expressions,
+    the caches of what was compiled), and automatic collections scan them again and again: 0.12-0.24 s
+    of CPU of ``validate variants/``, about half of which pausing saves (one scan remains, when the
+    collector is back on). The cycles left meanwhile are small (about 0.15 MB a configuration), so
+    they are collected once every ``_COLLECT_EVERY`` configurations, after a file. Not while games are
+    played (``--simulate``): their garbage is the engine's, collected as usual."""
+    if not paused or not gc.isenabled():
+        yield lambda _configurations: None
+        return
+    since = [0]
+
+    def collect_now(configurations: int) -> None:
+        since[0] += max(configurations, 1)
+        if since[0] >= _COLLECT_EVERY:
+            since[0] = 0
+            gc.collect()
+
+    gc.disable()
+    try:
+        yield collect_now
+    finally:
+        gc.enable()
+
+
+_COLLECT_EVERY = 256
 
 
 # --------------------------------------------------------------------------- list

@@ -661,6 +661,26 @@ def _remember(key: tuple[str, tuple[str, ...]], comp: _Compiler, code: str, rtyp
     return trace
 
 
+# What _describe gave for each binding object (kept, so its id is not reused): one build asks the same
+# bindings of its scopes for many expressions, and a binding never changes (frozen; a constant's
+# value is described by its repr, or only its type), so each is described once per build, not once
+# per expression that reads it.
+_DESCRIBED: dict[int, tuple[Any, Any]] = {}
+_DESCRIBED_KEPT = 16384
+
+
+def _described(b: NameBinding | FunctionBinding | MacroBinding | None) -> Any:
+    found = _DESCRIBED.get(id(b))
+    if found is not None and found[0] is b:
+        return found[1]
+    described = _describe(b)
+    if b is not None:
+        if len(_DESCRIBED) >= _DESCRIBED_KEPT:
+            _DESCRIBED.clear()
+        _DESCRIBED[id(b)] = (b, described)
+    return described
+
+
 def _replay(trace: _Trace, scope: Scope) -> _Compiler | None:
     """A compiler state as walking the trace's text in ``scope`` would leave it, or None if the scope
     answers any question differently (then the text is compiled in full)."""
@@ -671,7 +691,7 @@ def _replay(trace: _Trace, scope: Scope) -> _Compiler | None:
                 return None
             continue
         b = scope.lookup_name(key[1]) if key[0] == "n" else scope.lookup_function(key[1])
-        if _describe(b) != described:
+        if _described(b) != described:
             return None
         found[key] = b
     results: list[Any] = []

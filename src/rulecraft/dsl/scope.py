@@ -94,6 +94,11 @@ class Scope:
         yield from self._visible(lambda s: s._functions, seen)
         yield from (b for n, b in BUILTINS.items() if n not in seen)
 
+    def own_bindings(self) -> Iterator[NameBinding | FunctionBinding | MacroBinding]:
+        """The names and functions declared in this scope itself (not its parents'), names first."""
+        yield from self._names.values()
+        yield from self._functions.values()
+
     def _find(self, table: Callable[[Scope], dict[str, Any]], name: str) -> Any:
         """The innermost binding of ``name`` in ``table`` along the scope chain, or None."""
         s: Scope | None = self

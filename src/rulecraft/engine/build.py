@@ -36,7 +36,7 @@ from rulecraft.engine.pieces import (
     make_name_table,
     name_list,
 )
-from rulecraft.engine.reuse import BuildReuse
+from rulecraft.engine.reuse import BuildReuse, ScopeAnswers, engine_names, words
 from rulecraft.engine.ruleset import MatchSpec, Ruleset
 from rulecraft.errors import Diagnostic, ExpressionRuntimeError, SourcePos, clip
 from rulecraft.rules.compose import plain
@@ -108,6 +108,7 @@ def build_from_data(
     hand = data.get("hand", {}) or {}
     phases = []
     seen_ids: dict[str, SourcePos] = {}
+    inputs = _phase_inputs(data, rs, root, reuse) if reuse is not None and reuse.phases else None
     for raw in hand.get("phases", []) or []:
         kind = raw.get("kind", "")
         if not b.ref(kind, PHASE_KINDS, "phase kind"):
@@ -118,7 +119,7 @@ def build_from_data(
         seen_ids[pid] = pos_of(raw)
         try:
             with b.within(raw):
-                phase = PHASE_KINDS[kind].build(b, rs, raw, game)
+                phase = _build_phase(b, rs, raw, kind, game, reuse, inputs)
         except (KeyError, TypeError, ValueError) as exc:
             b.error(raw, f"phase '{pid}' ({kind}): {_describe(exc)}")
             continue
@@ -163,6 +164,50 @@ def build_from_data(
                 b.ref(pid, pieces.by_type_id, "piece")
     b.raise_if_errors()
     return rs
+
+
+# Top-level sections no phase's build reads: constants and rule functions are read only through the
+# scopes, by name (see _build_phase); the rest are built after the phases or not at all.
+_NOT_READ_BY_PHASES = frozenset({"constants", "functions", "hand", "match", "display", "options", "presets"})
+
+
+def _phase_inputs(data: dict[str, Any], rs: Ruleset, root: Scope, reuse: BuildReuse) -> tuple[Any, ...]:
+    """What every phase's build may read besides its own data and the names it writes: the sections
+    the equipment is built from (each the same object in builds that share it, or the first of the
+    same located data), the pieces as built (their derived attributes read constants), and every name
+    the engine declares in the game and trick-round scopes, described."""
+    assert rs.trick_scope is not None and rs.scope is not None
+    keys = tuple(sorted(str(k) for k in data if k not in _NOT_READ_BY_PHASES))
+    sections = tuple(reuse.same(k, data[k]) for k in keys)
+    answers = ScopeAnswers(rs.scope, reuse.tokens)
+    return (keys, answers.token(engine_names(rs.trick_scope, root))), (rs.pieces, *sections), answers
+
+
+def _build_phase(b: Builder, rs: Ruleset, raw: dict[str, Any], kind: str, game: Scope, reuse: BuildReuse | None,
+                 inputs: tuple[Any, ...] | None) -> Any:
+    """The phase ``raw`` describes; with ``inputs`` (a validation that plays no game), the one an
+    earlier build made from the same phase data and equipment, when every name the phase could
+    reach (the words of its data and of the rule functions they name) is answered the same: an
+    option that changes a constant or a rule function the phase names has it built again."""
+    if inputs is None or reuse is None:
+        return PHASE_KINDS[kind].build(b, rs, raw, game)
+    shared, objects, answers = inputs
+    objects = (raw, *objects)
+
+    def extra() -> Any:
+        reached = answers.reachable(reuse.of("words", raw, words))
+        chosen = tuple(sorted(rs.chosen.items())) if "option" in reached else ()  # option('x') reads the choice
+        return shared, answers.of(reached), chosen
+
+    # Whether the names are answered the same is asked only of a phase built before from the same objects.
+    found = reuse.get("phase", objects, extra()) if reuse.known("phase", objects) else None
+    if found is not None:
+        return found
+    before = len(b.diags)
+    phase = PHASE_KINDS[kind].build(b, rs, raw, game)
+    if len(b.diags) == before:  # only what was built without a problem: a problem is found again
+        reuse.put("phase", objects, extra(), phase)
+    return phase
 
 
 def _pieces(b: Builder, root: Scope, raw: Any, constants: dict[str, Any], reuse: BuildReuse | None) -> PieceTable:

@@ -147,7 +147,9 @@ def _validate_ruleset(path: str | Path, doc: YamlDocument, sink: _Sink, build: b
     built: list[tuple[dict[str, str], str | None, str]] = []
     from rulecraft.engine.reuse import BuildReuse
 
-    reuse = BuildReuse()  # the configurations share most of their data: what is built from it, once
+    # The configurations share most of their data: what is built from it, once; whole phases too,
+    # unless their rulesets are played here.
+    reuse = BuildReuse(phases=not (build and simulate.games > 0 and not workers))
     passed: list[Any] = []  # the composed data of every configuration that passed, to know one seen again
 
     def check(options: dict[str, str], preset: str | None, label: str) -> bool:
