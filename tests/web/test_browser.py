@@ -226,6 +226,7 @@ def test_a_refused_play_is_shown_in_the_rules_words_and_undo_takes_back_a_move(
     table, _ = app.state.tables.find(driver.current_url.rsplit("/", 1)[1])
     bad = None
     for _ in range(40):  # play on (through the page) until seat 0 has a pair of tiles that is no play
+        driver.execute_async_script(SYNC)  # the page shows the table's latest state: no reload under the clicks
         hand = table.st.view(0)["zones"]["hand[0]"].get("pieces", [])
         legal = table.st.view(0).get("legal", [])
         if any(m.startswith("play ") for m in legal):
