@@ -132,3 +132,17 @@ def test_an_argument_with_a_nul_is_a_usage_error(cli: Cli) -> None:
     # A path with a NUL made os.stat raise ValueError (an internal error, exit 3).
     r = cli("replay", "x=\0[1,2]", "human")
     assert (r.code, r.err) == (2, "error: argument 2 contains a NUL character\n")
+
+
+@pytest.mark.parametrize(("text", "place", "line"), [
+    ("options\n  bumu_son\n\n\n", "2:11", "   2 |   bumu_son"),
+    ("options\n  bumu_son", "2:11", "   2 |   bumu_son"),
+    ("options\n  bumu_son\nname x\n", "2:11", "   2 |   bumu_son"),
+])
+def test_a_rules_line_that_ends_too_early_is_refused_at_its_end(cli: Cli, text: str, place: str, line: str) -> None:
+    # Found by the .rules fuzz run: the error named the line after the one that ended (past the end of
+    # the file when the file ended there, or a blank line after it).
+    cli.write("rules.rules", text)
+    r = cli("validate", "rules.rules")
+    assert (r.code, r.out.splitlines()[:2]) == (1, [f"rules.rules:{place}: error: the line ends too early; expected "
+                                                    "an indented block", line])

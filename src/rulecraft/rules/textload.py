@@ -248,8 +248,9 @@ def _word(term: str) -> str:
 
 def _syntax_error(filename: str, text: str, exc: UnexpectedInput) -> RuleFileError:
     line, col = int(exc.line or 1), int(exc.column or 1)
-    if isinstance(exc, UnexpectedToken) and exc.token.type in ("_INDENT", "_DEDENT", "_NL"):
-        # Layout tokens carry the place of the line break before them: point at the line they concern.
+    if isinstance(exc, UnexpectedToken) and exc.token.type == "_INDENT":
+        # Layout tokens carry the place of the line break before them: point at the line they concern,
+        # the indented line for an indent; for a line end (or the dedent after it), the line that ended.
         line, col = int(exc.token.end_line or line), int(exc.token.end_column or col)
     if line < 1:
         line, col = text.count("\n") or 1, 1
