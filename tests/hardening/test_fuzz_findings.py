@@ -146,3 +146,17 @@ def test_a_rules_line_that_ends_too_early_is_refused_at_its_end(cli: Cli, text: 
     r = cli("validate", "rules.rules")
     assert (r.code, r.out.splitlines()[:2]) == (1, [f"rules.rules:{place}: error: the line ends too early; expected "
                                                     "an indented block", line])
+
+
+@pytest.mark.parametrize("suffix", [".rules", ".yaml"])
+def test_a_scenario_naming_a_ruleset_too_long_for_a_file_name_is_refused_where_it_names_it(cli: Cli,
+                                                                                          suffix: str) -> None:
+    # Found by the fuzz run of scenarios naming .rules files: looking the name up beside the scenario
+    # raised OSError (File name too long), an internal error in-process and a usage error (exit 2) unlocated.
+    name = "a" * 300 + suffix
+    cli.write("scenario.yaml", f"name: x\nruleset: {name}\nsteps:\n  - play a-1\n")
+    shown = f"{name[:60]}… ({len(name)} characters)"
+    for command in ("validate", "test"):
+        r = cli(command, "scenario.yaml")
+        assert r.code == 1
+        assert f"scenario.yaml:2:10: error: no such rule file: {shown}" in r.out.splitlines()
