@@ -160,3 +160,13 @@ def test_a_scenario_naming_a_ruleset_too_long_for_a_file_name_is_refused_where_i
         r = cli(command, "scenario.yaml")
         assert r.code == 1
         assert f"scenario.yaml:2:10: error: no such rule file: {shown}" in r.out.splitlines()
+
+
+def test_a_table_column_naming_an_item_of_a_cell_that_is_no_mapping_is_refused_at_the_column(cli: Cli) -> None:
+    # Found by the .rules fuzz run: the place was the cell's column plus the step's offset in the header
+    # ('2:5', past the end of the row '  1'); the step '[y]' is written in the header.
+    cli.write("rules.rules", "t | x[y]\n  1\n")
+    r = cli("validate", "rules.rules")
+    assert (r.code, r.out.splitlines()[:3]) == (1, [
+        "rules.rules:1:7: error: '[y]' in a key names a list item: it is followed by '.key', or its value is a "
+        "mapping of the item's entries", "   1 | t | x[y]", "     |       ^"])

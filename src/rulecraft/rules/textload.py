@@ -434,7 +434,7 @@ class _Builder:
                     assert isinstance(tok, Token)
                     at = self.at(cell)
                     self.put_path(row, Tree("key", [Token(tok.type, str(tok), line=at.line, column=at.col)]),
-                                  self.value(cell))
+                                  self.value(cell), written=self.at(tok))
             if isinstance(out, LDict):
                 assert isinstance(name, Token)
                 text = str(name)[:-1]
@@ -496,8 +496,9 @@ class _Builder:
         out[str(key)] = value
         out.key_pos[str(key)] = key.pos
 
-    def put_path(self, out: LDict, node: Tree[Token] | Token, value: Any) -> None:
-        """An entry whose key may be a path (``a.b[id].c``): the nesting it stands for, merged into ``out``."""
+    def put_path(self, out: LDict, node: Tree[Token] | Token, value: Any, written: SourcePos | None = None) -> None:
+        """An entry whose key may be a path (``a.b[id].c``): the nesting it stands for, merged into ``out``.
+        ``written``: where the key is written, when not at the value (a table's column: its header)."""
         key = self.key(node)
         tok = node.children[0] if isinstance(node, Tree) else node
         steps = _path_steps(str(key)) if isinstance(tok, Token) and tok.type == "KEY" else None
@@ -515,8 +516,10 @@ class _Builder:
                 value = inner
                 continue
             if not isinstance(value, LDict) or "id" in value:
-                self.error(at, f"'[{name}]' in a key names a list item: it is followed by '.key', or its value "
-                               "is a mapping of the item's entries")
+                head = written or pos
+                self.error(SourcePos(head.file, head.line, head.col + offset),
+                           f"'[{name}]' in a key names a list item: it is followed by '.key', or its value is a "
+                           "mapping of the item's entries")
                 return
             item = LDict(pos=at)
             item["id"] = LStr(name, at)
