@@ -8,7 +8,9 @@ So for each input a target either returns or raises a user error; anything else 
 - ``traceback``: an exception that is not a user error escaped, or a report says "a bug in rulecraft",
   or the command line exited 3 (its one-line report of a bug);
 - ``hang``: the input took more than the time bound (a SIGALRM interrupts it);
-- ``exit``: the command line exited with a code other than 0, 1 (a problem) or 2 (usage).
+- ``exit``: the command line exited with a code other than 0, 1 (a problem) or 2 (usage);
+- ``oracle``: a target's own check failed (libyaml and PyYAML disagree; a ``.rules`` error placed outside
+  the file, a round trip through ``convert`` that changes the data, ``fmt`` changing a formatted file).
 
 Used by ``test_fuzz.py`` (a short, derandomized run in the suite) and ``run_long.py`` (the long run).
 """
@@ -22,6 +24,7 @@ import random
 import signal
 import string
 import tempfile
+import traceback
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
@@ -46,7 +49,8 @@ class Hang(BaseException):
 
 
 class Finding(Exception):
-    """An input that broke the contract: its kind (traceback | hang | exit), target, what happened, the input."""
+    """An input that broke the contract: its kind (traceback | hang | exit | oracle), target, what happened,
+    the input."""
 
     def __init__(self, kind: str, target: str, detail: str, example: str) -> None:
         super().__init__(kind, target, detail, example)
@@ -87,6 +91,11 @@ def check(target: str, run: Callable[[], Any], example: Any, seconds: float = 20
         return None
     except Finding:
         raise
+    except AssertionError as exc:
+        # Raised here (tests/fuzz): an oracle of the target did not hold; raised in rulecraft: a traceback.
+        ours = Path(traceback.extract_tb(exc.__traceback__)[-1].filename).parent == Path(__file__).parent
+        kind = "oracle" if ours else "traceback"
+        raise Finding(kind, target, f"{type(exc).__name__}: {exc}", shown) from exc
     except BaseException as exc:
         raise Finding("traceback", target, f"{type(exc).__name__}: {exc}", shown) from exc
     text = out if isinstance(out, str) else ""

@@ -171,7 +171,7 @@ def main() -> int:
             "inputs": sum(tally.inputs.values()),
             "per_target": dict(tally.inputs),
             "findings": sum(tally.kinds.values()),
-            "by_kind": {k: tally.kinds.get(k, 0) for k in ("traceback", "hang", "exit")},
+            "by_kind": {k: tally.kinds.get(k, 0) for k in ("traceback", "hang", "exit", "oracle")},
             "seconds": round(time.monotonic() - start, 1),
             "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "memory_cap_gb": args.memory,
