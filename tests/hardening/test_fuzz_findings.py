@@ -170,3 +170,12 @@ def test_a_table_column_naming_an_item_of_a_cell_that_is_no_mapping_is_refused_a
     assert (r.code, r.out.splitlines()[:3]) == (1, [
         "rules.rules:1:7: error: '[y]' in a key names a list item: it is followed by '.key', or its value is a "
         "mapping of the item's entries", "   1 | t | x[y]", "     |       ^"])
+
+
+def test_a_table_cell_whose_column_path_repeats_is_refused_at_the_cell(cli: Cli) -> None:
+    # Found by the long .rules fuzz run (Doubt's presets with the column 'options.sequence' twice): the keys
+    # a column path makes in a row were placed at the cell's column plus the step's offset in the header.
+    cli.write("rules.rules", "t | a.bb | a.bb\n  1 | 2\n")
+    r = cli("validate", "rules.rules")
+    assert (r.code, r.out.splitlines()[:3]) == (1, ["rules.rules:2:7: error: duplicate key 'bb' (first at line 2)",
+                                                    "   2 |   1 | 2", "     |       ^"])

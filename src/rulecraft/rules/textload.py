@@ -508,7 +508,8 @@ class _Builder:
         pos = key.pos
         for n in range(len(steps) - 1, 0, -1):
             is_id, name, offset = steps[n]
-            at = SourcePos(pos.file, pos.line, pos.col + offset)
+            # A step is where it is written; in a table (``written``: the header) a row's keys are at its cell.
+            at = pos if written is not None else SourcePos(pos.file, pos.line, pos.col + offset)
             if not is_id:
                 inner = LDict(pos=at)
                 inner[name] = value
