@@ -69,7 +69,8 @@ def test_command_lines(args: list[str]) -> None:
 @settings(SHORT, max_examples=80)
 @given(textform.RULES_TEXT)
 def test_rules_text_reads_or_is_refused_where_it_is_and_converts_both_ways(text: str) -> None:
-    harness.check("rules text", lambda: textform.target_rules_text(text), text)
+    # A whole Tien Gow file read, converted both ways and formatted twice is ~4 s of CPU: room for a busy machine.
+    harness.check("rules text", lambda: textform.target_rules_text(text), text, seconds=60)
 
 
 @settings(SHORT, max_examples=15)
