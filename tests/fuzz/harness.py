@@ -8,7 +8,9 @@ So for each input a target either returns or raises a user error; anything else 
 - ``traceback``: an exception that is not a user error escaped, or a report says "a bug in rulecraft",
   or the command line exited 3 (its one-line report of a bug);
 - ``hang``: the input took more than the time bound (a SIGALRM interrupts it);
-- ``exit``: the command line exited with a code other than 0, 1 (a problem) or 2 (usage).
+- ``exit``: the command line exited with a code other than 0, 1 (a problem) or 2 (usage);
+- ``oracle``: a target's own check failed (libyaml and PyYAML disagree; a ``.rules`` error placed outside
+  the file, a round trip through ``convert`` that changes the data, ``fmt`` changing a formatted file).
 
 Used by ``test_fuzz.py`` (a short, derandomized run in the suite) and ``run_long.py`` (the long run).
 """
@@ -22,6 +24,7 @@ import random
 import signal
 import string
 import tempfile
+import traceback
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
@@ -46,7 +49,8 @@ class Hang(BaseException):
 
 
 class Finding(Exception):
-    """An input that broke the contract: its kind (traceback | hang | exit), target, what happened, the input."""
+    """An input that broke the contract: its kind (traceback | hang | exit | oracle), target, what happened,
+    the input."""
 
     def __init__(self, kind: str, target: str, detail: str, example: str) -> None:
         super().__init__(kind, target, detail, example)
@@ -80,10 +84,18 @@ def check(target: str, run: Callable[[], Any], example: Any, seconds: float = 20
             out = run()
     except Hang:
         raise Finding("hang", target, f"still running after {seconds:g} s", shown) from None
-    except (RulecraftError, click.ClickException):
+    except (RulecraftError, click.ClickException) as exc:
+        said = str(exc)
+        if any(marker in said for marker in BUG_MARKERS):  # e.g. convert's "cannot be converted faithfully"
+            raise Finding("traceback", target, said[:1000], shown) from exc
         return None
     except Finding:
         raise
+    except AssertionError as exc:
+        # Raised here (tests/fuzz): an oracle of the target did not hold; raised in rulecraft: a traceback.
+        ours = Path(traceback.extract_tb(exc.__traceback__)[-1].filename).parent == Path(__file__).parent
+        kind = "oracle" if ours else "traceback"
+        raise Finding(kind, target, f"{type(exc).__name__}: {exc}", shown) from exc
     except BaseException as exc:
         raise Finding("traceback", target, f"{type(exc).__name__}: {exc}", shown) from exc
     text = out if isinstance(out, str) else ""
@@ -164,10 +176,11 @@ def target_rule_file(text: str, name: str = "rules.yaml", simulate: int = 0) -> 
     """``rulecraft validate`` of one file (optionally playing a game per configuration)."""
     from rulecraft.runs.validate import PlayCheck, validate_file
 
+    check_text(text)
     with scratch() as d:
         path = d / name
+        rule_files_beside(d, text)
         path.write_text(text, encoding="utf-8")
-        (d / "rules.yaml").exists() or (d / "rules.yaml").write_text(TINY.read_text(encoding="utf-8"))
         report = validate_file(path, simulate=PlayCheck(simulate, max_moves=3000, time_limit=5.0))
         return "\n".join(d.format() for d in report.diagnostics)
 
@@ -178,7 +191,7 @@ def target_scenario(text: str) -> str:
     from rulecraft.runs.validate import validate_file
 
     with scratch() as d:
-        (d / "rules.yaml").write_text(TINY.read_text(encoding="utf-8"), encoding="utf-8")
+        rule_files_beside(d, text)
         path = d / "scenario.yaml"
         path.write_text(text, encoding="utf-8")
         out = "\n".join(x.format() for x in validate_file(path).diagnostics)
@@ -218,6 +231,30 @@ def target_cli(args: list[str], stdin: str = "") -> str:
             kind = "traceback" if code == INTERNAL_ERROR else "exit"
             raise Finding(kind, "cli", f"exit {code}: {printed[-800:]}", " ".join(args))
         return printed
+
+
+def rule_files_beside(d: Path, text: str) -> None:
+    """The files an input may name beside it: the tiny rules as rules.yaml and rules.rules, and each bundled
+    ruleset ``X`` (``X/Y``) in the text form as ``X.rules`` (``X-Y.rules``) when the input names it."""
+    (d / "rules.yaml").write_text(TINY.read_text(encoding="utf-8"), encoding="utf-8")
+    (d / "rules.rules").write_text(text_form("rules.yaml"), encoding="utf-8")
+    for name in bundled_names():
+        file = rules_file_name(name)
+        if file in text:
+            (d / file).write_text(text_form(name), encoding="utf-8")
+
+
+def rules_file_name(bundled: str) -> str:
+    return bundled.replace("/", "-") + ".rules"
+
+
+@cache
+def text_form(ruleset: str) -> str:
+    """A bundled ruleset (or the tiny rules, ``rules.yaml``) converted to the text form as ``convert`` does."""
+    from rulecraft.rules.convert import read_annotated, render
+    from rulecraft.rules.registry import resolve_ruleset
+
+    return render(read_annotated(TINY if ruleset == "rules.yaml" else resolve_ruleset(ruleset)), to_text=True)
 
 
 @contextlib.contextmanager
@@ -406,15 +443,120 @@ def scenario_data() -> Any:
     return data
 
 
-RULE_FILES = st.deferred(lambda: mutated(tiny_data()).map(as_yaml))
-OVERLAYS = st.deferred(lambda: st.fixed_dictionaries({"extends": st.just("rules.yaml")}, optional={
-    "name": st.text(max_size=8), "constants": st.dictionaries(st.sampled_from(["bonus", "new"]), VALUES, max_size=2),
-    "hand": st.fixed_dictionaries({"phases": st.lists(st.fixed_dictionaries(
-        {"id": st.sampled_from(["play", "plya", "deal", "scoring", "new"])},
-        optional={"$delete": st.booleans(), "first": VALUES, "kind": VALUES, "effects": VALUES}), max_size=3)}),
-    "options": VALUES, "match": st.dictionaries(st.sampled_from(["end_when", "max_hands", "score"]), VALUES),
-}).map(as_yaml))
-SCENARIOS = st.deferred(lambda: mutated(scenario_data()).map(as_yaml))
+VARIANTS = ROOT / "variants"
+SCENARIO_DIRS = ROOT / "tests" / "scenarios"
+
+
+@cache
+def bundled_files() -> tuple[tuple[str, Any], ...]:
+    """Every bundled YAML rule file as (its bundled name, its data): each game's base and its overlays."""
+    out = []
+    for path in sorted(VARIANTS.glob("*/*.yaml")):
+        name = path.parent.name if path.stem == "base" else f"{path.parent.name}/{path.stem}"
+        out.append((name, json.loads(json.dumps(yaml.safe_load(path.read_text(encoding="utf-8"))))))
+    return tuple(out)
+
+
+def bundled_names() -> list[str]:
+    return [name for name, _ in bundled_files()]
+
+
+@cache
+def bundled_scenarios() -> tuple[Any, ...]:
+    """The data of every bundled game's scenarios (tests/scenarios/GAME/*.yaml; not the mutants lists)."""
+    out = []
+    for path in sorted(SCENARIO_DIRS.glob("*/*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and "steps" in data:
+            out.append(json.loads(json.dumps(data)))
+    return tuple(out)
+
+
+@cache
+def game_facts(ruleset: str) -> dict[str, list[str]]:
+    """What an overlay of ``ruleset`` may name: its phases, constants, options and their choices."""
+    data = tiny_data() if ruleset in ("rules.yaml", "rules.rules") else dict(bundled_files())[ruleset]
+    if "extends" in data:  # an overlay: what it extends has the phases and constants
+        base = game_facts(data["extends"])
+        return {k: sorted({*v, *_facts(data)[k]}) for k, v in base.items()}
+    return _facts(data)
+
+
+def _facts(data: Any) -> dict[str, list[str]]:
+    def ids(items: Any) -> list[str]:
+        return [str(i["id"]) for i in items or [] if isinstance(i, dict) and "id" in i]
+
+    options = data.get("options") or []
+    return {"phases": ids((data.get("hand") or {}).get("phases")), "constants": [str(k) for k in
+                                                                               data.get("constants") or {}],
+            "options": ids(options), "choices": [c for o in options if isinstance(o, dict) for c in
+                                                 ids(o.get("choices"))]}
+
+
+def _misspelt(name: str) -> str:
+    return name[:-2] + name[-1] + name[-2] if len(name) > 2 else name + "x"
+
+
+@st.composite
+def overlay_data(draw: Any) -> Any:
+    """An overlay of the tiny rules (YAML or .rules) or of a bundled ruleset, naming what that one has."""
+    base = draw(st.sampled_from(["rules.yaml", "rules.rules", *bundled_names()]))
+    facts = game_facts(base)
+    phase_ids = [*facts["phases"], *map(_misspelt, facts["phases"][:2]), "new"]
+    option = st.fixed_dictionaries({"id": st.sampled_from([*facts["options"], "new"])}, optional={
+        "default": st.sampled_from([*facts["choices"], "nope"]), "$delete": st.booleans(),
+        "choices": st.lists(st.fixed_dictionaries({"id": st.sampled_from([*facts["choices"], "new"])},
+                                                  optional={"patch": VALUES}), max_size=2)})
+    return draw(st.fixed_dictionaries({"extends": st.just(base)}, optional={
+        "name": st.text(max_size=8),
+        "constants": st.dictionaries(st.sampled_from([*facts["constants"][:6], "new"]), VALUES, max_size=2),
+        "hand": st.fixed_dictionaries({"phases": st.lists(st.fixed_dictionaries(
+            {"id": st.sampled_from(phase_ids)},
+            optional={"$delete": st.booleans(), "first": VALUES, "kind": VALUES, "effects": VALUES}), max_size=3)}),
+        "options": st.one_of(VALUES, st.lists(option, max_size=2)),
+        "match": st.dictionaries(st.sampled_from(["end_when", "max_hands", "score"]), VALUES),
+    }))
+
+
+def as_rules(data: Any) -> str:
+    """``data`` in the text form; when the printer fails, a text saying so (which ``check_text`` reports)."""
+    from rulecraft.rules.textprint import print_rules
+
+    try:
+        return print_rules(data)
+    except Exception as exc:  # a printer bug: reported as a finding by the target, not lost in the generator
+        return f"{PRINTER_FAILED} {type(exc).__name__}: {exc}\n# data: {json.dumps(data, default=str)[:3000]}\n"
+
+
+PRINTER_FAILED = "# THE PRINTER FAILED:"
+
+
+def check_text(text: str) -> None:
+    """Raise when the input is the printer's failure (``as_rules``) rather than a file."""
+    if text.startswith(PRINTER_FAILED):
+        raise AssertionError(text.splitlines()[0][2:])
+
+
+def in_form(data: Any, form: str) -> tuple[str, str]:
+    """``data`` written as overlay.yaml or overlay.rules: (text, file name)."""
+    return (as_rules(data), "overlay.rules") if form == "rules" else (as_yaml(data), "overlay.yaml")
+
+
+def _scenario_in_form(data: Any, form: str) -> str:
+    """A scenario naming its ruleset as written, or naming the ruleset's text form (``X.rules``) beside it."""
+    if form == "rules" and isinstance(data, dict) and isinstance(data.get("ruleset"), str):
+        named = data["ruleset"]
+        data = {**data, "ruleset": "rules.rules" if named == "rules.yaml" else rules_file_name(named)}
+    return as_yaml(data)
+
+
+RULE_FILES = st.deferred(lambda: st.one_of(
+    mutated(tiny_data()), st.sampled_from([d for _, d in bundled_files()]).flatmap(mutated)).map(as_yaml))
+OVERLAYS = st.deferred(lambda: st.tuples(overlay_data(), st.sampled_from(["yaml", "rules"])).map(
+    lambda x: in_form(*x)))
+SCENARIOS = st.deferred(lambda: st.tuples(
+    st.one_of(mutated(scenario_data()), st.sampled_from(bundled_scenarios()).flatmap(mutated)),
+    st.sampled_from(["yaml", "rules"])).map(lambda x: _scenario_in_form(*x)))
 
 YAML_TEXT = st.one_of(
     st.text(alphabet=string.printable + "\t\x00\x85\u2028éλ天", max_size=80),

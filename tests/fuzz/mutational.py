@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import harness
+import textform
 
 # Tokens of the expression language, YAML and JSON, and characters readers trip on.
 TOKENS: list[str] = [
@@ -27,14 +28,14 @@ TOKENS: list[str] = [
 ]
 
 
-def edit_text(rng: random.Random, text: str, pool: list[str]) -> str:
+def edit_text(rng: random.Random, text: str, pool: list[str], tokens: list[str] = TOKENS) -> str:
     """``text`` after one to four random edits (``pool``: other seeds, for splicing)."""
     for _ in range(rng.randint(1, 4)):
         n = len(text)
         i = rng.randint(0, n)
         op = rng.randrange(6)
         if op == 0:
-            text = text[:i] + rng.choice(TOKENS) + text[i:]
+            text = text[:i] + rng.choice(tokens) + text[i:]
         elif op == 1 and n:
             text = text[:i] + text[i + rng.randint(1, min(16, n)):]
         elif op == 2 and n:
@@ -71,6 +72,29 @@ def edit_lines(rng: random.Random, lines: list[str], pool: list[str]) -> list[st
     return lines
 
 
+RULES_TOKENS = [*TOKENS, *textform.RULES_TOKENS]
+
+
+def edit_rules_text(rng: random.Random, text: str, pool: list[str]) -> str:
+    """A ``.rules`` text after edits: of its characters (with the pieces of its syntax) or of its lines
+    (indented, dedented, repeated, moved: the layout is its syntax)."""
+    if rng.random() < 0.5:
+        return edit_text(rng, text, pool, RULES_TOKENS)
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 3)):
+        k = rng.randrange(len(lines))
+        op = rng.randrange(4)
+        if op == 0:
+            lines[k] = " " * rng.choice([1, 2, 4]) + lines[k]
+        elif op == 1:
+            lines[k] = lines[k][rng.choice([1, 2]):]
+        elif op == 2:
+            lines.insert(k, lines[k])
+        else:
+            lines.insert(rng.randrange(len(lines) + 1), lines.pop(k))
+    return "\n".join(lines)
+
+
 def editor(name: str) -> Callable[[random.Random, Any, list[Any]], Any]:
     """How to edit a seed of target ``name`` (seeds keep the shape the target's runner takes)."""
 
@@ -86,4 +110,14 @@ def editor(name: str) -> Callable[[random.Random, Any, list[Any]], Any]:
     def args(rng: random.Random, seed: Any, pool: list[Any]) -> Any:
         return edit_lines(rng, seed, [a for p in pool[:50] for a in p])
 
-    return {"expression": first_of_pair, "rule file": first_of_pair, "log": log, "cli": args}.get(name, text)
+    def rules(rng: random.Random, seed: Any, pool: list[Any]) -> Any:
+        return edit_rules_text(rng, seed, pool)
+
+    def overlay(rng: random.Random, seed: Any, pool: list[Any]) -> Any:
+        # An overlay in the text form is edited as .rules text; in YAML, as YAML.
+        same = [p[0] for p in pool if p[1] == seed[1]]
+        edit = edit_rules_text if seed[1].endswith(".rules") else edit_text
+        return (edit(rng, seed[0], same), seed[1])
+
+    return {"expression": first_of_pair, "rule file": first_of_pair, "log": log, "cli": args, "overlay": overlay,
+            "rules text": rules, "rules cli": rules}.get(name, text)

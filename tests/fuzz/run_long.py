@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness
 import mutational
+import textform
 
 # name: (weight, strategy, how to run one input, seconds allowed)
 TARGETS: dict[str, tuple[int, Any, Any, float]] = {
@@ -41,9 +42,13 @@ TARGETS: dict[str, tuple[int, Any, Any, float]] = {
     "log": (12, harness.logs(), harness.target_log, 20.0),
     "rule file": (2, st.tuples(harness.RULE_FILES, st.sampled_from([0, 0, 0, 1])),
                   lambda x: harness.target_rule_file(x[0], simulate=x[1]), 60.0),
-    "overlay": (2, harness.OVERLAYS, lambda x: harness.target_rule_file(x, "overlay.yaml"), 60.0),
+    "overlay": (2, harness.OVERLAYS, lambda x: harness.target_rule_file(*x), 60.0),
     "scenario": (2, harness.SCENARIOS, harness.target_scenario, 60.0),
     "cli": (2, harness.command_lines(), harness.target_cli, 120.0),
+    # A whole Tien Gow file through read, convert both ways and fmt twice is ~4 s of CPU: 60 s of wall time
+    # leaves room for a machine shared five ways (at 20 s, four such inputs were taken for hangs).
+    "rules text": (10, textform.RULES_TEXT, textform.target_rules_text, 60.0),
+    "rules cli": (1, textform.RULES_TEXT, textform.target_rules_cli, 60.0),
 }
 BATCH = 2_000
 
@@ -145,6 +150,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--memory", type=float, default=4.0, help="address space cap, in GB")
     parser.add_argument("--only", action="append", choices=sorted(TARGETS), help="run only these targets")
+    parser.add_argument("--count", action="append", default=[], metavar="TARGET=N",
+                        help="inputs for TARGET, instead of its share of --inputs (e.g. 'rules text=200000')")
     parser.add_argument("--report", type=Path, default=None, help="write the report here (JSON)")
     parser.add_argument("--generator", choices=["edit", "hypothesis"], default="edit",
                         help="hypothesis seeds then random edits (faster), or hypothesis for every input")
@@ -159,12 +166,14 @@ def main() -> int:
     deadline = start + args.hours * 3600
     harness.base_log()  # made before the clock matters, and before the memory cap bites
     harness.tiny_ruleset()
+    for name in ["rules.yaml", *harness.bundled_names()]:
+        harness.text_form(name)
     def report() -> dict[str, Any]:
         return {
             "inputs": sum(tally.inputs.values()),
             "per_target": dict(tally.inputs),
             "findings": sum(tally.kinds.values()),
-            "by_kind": {k: tally.kinds.get(k, 0) for k in ("traceback", "hang", "exit")},
+            "by_kind": {k: tally.kinds.get(k, 0) for k in ("traceback", "hang", "exit", "oracle")},
             "seconds": round(time.monotonic() - start, 1),
             "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "memory_cap_gb": args.memory,
@@ -176,8 +185,9 @@ def main() -> int:
         if args.report is not None:
             args.report.write_text(json.dumps(report(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
+    counts = {k: int(v) for k, v in (c.rsplit("=", 1) for c in args.count)}
     for name in names:
-        share = args.inputs * weights[name] // total_weight
+        share = counts.get(name, args.inputs * weights[name] // total_weight)
         # Each target gets its share of the time left, so a slow one cannot starve the rest.
         left = [n for n in names[names.index(name):]]
         own_deadline = time.monotonic() + (deadline - time.monotonic()) * weights[name] / sum(weights[n] for n in left)

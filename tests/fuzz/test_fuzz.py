@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import harness
+import textform
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,8 +43,9 @@ def test_rule_files(text: str, games: int) -> None:
 
 @settings(SHORT, max_examples=30)
 @given(harness.OVERLAYS)
-def test_overlays(text: str) -> None:
-    harness.check("overlay", lambda: harness.target_rule_file(text, "overlay.yaml"), text)
+def test_overlays(overlay: tuple[str, str]) -> None:
+    text, name = overlay  # overlay.yaml or overlay.rules, of the tiny rules or a bundled game
+    harness.check("overlay", lambda: harness.target_rule_file(text, name), text)
 
 
 @settings(SHORT, max_examples=30)
@@ -62,3 +64,16 @@ def test_logs(lines: list[str]) -> None:
 @given(harness.command_lines())
 def test_command_lines(args: list[str]) -> None:
     harness.check("cli", lambda: harness.target_cli(args), " ".join(args), seconds=60)
+
+
+@settings(SHORT, max_examples=80)
+@given(textform.RULES_TEXT)
+def test_rules_text_reads_or_is_refused_where_it_is_and_converts_both_ways(text: str) -> None:
+    # A whole Tien Gow file read, converted both ways and formatted twice is ~4 s of CPU: room for a busy machine.
+    harness.check("rules text", lambda: textform.target_rules_text(text), text, seconds=60)
+
+
+@settings(SHORT, max_examples=15)
+@given(textform.RULES_TEXT)
+def test_rules_files_on_the_command_line(text: str) -> None:
+    harness.check("rules cli", lambda: textform.target_rules_cli(text), text, seconds=60)

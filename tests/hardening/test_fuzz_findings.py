@@ -132,3 +132,50 @@ def test_an_argument_with_a_nul_is_a_usage_error(cli: Cli) -> None:
     # A path with a NUL made os.stat raise ValueError (an internal error, exit 3).
     r = cli("replay", "x=\0[1,2]", "human")
     assert (r.code, r.err) == (2, "error: argument 2 contains a NUL character\n")
+
+
+@pytest.mark.parametrize(("text", "place", "line"), [
+    ("options\n  bumu_son\n\n\n", "2:11", "   2 |   bumu_son"),
+    ("options\n  bumu_son", "2:11", "   2 |   bumu_son"),
+    ("options\n  bumu_son\nname x\n", "2:11", "   2 |   bumu_son"),
+])
+def test_a_rules_line_that_ends_too_early_is_refused_at_its_end(cli: Cli, text: str, place: str, line: str) -> None:
+    # Found by the .rules fuzz run: the error named the line after the one that ended (past the end of
+    # the file when the file ended there, or a blank line after it).
+    cli.write("rules.rules", text)
+    r = cli("validate", "rules.rules")
+    assert (r.code, r.out.splitlines()[:2]) == (1, [f"rules.rules:{place}: error: the line ends too early; expected "
+                                                    "an indented block", line])
+
+
+@pytest.mark.parametrize("suffix", [".rules", ".yaml"])
+def test_a_scenario_naming_a_ruleset_too_long_for_a_file_name_is_refused_where_it_names_it(cli: Cli,
+                                                                                          suffix: str) -> None:
+    # Found by the fuzz run of scenarios naming .rules files: looking the name up beside the scenario
+    # raised OSError (File name too long), an internal error in-process and a usage error (exit 2) unlocated.
+    name = "a" * 300 + suffix
+    cli.write("scenario.yaml", f"name: x\nruleset: {name}\nsteps:\n  - play a-1\n")
+    shown = f"{name[:60]}… ({len(name)} characters)"
+    for command in ("validate", "test"):
+        r = cli(command, "scenario.yaml")
+        assert r.code == 1
+        assert f"scenario.yaml:2:10: error: no such rule file: {shown}" in r.out.splitlines()
+
+
+def test_a_table_column_naming_an_item_of_a_cell_that_is_no_mapping_is_refused_at_the_column(cli: Cli) -> None:
+    # Found by the .rules fuzz run: the place was the cell's column plus the step's offset in the header
+    # ('2:5', past the end of the row '  1'); the step '[y]' is written in the header.
+    cli.write("rules.rules", "t | x[y]\n  1\n")
+    r = cli("validate", "rules.rules")
+    assert (r.code, r.out.splitlines()[:3]) == (1, [
+        "rules.rules:1:7: error: '[y]' in a key names a list item: it is followed by '.key', or its value is a "
+        "mapping of the item's entries", "   1 | t | x[y]", "     |       ^"])
+
+
+def test_a_table_cell_whose_column_path_repeats_is_refused_at_the_cell(cli: Cli) -> None:
+    # Found by the long .rules fuzz run (Doubt's presets with the column 'options.sequence' twice): the keys
+    # a column path makes in a row were placed at the cell's column plus the step's offset in the header.
+    cli.write("rules.rules", "t | a.bb | a.bb\n  1 | 2\n")
+    r = cli("validate", "rules.rules")
+    assert (r.code, r.out.splitlines()[:3]) == (1, ["rules.rules:2:7: error: duplicate key 'bb' (first at line 2)",
+                                                    "   2 |   1 | 2", "     |       ^"])

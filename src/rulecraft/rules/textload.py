@@ -253,10 +253,9 @@ def _word(term: str) -> str:
 
 def _syntax_error(filename: str, text: str, exc: UnexpectedInput) -> RuleFileError:
     line, col = int(exc.line or 1), int(exc.column or 1)
-    if isinstance(exc, UnexpectedToken) and exc.token.type == "_NL" and exc.token.line and exc.token.column:
-        line, col = int(exc.token.line), int(exc.token.column)  # a line that ends too early: where it ends
-    elif isinstance(exc, UnexpectedToken) and exc.token.type in ("_INDENT", "_DEDENT", "_NL"):
-        # Layout tokens carry the place of the line break before them: point at the line they concern.
+    if isinstance(exc, UnexpectedToken) and exc.token.type == "_INDENT":
+        # Layout tokens carry the place of the line break before them: point at the line they concern,
+        # the indented line for an indent; for a line end (or the dedent after it), the line that ended.
         line, col = int(exc.token.end_line or line), int(exc.token.end_column or col)
     if line < 1:
         line, col = text.count("\n") or 1, 1
@@ -452,7 +451,7 @@ class _Builder:
                     assert isinstance(tok, Token)
                     at = self.at(cell)
                     self.put_path(row, Tree("key", [Token(tok.type, str(tok), line=at.line, column=at.col)]),
-                                  self.value(cell))
+                                  self.value(cell), written=self.at(tok))
             if isinstance(out, LDict):
                 assert isinstance(name, Token)
                 text = str(name)[:-1]
@@ -514,8 +513,9 @@ class _Builder:
         out[str(key)] = value
         out.key_pos[str(key)] = key.pos
 
-    def put_path(self, out: LDict, node: Tree[Token] | Token, value: Any) -> None:
-        """An entry whose key may be a path (``a.b[id].c``): the nesting it stands for, merged into ``out``."""
+    def put_path(self, out: LDict, node: Tree[Token] | Token, value: Any, written: SourcePos | None = None) -> None:
+        """An entry whose key may be a path (``a.b[id].c``): the nesting it stands for, merged into ``out``.
+        ``written``: where the key is written, when not at the value (a table's column: its header)."""
         key = self.key(node)
         tok = node.children[0] if isinstance(node, Tree) else node
         steps = _path_steps(str(key)) if isinstance(tok, Token) and tok.type == "KEY" else None
@@ -525,7 +525,8 @@ class _Builder:
         pos = key.pos
         for n in range(len(steps) - 1, 0, -1):
             is_id, name, offset = steps[n]
-            at = SourcePos(pos.file, pos.line, pos.col + offset)
+            # A step is where it is written; in a table (``written``: the header) a row's keys are at its cell.
+            at = pos if written is not None else SourcePos(pos.file, pos.line, pos.col + offset)
             if not is_id:
                 inner = LDict(pos=at)
                 inner[name] = value
@@ -533,8 +534,10 @@ class _Builder:
                 value = inner
                 continue
             if not isinstance(value, LDict) or "id" in value:
-                self.error(at, f"'[{name}]' in a key names a list item: it is followed by '.key', or its value "
-                               "is a mapping of the item's entries")
+                head = written or pos
+                self.error(SourcePos(head.file, head.line, head.col + offset),
+                           f"'[{name}]' in a key names a list item: it is followed by '.key', or its value is a "
+                           "mapping of the item's entries")
                 return
             item = LDict(pos=at)
             item["id"] = LStr(name, at)

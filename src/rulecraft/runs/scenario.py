@@ -101,8 +101,11 @@ def _resolve_ref(ref: str, base: str) -> str:
     """A scenario's ruleset: a bundled name, or a path relative to the scenario file."""
     if ref.endswith((".yaml", ".yml", ".rules")):
         candidate = Path(base).parent / ref
-        if candidate.exists():
-            return str(candidate)
+        try:
+            if candidate.exists():
+                return str(candidate)
+        except OSError:  # a name the system cannot look up (too long, say): no file, said where it is named
+            pass
     return ref
 
 
