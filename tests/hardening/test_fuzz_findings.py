@@ -179,3 +179,16 @@ def test_a_table_cell_whose_column_path_repeats_is_refused_at_the_cell(cli: Cli)
     r = cli("validate", "rules.rules")
     assert (r.code, r.out.splitlines()[:3]) == (1, ["rules.rules:2:7: error: duplicate key 'bb' (first at line 2)",
                                                     "   2 |   1 | 2", "     |       ^"])
+
+
+def test_what_convert_writes_is_formatted_whatever_the_order_of_an_items_keys(cli: Cli) -> None:
+    # Found by the long .rules fuzz run: items whose id came after other keys were written as item lines
+    # ('hand: grid {columns 8}, per s, ...', which put the id first), so the same data read back chose a table
+    # and 'fmt --check' said the file convert had just written was not formatted.
+    cli.write("r.yaml", "zones:\n  - {id: deck, visibility: all, per: s}\n  - {id: hand, visibility: nobody}\n"
+                        "  - {grid: {columns: 8}, visibility: owner, per: s, id: won}\n")
+    assert cli("convert", "r.yaml", "r.rules").code == 0
+    assert (cli.cwd / "r.rules").read_text() == ("zones | id | grid.columns | visibility | per\n  deck | | all | s\n"
+                                                 "  hand | | nobody\n  won | 8 | owner | s\n")
+    r = cli("fmt", "--check", "r.rules")
+    assert (r.code, r.err) == (0, "")

@@ -254,7 +254,7 @@ class _Printer:
         flat = set() if any("." in str(k) for _, item in rows for k in item) else \
             {k for _, i in rows for k, v in i.items()
              if isinstance(v, dict) and _flat(k, [r[k] for _, r in rows if k in r])}
-        rows = [(slot, _flatten(item, flat)) for slot, item in rows]
+        rows = [(slot, _flatten(item if named else _as_item_line(item), flat)) for slot, item in rows]
         cols = _columns([list(item) for _, item in rows])
         order = {k: i for i, k in enumerate(cols)}
         if any([order[k] for k in item] != sorted(order[k] for k in item) for _, item in rows):
@@ -389,6 +389,22 @@ def _flatten(item: dict[str, Any], keys: set[str]) -> dict[str, Any]:
         else:
             out[k] = v
     return out
+
+
+def _as_item_line(item: dict[str, Any]) -> dict[str, Any]:
+    """``item`` in the order its line puts it (``ID: "description", kind, ...``, see ``id_item``): the order it
+    reads back in, so that a table is chosen alike before and after a round trip (formatting is canonical)."""
+    ident = item.get("id")
+    if not isinstance(ident, str):
+        return item
+    front = ["id"]
+    described = item.get("description")
+    if isinstance(described, str) and "\n" not in described.rstrip("\n"):
+        front.append("description")
+    kind = item.get("kind")
+    if isinstance(kind, str) and _STEP.fullmatch(kind):
+        front.append("kind")
+    return {**{k: item[k] for k in front}, **{k: v for k, v in item.items() if k not in front}}
 
 
 def _columns(orders: list[list[str]]) -> list[str]:
