@@ -3,7 +3,7 @@ RecursionError (expressions: 50 levels; a log line: 32; lists and mappings in a 
 
 from __future__ import annotations
 
-from conftest import Cli, lines_of
+from cli_support import Cli, lines_of
 
 
 def test_an_expression_300_deep(cli: Cli) -> None:

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from conftest import Cli
+from cli_support import Cli
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [

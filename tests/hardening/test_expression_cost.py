@@ -8,7 +8,7 @@ range counts its numbers, and a list from the game counts as many items as the r
 from __future__ import annotations
 
 import pytest
-from conftest import Cli, lines_of
+from cli_support import Cli, lines_of
 
 HOW = "a loop multiplies what it contains by the length of its list; a range counts its numbers"
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import Cli
+from cli_support import Cli
 
 
 def test_a_fifo_is_refused_at_once(cli: Cli) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Cli
+from cli_support import Cli
 
 
 def test_a_trick_phase_whose_follow_restrictions_are_an_empty_list_plays(cli: Cli) -> None:

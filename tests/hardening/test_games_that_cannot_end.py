@@ -6,7 +6,7 @@ The tiny game deals 3 cards each to 2 seats: a hand is 6 moves. With end_when fa
 
 from __future__ import annotations
 
-from conftest import Cli
+from cli_support import Cli
 
 NO_END = """\
 extends: tiny.yaml

@@ -4,7 +4,7 @@ attribute that cannot be computed, the default nobody wrote; in the rule author'
 from __future__ import annotations
 
 import pytest
-from conftest import Cli
+from cli_support import Cli
 
 BASE2 = """\
 extends: tiny.yaml

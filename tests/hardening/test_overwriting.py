@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Cli
+from cli_support import Cli
 
 
 def test_two_new_games_get_two_saves(cli: Cli) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import Cli
+from cli_support import Cli
 
 ONLY_LAST = "(only the last directory of the path is created)"
 

@@ -4,7 +4,7 @@ it lacks, dice the game cannot roll. An error at the scenario's own line, never 
 from __future__ import annotations
 
 import pytest
-from conftest import Cli
+from cli_support import Cli
 
 HEAD = "name: refs\nrule: a rule\nruleset: tiny.yaml\n"
 

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 
 import pytest
-from conftest import Cli
+from cli_support import Cli
 
 from rulecraft.load import load_ruleset
 from rulecraft.runs.log import log_lines

@@ -10,7 +10,7 @@ import resource
 import time
 
 import pytest
-from conftest import FEW_SECONDS, ROOT, Cli
+from cli_support import FEW_SECONDS, ROOT, Cli
 
 CAP = 400 * 1024 * 1024
 
