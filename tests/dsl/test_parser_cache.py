@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulecraft.dsl import parser as P
+from rulecraft.parser_cache import table_file
 
 TEXTS = ["max(0, tricks - 5) * (2 if tricks >= 10 else 1)", "count(q for q in hand(s) if is_trump(q))",
          "[a, b][1] + -x // 2 not in [1, 2] and not y or z"]
@@ -54,6 +55,27 @@ def test_each_version_of_the_grammar_has_its_own_file(fresh: Path) -> None:
     _trees()
     mine = _only_file(fresh)
     grammar = (Path(P.__file__).parent / "grammar.lark").read_text(encoding="utf-8")
-    assert P._cache_file("expression-parser", grammar) == mine
-    other = P._cache_file("expression-parser", grammar + "\n// another version\n")
+    assert table_file("expression-parser", grammar) == mine
+    other = table_file("expression-parser", grammar + "\n// another version\n")
     assert other is not None and other != mine and other.parent == mine.parent
+
+
+def test_files_of_other_versions_unused_for_a_month_go_when_a_new_one_is_made(fresh: Path) -> None:
+    import os
+    import time
+
+    from rulecraft import parser_cache
+
+    fresh.mkdir(parents=True)
+    month = time.time() - (parser_cache.STALE_DAYS + 1) * 86400
+    stale, recent, before_digests = (fresh / "expression-parser-0000.lark", fresh / "expression-parser-1111.lark",
+                                     fresh / "expression-parser.lark")
+    other_kind = fresh / "rulefile-parser-2222.lark"
+    for path in (stale, recent, before_digests, other_kind):
+        path.write_text("tables")
+    for path in (stale, before_digests, other_kind):
+        os.utime(path, (month, month))
+    mine = table_file("expression-parser", "a grammar")
+    assert mine is not None and not mine.exists()
+    # Unused for a month, of this kind: gone; used lately (another installed version), or another kind: kept.
+    assert sorted(p.name for p in fresh.iterdir()) == sorted([recent.name, other_kind.name])

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from rulecraft.errors import RuleFileError
+from rulecraft.parser_cache import table_file
 from rulecraft.rules import textload as TL
 from rulecraft.rules.located import pos_of
 
@@ -74,7 +75,7 @@ def test_each_version_of_the_grammars_has_its_own_file(fresh: Path) -> None:
     mine = _only_file(fresh)
     rules = (Path(TL.__file__).parent / "rulefile.lark").read_text(encoding="utf-8")
     expressions = (TL._DSL_DIR / "grammar.lark").read_text(encoding="utf-8")
-    assert TL._cache_file(rules, expressions) == mine
+    assert table_file("rulefile-parser", rules, expressions) == mine
     for changed in ((rules + "\n", expressions), (rules, expressions + "\n")):
-        other = TL._cache_file(*changed)
+        other = table_file("rulefile-parser", *changed)
         assert other is not None and other != mine and other.parent == mine.parent

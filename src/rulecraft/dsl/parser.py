@@ -8,20 +8,17 @@ author uses (``')'``, ``a name``), never lark's terminal names.
 from __future__ import annotations
 
 import ast as pyast
-import hashlib
-import os
-import sys
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
-import lark
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from rulecraft.dsl import ast as A
 from rulecraft.errors import Limit
+from rulecraft.parser_cache import table_file
 
 # Checked before the work they bound: a long text before it is parsed, its brackets before lark
 # builds a tree, the tree's depth before it is turned (recursively) into ours.
@@ -51,26 +48,9 @@ def _parser() -> Lark:
     # Building the LALR tables takes longer than most commands' own work: lark keeps them in a file
     # of the user's cache directory, used only when it was made from this grammar with these options
     # by this version of lark and Python (lark checks), and made again otherwise or if it cannot be read.
-    cache = _cache_file("expression-parser", grammar)
+    cache = table_file("expression-parser", grammar)
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True,
                 cache=str(cache) if cache is not None else False)
-
-
-def _cache_file(kind: str, *grammars: str) -> Path | None:
-    """Where lark keeps the tables of ``grammars``: a file of its own for each version of them.
-
-    Lark makes the tables again when the file holds another grammar's, and writes them over it: two
-    installed versions of rulecraft (two checkouts, two environments) sharing one file would each
-    make them again, every other run. Named by the grammar texts (and lark's and Python's versions,
-    which lark also checks), each version keeps its own file."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "rulecraft"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:  # no cache where there is nowhere to write one: the tables are built each time
-        return None
-    digest = hashlib.sha256("\0".join((lark.__version__, sys.version, *grammars)).encode("utf-8")).hexdigest()
-    return folder / f"{kind}-{digest[:16]}.lark"
 
 
 def _start(x: Any) -> int:

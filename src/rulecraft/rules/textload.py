@@ -18,22 +18,19 @@ brackets nested past the expression language's limit are refused before any tree
 from __future__ import annotations
 
 import difflib
-import hashlib
-import os
 import re
-import sys
 import threading
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
 from rulecraft.errors import Diagnostic, Limit, RuleFileError, SourcePos
+from rulecraft.parser_cache import table_file
 from rulecraft.rules.comments import Comment
 from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import LDict, LFloat, LInt, LList, LStr
@@ -129,22 +126,10 @@ def _parser() -> Lark:
     # a file, so lark keeps them in the user's cache directory, used only when made from this grammar
     # (and the expression grammar it imports: lark checks both files), these options, this lark and
     # Python; made again otherwise or if the file cannot be read.
-    cache = _cache_file(grammar, (_DSL_DIR / "grammar.lark").read_text(encoding="utf-8"))
+    cache = table_file("rulefile-parser", grammar, (_DSL_DIR / "grammar.lark").read_text(encoding="utf-8"))
     return Lark(grammar, parser="lalr", postlex=_Layout(), propagate_positions=True, maybe_placeholders=True,
                 import_paths=[str(_DSL_DIR)], start=["start", "value"],
                 cache=str(cache) if cache is not None else False)
-
-
-def _cache_file(*grammars: str) -> Path | None:
-    """A file of its own for each version of the grammars (see dsl/parser.py ``_cache_file``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "rulecraft"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:  # no cache where there is nowhere to write one: the tables are built each time
-        return None
-    digest = hashlib.sha256("\0".join((lark.__version__, sys.version, *grammars)).encode("utf-8")).hexdigest()
-    return folder / f"rulefile-parser-{digest[:16]}.lark"
 
 
 def _parse(text: str, start: str = "start") -> tuple[Tree[Token] | Token, list[_Comment]]:
