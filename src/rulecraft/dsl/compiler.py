@@ -142,12 +142,12 @@ class _Compiler:
 
     def lookup_name(self, name: str) -> NameBinding | None:
         b = self.scope.lookup_name(name)
-        self.looked.setdefault(("n", name), _describe(b))
+        self.looked.setdefault(("n", name), describe_binding(b))
         return b
 
     def lookup_function(self, name: str) -> FunctionBinding | MacroBinding | None:
         b = self.scope.lookup_function(name)
-        self.looked.setdefault(("f", name), _describe(b))
+        self.looked.setdefault(("f", name), describe_binding(b))
         return b
 
     def seat_count(self) -> int | None:
@@ -600,7 +600,7 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
 
 @dataclass(frozen=True, slots=True)
 class _Trace:
-    looked: tuple[tuple[tuple[str, str], Any], ...]  # (("n"|"f", name), _describe(binding)), once each
+    looked: tuple[tuple[tuple[str, str], Any], ...]  # (("n"|"f", name), describe_binding(binding)), once each
     folds: tuple[tuple[str, tuple[Any, ...], str | None], ...]  # (function, literal arguments, repr if plain)
     binds: tuple[tuple[str, tuple[str, Any], str], ...]  # (prefix, recipe, identifier), every bind in order
     code: str
@@ -621,11 +621,16 @@ _TRACES_KEPT = 4096
 _TRACES_PER_TEXT = 4
 
 
-def _describe(b: NameBinding | FunctionBinding | MacroBinding | None) -> Any:
-    """All that code generation reads of a binding, besides the identity of the values it binds."""
+def describe_binding(b: NameBinding | FunctionBinding | MacroBinding | None, every_value: bool = False) -> Any:
+    """All that code generation reads of a binding, besides the identity of the values it binds.
+
+    ``every_value``: a constant's value described whatever it is (code reads a list or a mapping by
+    identity; a phase's builder may read what it holds: ``engine/reuse.py``)."""
     if isinstance(b, NameBinding):
         if b.getter is None:
             v = b.value
+            if every_value:
+                return ("constant", b.name, b.type, type(v), repr(v))
             return ("constant", b.name, b.type, repr(v) if _is_plain(v) else type(v))
         return ("name", b.name, b.type, b.per_item, b.item_code, b.code, b.elem)
     if isinstance(b, FunctionBinding):
@@ -661,7 +666,7 @@ def _remember(key: tuple[str, tuple[str, ...]], comp: _Compiler, code: str, rtyp
     return trace
 
 
-# What _describe gave for each binding object (kept, so its id is not reused): one build asks the same
+# What describe_binding gave for each binding object (kept, so its id is not reused): one build asks the same
 # bindings of its scopes for many expressions, and a binding never changes (frozen; a constant's
 # value is described by its repr, or only its type), so each is described once per build, not once
 # per expression that reads it.
@@ -673,7 +678,7 @@ def _described(b: NameBinding | FunctionBinding | MacroBinding | None) -> Any:
     found = _DESCRIBED.get(id(b))
     if found is not None and found[0] is b:
         return found[1]
-    described = _describe(b)
+    described = describe_binding(b)
     if b is not None:
         if len(_DESCRIBED) >= _DESCRIBED_KEPT:
             _DESCRIBED.clear()

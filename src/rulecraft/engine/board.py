@@ -382,10 +382,6 @@ def _shuffle_inline(rng: random.Random, x: list[int]) -> None:
         x[i], x[j] = x[j], x[i]
 
 
-def _shuffle_method(rng: random.Random, x: list[int]) -> None:
-    rng.shuffle(x)
-
-
 # The inline loop is used only where it is known to draw as ``Random.shuffle`` does (a Python whose
 # shuffle or _randbelow differ, or a generator class that overrides them, keeps the method).
 _INLINE_OK = (random.Random.shuffle.__code__.co_names == ("_randbelow", "reversed", "range", "len")
@@ -397,7 +393,7 @@ def shuffle(rng: random.Random, x: list[int]) -> None:
     if _INLINE_OK and type(rng) is random.Random:
         _shuffle_inline(rng, x)
     else:
-        _shuffle_method(rng, x)
+        rng.shuffle(x)
 
 
 MAX_HELD_NUMBER = 10**18

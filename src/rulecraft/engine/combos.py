@@ -51,12 +51,9 @@ class TableEntry:
     need2: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
-        counts: dict[int, int] = {}
-        for alts in self.pattern:
-            if len(alts) == 1:
-                counts[alts[0]] = counts.get(alts[0], 0) + 1
-        object.__setattr__(self, "need1", sum(1 << t for t in counts))
-        object.__setattr__(self, "need2", sum(1 << t for t, n in counts.items() if n > 1))
+        need1, need2 = _needs(self.pattern)
+        object.__setattr__(self, "need1", need1)
+        object.__setattr__(self, "need2", need2)
         if all(len(alts) == 1 for alts in self.pattern):
             seen: dict[int, int] = {}
             picks = []
@@ -99,8 +96,7 @@ class ComboSpec:
 
     def __post_init__(self) -> None:
         if self.fixed:
-            entry = TableEntry(self.id, tuple((t,) for t in self.fixed), None, 0.0)
-            object.__setattr__(self, "fixed_need", (entry.need1, entry.need2))
+            object.__setattr__(self, "fixed_need", _needs(tuple((t,) for t in self.fixed)))
 
 
 @dataclass(slots=True, eq=False)
@@ -121,6 +117,16 @@ class Play:
     entry_cls: Any = None
     entry_strength: float = 0.0
     move: Move | None = None  # the move that makes this play, once known
+
+
+def _needs(pattern: tuple[tuple[int, ...], ...]) -> tuple[int, int]:
+    """What every way of making ``pattern`` needs, as bit masks of piece types (bit t: type t): the types
+    a position allows alone, at least once and at least twice (a position with alternatives needs none)."""
+    counts: dict[int, int] = {}
+    for alts in pattern:
+        if len(alts) == 1:
+            counts[alts[0]] = counts.get(alts[0], 0) + 1
+    return sum(1 << t for t in counts), sum(1 << t for t, n in counts.items() if n > 1)
 
 
 def _type_key(pieces: PieceTable, ps: Iterable[int]) -> tuple[int, ...]:

@@ -22,7 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rulecraft.dsl import Scope
-from rulecraft.dsl.bindings import FunctionBinding, MacroBinding, NameBinding
+from rulecraft.dsl.bindings import MacroBinding
+from rulecraft.dsl.compiler import describe_binding
 from rulecraft.rules.located import same_located
 
 
@@ -92,9 +93,9 @@ class BuildReuse:
 # combinations: built from their sections) and the answers of the scopes its expressions are compiled
 # in. Most option choices patch a constant or a rule function, which only a phase that names it can
 # read: the words of a phase's data (and of the rule functions those name, and so on) are a superset
-# of the names it can reach. The descriptions below are everything a build can learn of a binding
-# besides the identity of the values it binds (those are the previous build's, and a validation
-# discards the ruleset it builds).
+# of the names it can reach. The descriptions (``describe_binding``, every constant's value
+# included) are everything a build can learn of a binding besides the identity of the values it
+# binds (those are the previous build's, and a validation discards the ruleset it builds).
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
@@ -123,26 +124,12 @@ def _collect_words(value: Any, found: set[str]) -> None:
             _collect_words(v, found)
 
 
-def describe_binding(b: NameBinding | FunctionBinding | MacroBinding | None) -> Any:
-    """What a build can learn of a binding: a constant's type and value, a name's type and how it is
-    read, a function's signature, purity and table, a rule function's parameters and body."""
-    if isinstance(b, NameBinding):
-        if b.getter is None:
-            return ("constant", b.type, type(b.value), repr(b.value))
-        return ("name", b.type, b.per_item, b.item_code, b.code, b.elem)
-    if isinstance(b, FunctionBinding):
-        return ("function", b.params, b.returns, b.takes_ctx, b.param_names, b.pure, b.table is not None, b.elem)
-    if isinstance(b, MacroBinding):
-        return ("macro", b.params, str(b.body))
-    return None
-
-
 def engine_names(scope: Scope, stop: Scope) -> tuple[Any, ...]:
     """The description of every binding declared from ``scope`` up to, not including, ``stop``."""
     out: list[Any] = []
     s: Scope | None = scope
     while s is not None and s is not stop:
-        out.append((s.name, tuple((b.name, describe_binding(b)) for b in s.own_bindings())))
+        out.append((s.name, tuple(describe_binding(b, every_value=True) for b in s.own_bindings())))
         s = s.parent
     return tuple(out)
 
@@ -186,6 +173,7 @@ class ScopeAnswers:
     def _answer(self, name: str) -> Any:
         found = self._answers.get(name)
         if found is None:
-            found = self._answers[name] = self.token((name, describe_binding(self.scope.lookup_name(name)),
-                                                      describe_binding(self.scope.lookup_function(name))))
+            scope = self.scope
+            found = self._answers[name] = self.token((name, describe_binding(scope.lookup_name(name), every_value=True),
+                                                      describe_binding(scope.lookup_function(name), every_value=True)))
         return found
