@@ -54,16 +54,24 @@ BATCH = 2_000
 
 
 class Tally:
-    def __init__(self) -> None:
+    def __init__(self, keep: Path | None = None) -> None:
         self.inputs: Counter[str] = Counter()
         self.findings: dict[str, dict[str, Any]] = {}
         self.kinds: Counter[str] = Counter()
+        self.keep = keep
 
     def record(self, finding: harness.Finding) -> None:
         self.kinds[finding.kind] += 1
         key = f"{finding.kind} in {finding.target}: {_signature(finding.detail)}"
-        entry = self.findings.setdefault(key, {"count": 0, "detail": finding.detail[:1500],
-                                               "input": finding.example[:3000]})
+        entry = self.findings.get(key)
+        if entry is None:
+            entry = self.findings[key] = {"count": 0, "detail": finding.detail[:1500],
+                                          "input": finding.example[:3000]}
+            if self.keep is not None:  # the report shows the start of an input; this is all of it, to replay
+                self.keep.mkdir(parents=True, exist_ok=True)
+                kept = self.keep / f"finding-{len(self.findings)}.txt"
+                kept.write_text(finding.example, encoding="utf-8")
+                entry["input_file"] = str(kept)
         entry["count"] += 1
 
 
@@ -153,6 +161,8 @@ def main() -> int:
     parser.add_argument("--count", action="append", default=[], metavar="TARGET=N",
                         help="inputs for TARGET, instead of its share of --inputs (e.g. 'rules text=200000')")
     parser.add_argument("--report", type=Path, default=None, help="write the report here (JSON)")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="write the whole input of each distinct finding into this directory")
     parser.add_argument("--generator", choices=["edit", "hypothesis"], default="edit",
                         help="hypothesis seeds then random edits (faster), or hypothesis for every input")
     args = parser.parse_args()
@@ -161,7 +171,7 @@ def main() -> int:
     names = args.only or list(TARGETS)
     weights = {n: TARGETS[n][0] for n in names}
     total_weight = sum(weights.values())
-    tally = Tally()
+    tally = Tally(args.keep)
     start = time.monotonic()
     deadline = start + args.hours * 3600
     harness.base_log()  # made before the clock matters, and before the memory cap bites

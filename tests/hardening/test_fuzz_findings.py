@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 from cli_support import Cli
 
 
@@ -192,3 +193,18 @@ def test_what_convert_writes_is_formatted_whatever_the_order_of_an_items_keys(cl
                                                  "  hand | | nobody\n  won | 8 | owner | s\n")
     r = cli("fmt", "--check", "r.rules")
     assert (r.code, r.err) == (0, "")
+
+
+def test_a_table_cell_that_no_longer_fits_a_line_once_flattened_keeps_the_items_out_of_a_table(cli: Cli) -> None:
+    # Found by the long .rules fuzz run: a column of mappings was flattened (``x.phases``) although one row's
+    # value under it was a list of mappings, which has no one-line form; its cell was written empty, so
+    # convert refused its own output as unfaithful (exit 1) instead of writing the rows as items.
+    cli.write("r.yaml", "options:\n  - id: o\n    default: a\n    choices:\n"
+                        "      - {id: a, description: first, x: {phases: 1, z: 2}}\n"
+                        "      - {id: b, description: second, x: {phases: 3, z: 4}}\n"
+                        "      - {id: c, description: third, x: {phases: [{id: p, kind: deal}]}}\n")
+    r = cli("convert", "r.yaml", "r.rules")
+    assert (r.code, r.err) == (0, "")
+    assert (cli.cwd / "r.rules").read_text().endswith('\n      c: "third", x.phases[p].kind deal\n')
+    assert cli("convert", "r.rules", "back.yaml").code == 0
+    assert yaml.safe_load((cli.cwd / "back.yaml").read_text()) == yaml.safe_load((cli.cwd / "r.yaml").read_text())
