@@ -201,6 +201,20 @@ def test_unknown_option_choice_preset(game: Path, options: dict[str, str], prese
     assert str(info.value) == message
 
 
+def test_an_on_off_option_takes_a_boolean(game: Path) -> None:
+    # rule texts call an on/off option a boolean: `bonus: true` in a scenario (YAML 1.2 reads a
+    # boolean) or `-o bonus=false` names its on/off choice; an option without on/off still refuses it
+    ref = str(game / "base.yaml")
+    assert compose(ref, {"bonus": True}).chosen["bonus"] == "on"
+    assert plain(compose(ref, {"bonus": "true"}).data["constants"])["bonus"] == 10
+    assert compose(ref, {"bonus": False}, "quick").chosen["bonus"] == "off"
+    assert compose(ref, {"bonus": "FALSE"}).chosen_by["bonus"] == "command line"
+    with pytest.raises(UsageError, match="option 'target' has no choice 'True'"):
+        compose(ref, {"target": True})
+    with pytest.raises(UsageError, match="option 'bonus' has no choice 'yes'"):
+        compose(ref, {"bonus": "yes"})
+
+
 def test_provenance_by_rule_path(game: Path) -> None:
     c = compose(str(game / "base.yaml"), {"target": "short"})
     origin = c.provenance["constants.target"]

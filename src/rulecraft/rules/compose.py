@@ -462,12 +462,27 @@ def choose(options: list[OptionInfo], presets: list[PresetInfo], asked: dict[str
             known = f"options: {', '.join(by_id)}" if by_id else "it has no options"
             raise UsageError(f"unknown option '{name}' for {what}{_did_you_mean(name, list(by_id))}; {known}")
         ids = [c.id for c in opt.choices]
-        if str(value) not in ids:
+        picked = _as_choice(value, ids)
+        if picked is None:
             raise UsageError(f"option '{name}' has no choice '{value}'{_did_you_mean(str(value), ids)}; "
                              f"choices: {', '.join(ids)}")
-        chosen[name] = str(value)
+        chosen[name] = picked
         how[name] = "command line"
     return chosen, how
+
+
+def _as_choice(value: object, ids: list[str]) -> str | None:
+    """The choice ``value`` names, or None. An on/off option is a yes/no rule, and rule texts call it a
+    boolean: a scenario's ``flag: true`` (YAML 1.2 reads a boolean) or ``-o flag=false`` takes ``on``
+    or ``off`` when the option has that choice and no choice of the value's own name."""
+    text = str(value)
+    if text in ids:
+        return text
+    if isinstance(value, bool) or text.lower() in ("true", "false"):
+        flag = "on" if str(value).lower() == "true" else "off"
+        if flag in ids:
+            return flag
+    return None
 
 
 # --------------------------------------------------------------------------- merging
