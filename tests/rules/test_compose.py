@@ -215,6 +215,29 @@ def test_an_on_off_option_takes_a_boolean(game: Path) -> None:
         compose(ref, {"bonus": "yes"})
 
 
+def test_a_choice_is_picked_by_its_other_names_too(game: Path) -> None:
+    # a text that numbers its methods ("method 2") is asked for by the number, as a scenario's
+    # `target: 2` (an integer), `-o target=2` or a preset; the choice taken is the named one
+    text = (game / "base.yaml").read_text().replace("{id: short,", "{id: short, other_names: [2, half],")
+    text = text.replace("options: {target: short,", "options: {target: half,")
+    ref = str(write(game, "named.yaml", text))
+    assert compose(ref, {"target": 2}).chosen["target"] == "short"
+    assert plain(compose(ref, {"target": "half"}).data["constants"])["target"] == 50
+    assert compose(ref, {}, "quick").chosen["target"] == "short"
+    with pytest.raises(UsageError, match="option 'target' has no choice '3'"):
+        compose(ref, {"target": 3})
+
+
+def test_a_name_that_would_pick_two_choices_is_an_error_at_it(game: Path) -> None:
+    text = (game / "base.yaml").read_text().replace("{id: long,", "{id: long, other_names: [x, short],")
+    ref = str(write(game, "clash.yaml", text))
+    with pytest.raises(RuleFileError) as err:
+        compose(ref)
+    line = text.splitlines().index(next(t for t in text.splitlines() if "other_names" in t)) + 1
+    assert f"clash.yaml:{line}:" in str(err.value)
+    assert "option 'target': 'short' already names a choice (at line" in str(err.value)
+
+
 def test_provenance_by_rule_path(game: Path) -> None:
     c = compose(str(game / "base.yaml"), {"target": "short"})
     origin = c.provenance["constants.target"]

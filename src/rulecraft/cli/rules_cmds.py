@@ -153,7 +153,9 @@ def list_cmd(fmt: str) -> None:
             "languages": languages or {default: default},
             "default_language": default,
             "options": [{"id": o.id, "description": o.description, "default": o.default,
-                         "choices": [{"id": ch.id, "description": ch.description} for ch in o.choices]}
+                         "choices": [{"id": ch.id, "description": ch.description,
+                                      **({"other_names": list(ch.other_names)} if ch.other_names else {})}
+                                     for ch in o.choices]}
                         for o in c.options],
             "presets": [{"id": p.id, "description": p.description, "options": p.options} for p in c.presets],
         })
@@ -168,7 +170,9 @@ def list_cmd(fmt: str) -> None:
         click.echo("    languages: " + ", ".join(f"{code} ({label})" if label != code else code
                                               for code, label in e["languages"].items()) + "  (--lang CODE)")
         for o in e["options"]:
-            choices = ", ".join(ch["id"] + ("*" if ch["id"] == o["default"] else "") for ch in o["choices"])
+            choices = ", ".join(ch["id"] + ("*" if ch["id"] == o["default"] else "")
+                                + "".join(f" ({name})" for name in ch.get("other_names", ()))
+                                for ch in o["choices"])
             click.echo(f"    -o {o['id']}={{{choices}}}" + (f"  {o['description']}" if o["description"] else ""))
         for p in e["presets"]:
             click.echo(f"    --preset {p['id']}" + (f"  {p['description']}" if p["description"] else ""))

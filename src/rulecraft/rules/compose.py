@@ -125,6 +125,7 @@ class ChoiceInfo:
     description: str
     patch: Any
     pos: SourcePos
+    other_names: tuple[str, ...] = ()  # what the texts also call it (a number in a numbered list of methods)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +139,21 @@ class OptionInfo:
 
     def choice(self, cid: str) -> ChoiceInfo | None:
         return next((c for c in self.choices if c.id == cid), None)
+
+    def pick(self, value: object) -> str | None:
+        """The id of the choice ``value`` names, or None: its id, one of its ``other_names``, or a boolean.
+        An on/off option is a yes/no rule, and rule texts call it a boolean: a scenario's ``flag: true``
+        (YAML 1.2 reads a boolean) or ``-o flag=false`` takes ``on`` or ``off`` when the option has that
+        choice and no choice or other name of the value's own."""
+        text = str(value)
+        for c in self.choices:
+            if text == c.id or text in c.other_names:
+                return c.id
+        if isinstance(value, bool) or text.lower() in ("true", "false"):
+            flag = "on" if text.lower() == "true" else "off"
+            if self.choice(flag) is not None:
+                return flag
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,7 +402,8 @@ def read_options(data: dict[str, Any], source_text: dict[str, str] | None = None
                                    f"duplicate choice '{cid}' in option '{oid}' (first at line {cseen[cid].line})"))
                 continue
             cseen[cid] = pos_of(c["id"], cwhere)
-            choices.append(ChoiceInfo(cid, str(c.get("description", "")), c.get("patch"), cwhere))
+            choices.append(ChoiceInfo(cid, str(c.get("description", "")), c.get("patch"), cwhere,
+                                      _other_names(st, oid, c, cseen, diags)))
         ids = [c.id for c in choices]
         default = item.get("default")
         if default is None:
@@ -401,6 +418,25 @@ def read_options(data: dict[str, Any], source_text: dict[str, str] | None = None
     if diags:
         raise RuleFileError(diags)
     return out
+
+
+def _other_names(st: dict[str, str], oid: str, choice: dict[str, Any], seen: dict[str, SourcePos],
+                 diags: list[Diagnostic]) -> tuple[str, ...]:
+    """A choice's ``other_names``, each naming no other choice of the option (ids and other names share ``seen``)."""
+    raw = choice.get("other_names")
+    if not isinstance(raw, list):
+        return ()  # absent, or not a list: the schema says so at its place
+    names: list[str] = []
+    for j, name in enumerate(raw):
+        text = str(name)
+        where = pos_of(name, _item_pos(raw, j))
+        if text in seen:
+            diags.append(_diag(st, where, f"option '{oid}': '{text}' already names a choice (at line "
+                                          f"{seen[text].line}); each name picks one choice"))
+            continue
+        seen[text] = where
+        names.append(text)
+    return tuple(names)
 
 
 def read_presets(data: dict[str, Any], options: list[OptionInfo],
@@ -428,13 +464,14 @@ def read_presets(data: dict[str, Any], options: list[OptionInfo],
                 diags.append(_diag(st, _key_pos(sets, oname), f"preset '{pid}' sets unknown option '{oname}'"
                                                               f"{_did_you_mean(str(oname), list(by_id))}"))
                 continue
-            if opt.choice(str(cname)) is None:
+            cid = opt.pick(cname)
+            if cid is None:
                 ids = [c.id for c in opt.choices]
                 diags.append(_diag(st, pos_of(cname, _key_pos(sets, oname)),
                                    f"preset '{pid}' sets option '{oname}' to '{cname}', which is not one of its "
                                    f"choices: {', '.join(ids)}{_did_you_mean(str(cname), ids)}"))
                 continue
-            picked[str(oname)] = str(cname)
+            picked[str(oname)] = cid
         out.append(PresetInfo(pid, str(item.get("description", "")), item.get("source"), picked, pos_of(item, where)))
     if diags:
         raise RuleFileError(diags)
@@ -461,28 +498,14 @@ def choose(options: list[OptionInfo], presets: list[PresetInfo], asked: dict[str
         if opt is None:
             known = f"options: {', '.join(by_id)}" if by_id else "it has no options"
             raise UsageError(f"unknown option '{name}' for {what}{_did_you_mean(name, list(by_id))}; {known}")
-        ids = [c.id for c in opt.choices]
-        picked = _as_choice(value, ids)
+        picked = opt.pick(value)
         if picked is None:
+            ids = [c.id for c in opt.choices]
             raise UsageError(f"option '{name}' has no choice '{value}'{_did_you_mean(str(value), ids)}; "
                              f"choices: {', '.join(ids)}")
         chosen[name] = picked
         how[name] = "command line"
     return chosen, how
-
-
-def _as_choice(value: object, ids: list[str]) -> str | None:
-    """The choice ``value`` names, or None. An on/off option is a yes/no rule, and rule texts call it a
-    boolean: a scenario's ``flag: true`` (YAML 1.2 reads a boolean) or ``-o flag=false`` takes ``on``
-    or ``off`` when the option has that choice and no choice of the value's own name."""
-    text = str(value)
-    if text in ids:
-        return text
-    if isinstance(value, bool) or text.lower() in ("true", "false"):
-        flag = "on" if str(value).lower() == "true" else "off"
-        if flag in ids:
-            return flag
-    return None
 
 
 # --------------------------------------------------------------------------- merging
