@@ -261,6 +261,34 @@ def test_content_hash_is_stable_and_option_sensitive(game: Path, tmp_path_factor
     assert len(h) == 64
 
 
+READS_OPTION = """\
+name: toy
+seats: {count: 2}
+zones: [{id: hand, per: seat, visibility: owner}]
+pieces: [{id: a, attributes: {rank: 1}}]
+variables: {x: {scope: hand, initial: 0}}
+hand:
+  phases:
+    - {id: score, kind: effects, effects: [{set: {x: "1 if option('low') == 'dealt' else 2"}}]}
+options:
+  - id: low
+    description: "choices that differ only through option('low')"
+    default: dealt
+    choices: [{id: dealt, patch: {}}, {id: taker, patch: {}}]
+  - {id: unread, default: a, choices: [{id: a, patch: {}}, {id: b, patch: {}}]}
+"""
+
+
+def test_content_hash_tells_apart_choices_read_only_by_option(tmp_path: Path) -> None:
+    # Both choices have empty patches, so the effective data is the same: the hash must still
+    # differ, since the game does (caches and mutation testing key rules by it).
+    (tmp_path / "toy.yaml").write_text(READS_OPTION)
+    ref = str(tmp_path / "toy.yaml")
+    assert compose(ref, {"low": "dealt"}).content_hash != compose(ref, {"low": "taker"}).content_hash
+    # an option no expression reads, with empty patches, leaves the hash alone
+    assert compose(ref, {"unread": "a"}).content_hash == compose(ref, {"unread": "b"}).content_hash
+
+
 def test_bundled_rook_composes_under_every_choice() -> None:
     base = compose("rook")
     assert base.name == "rook"

@@ -123,3 +123,14 @@ def test_a_rule_file_kept_beside_its_scenarios_is_not_run_as_one(tmp_path: Path)
     assert code == 1
     assert "my-game.yaml:1:1: error: this is a rule file, not a scenario (a scenario names its 'ruleset:')" in out
     assert out.count("error:") == 1
+
+
+def test_scores_expected_before_the_match_ends_say_so(tmp_path: Path) -> None:
+    # The match goes on after Luk Fu's voided first hand: scores and winners do not exist yet, and
+    # the failure says why rather than "got None".
+    path = _write(tmp_path, "early.yaml", "ruleset: luk-fu\nsteps: [pass, pass, pass]\n"
+                                          "expect: {scores: [0, 0, 0], winners: [0]}\n")
+    failures = " ".join(run_scenario_file(path).failures)
+    assert "scores: expected [0, 0, 0], but the match is not over" in failures
+    assert "winners: expected [0], but the match is not over" in failures
+    assert "got None" not in failures

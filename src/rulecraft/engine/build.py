@@ -244,6 +244,8 @@ def _derive_names(raw: Any) -> frozenset[str]:
         derive = entry.get("derive") if isinstance(entry, dict) else None
         for expr in derive.values() if isinstance(derive, dict) else ():
             words.update(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", str(expr)))
+        if isinstance(entry, dict) and "where" in entry:  # a generator's condition reads constants too
+            words.update(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", str(entry["where"])))
     return frozenset(words)
 
 

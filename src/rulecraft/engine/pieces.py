@@ -122,6 +122,8 @@ def build_piece_table(
                 attrs.update(entry.get("attributes", {}))
                 for aname, expr in entry.get("derive", {}).items():
                     attrs[aname] = derive(expr, dict(attrs), pos_of(expr))
+                if not _kept(entry.get("where"), attrs, derive, pos_of, diags):
+                    continue
                 try:
                     pid = _format_id(entry.get("id", "-".join(f"{{{k}}}" for k in keys)), attrs)
                     pname = _format_id(entry.get("name", entry.get("id", pid)), attrs)
@@ -150,6 +152,27 @@ def build_piece_table(
             )
     table.finish()
     return table
+
+
+def _kept(
+    where: Any,
+    attrs: dict[str, Any],
+    derive: Callable[[str, dict[str, Any], SourcePos], Any],
+    pos_of: Callable[[Any], SourcePos],
+    diags: list[Diagnostic],
+) -> bool:
+    """Whether a generated combination is a piece: a product of values is not always the set (a
+    double-six set of dominoes is the pairs with high >= low), so ``where`` keeps those it holds for."""
+    if where is None:
+        return True
+    keep = derive(where, dict(attrs), pos_of(where))
+    if isinstance(keep, bool):
+        return keep
+    if keep is not None:  # None: the expression failed, and the deriver has said why
+        msg = f"where must be a condition (true or false), but gives {keep!r} for the piece with {attrs}"
+        if not any(d.pos == pos_of(where) and d.message == msg for d in diags):
+            diags.append(Diagnostic(pos_of(where), msg, "pieces"))
+    return False
 
 
 def name_list(value: Any) -> tuple[str, ...]:

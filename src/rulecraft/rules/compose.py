@@ -308,7 +308,8 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
     _check_new_constants(data, new_constants, source_text)
     name = str(data.get("name") or Path(docs[-1].file).stem)
     return Composed(
-        data=data, name=name, chosen=chosen, content_hash=content_hash(data), source_text=source_text,
+        data=data, name=name, chosen=chosen, content_hash=content_hash(data, options_read(data, chosen)),
+        source_text=source_text,
         files=[d.file for d in docs],
         make_provenance=lambda: build_provenance(data, file_layers, regions, provenance_deleted),
         options=opts, presets=presets, preset=preset, ref=ref, layers=labels, chosen_by=chosen_by,
@@ -849,8 +850,32 @@ def canonical_json(data: Any) -> str:
     return json.dumps(plain(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def content_hash(data: dict[str, Any]) -> str:
-    """sha256 of the canonical JSON of the effective rules (without the option/preset declarations)."""
+_OPTION_CALL = re.compile(r"""\boption\s*\(\s*['"]([^'"\s]+)['"]\s*\)""")
+
+
+def options_read(data: Any, chosen: dict[str, str]) -> dict[str, str]:
+    """The chosen choices of the options an expression reads with ``option('id')``.
+
+    A choice whose patch changes nothing may still change the game through ``option('id')``, so two
+    such choices have the same effective data: the hash must also say which was taken, or caches and
+    mutation testing keyed by it take one configuration for the other."""
+    read: set[str] = set()
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str) and "option" in value:
+            read.update(_OPTION_CALL.findall(value))
+    return {k: chosen[k] for k in sorted(read) if k in chosen}
+
+
+def content_hash(data: dict[str, Any], read: dict[str, str] | None = None) -> str:
+    """sha256 of the canonical JSON of the effective rules (without the option/preset declarations),
+    and of the choices ``read`` of options the rules read by ``option('id')``, when there are any
+    (so the hash of rules that never call ``option`` is that of their data alone)."""
     body = {k: v for k, v in data.items() if k not in NOT_HASHED}
     if all(type(k) in (str, LStr) for k in body):
         # The canonical JSON of a mapping with text keys, written section by section: a section an
@@ -859,6 +884,8 @@ def content_hash(data: dict[str, Any]) -> str:
                               for k in sorted(body, key=str)) + "}"
     else:
         text = canonical_json(body)
+    if read:
+        text += "\noption(): " + canonical_json(read)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

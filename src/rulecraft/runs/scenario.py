@@ -366,6 +366,10 @@ def _check(st: State, expect: dict[str, Any], label: str, where: SourcePos) -> N
             cmp("over", st.is_over, want)
         elif key == "phase":
             cmp("phase", rs.phases[st.pidx].id if not st.is_over else None, want)
+        elif key in ("winners", "scores") and st.result is None:
+            # "got None" left the author guessing: these are the match's final result
+            problems.append(f"{key}: expected {_norm(want)!r}, but the match is not over ({key} are the match's "
+                            "final result; check a score variable during the match with vars)")
         elif key == "winners":
             cmp("winners", (st.result or {}).get("winners"), want)
         elif key == "scores":
