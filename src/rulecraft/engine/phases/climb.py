@@ -15,6 +15,10 @@ A rule file writes it as ``kind: climb``::
       places: place                        # per-seat variable: 1, 2, ... as seats go out
       end_when: "count(finished) >= 1"     # the hand ends after a play when this holds
       on_round: [...]                      # effects when a round ends (trick_winner: the last player)
+      on_play:                             # what a play does, in order, when its condition holds
+        - {id: my-clearing-rank, when: "any(rank(p) == 8 for p in play)", clear: true}
+        - {id: my-skipping-rank, skip: "count(p for p in play if rank(p) == 5)"}
+        - {id: my-upset, when: "size == 4", effects: [{set: {upset: "not upset"}}]}
 
 The leader plays any combination the lead restrictions allow. Then, in the direction of play, each
 seat still holding pieces either plays a combination of the lead's class (and size) that *beats the
@@ -27,7 +31,14 @@ A seat that plays its last piece goes out: its place (1 for the first) goes into
 seat onto ``finished``. The hand ends when ``end_when`` holds after a play, or when one seat is left
 holding pieces (it takes the last place). The names of a trick round are available (``lead`` is the
 round's first play, ``best`` the seat that played last), and also ``finished``, ``passed`` (the
-seats that passed since the last play) and ``last_player``.
+seats that passed since the last play), ``last_player``, ``last_play`` (the pieces of the round's
+latest play) and ``play_before`` (those of the play before it).
+
+``on_play`` items run after each play, in order, each when its ``when`` holds (``play``, ``size``,
+``top``... name the play just made, ``seat`` its player): ``clear`` ends the round at once (the
+player won it, as if every other seat had passed), ``skip`` passes over that many of the seats
+that would act next, and ``effects`` are ordinary effects. After them the play is rated again, so a
+strength that reads a variable the play changed (an order reversed) applies to the play itself.
 """
 
 from __future__ import annotations
@@ -35,9 +46,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulecraft.dsl import Scope, T
+from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import Play, enumerate_plays
-from rulecraft.engine.effects import compile_effects, run_effects
+from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.base import Phase, describe_legal
 from rulecraft.engine.phases.tricks import TrickData, Tricks, _apply_restrictions, _restrictions
@@ -64,6 +75,23 @@ class ClimbData(TrickData):
                          list(self.finished), self.moves, self.plays_of)
 
 
+@dataclass(frozen=True, slots=True)
+class PlayEffect:
+    """One item of ``on_play``: when ``when`` holds for the play just made, ``clear`` the round,
+    ``skip`` seats and run ``effects``."""
+
+    id: str
+    when: CompiledExpr | None
+    clear: bool
+    skip: CompiledExpr | None
+    effects: tuple[Effect, ...]
+
+
+def _play_at(c: Any, back: int) -> list[int]:
+    plays = c.st.pdata.plays
+    return list(plays[-back].pieces) if len(plays) >= back else []
+
+
 def climb_scope(parent: Scope) -> Scope:
     s = Scope(parent=parent, name="climbing round")
     s.add_name("finished", T.LIST, getter=lambda c: list(c.st.pdata.finished), elem=T.SEAT,
@@ -73,6 +101,10 @@ def climb_scope(parent: Scope) -> Scope:
     s.add_name("last_player", T.SEAT,
                getter=lambda c: c.st.pdata.seats[-1] if c.st.pdata.seats else None,
                doc="the seat that made the last play of the round")
+    s.add_name("last_play", T.LIST, getter=lambda c: _play_at(c, 1), elem=T.PIECE,
+               doc="the pieces of the round's latest play (empty before the lead)")
+    s.add_name("play_before", T.LIST, getter=lambda c: _play_at(c, 2), elem=T.PIECE,
+               doc="the pieces of the play before the round's latest one (empty if there is none)")
     return s
 
 
@@ -85,6 +117,7 @@ class Climb(Tricks):
         self.same_size = True
         self.discard: str | None = None
         self.places_var = -1
+        self.on_play: tuple[PlayEffect, ...] = ()
         self.decide = self.legal
         self.play = self.apply
 
@@ -119,6 +152,7 @@ class Climb(Tricks):
             t.end_when = b.expr(raw["end_when"], cscope, T.BOOL, f"{what} end_when")
         t.on_round = compile_effects(b, rs, raw.get("on_round", ()), cscope, what)
         t.on_lead = compile_effects(b, rs, raw.get("on_lead", ()), cscope, what)
+        t.on_play = tuple(_play_effect(b, rs, item, i, cscope, what) for i, item in enumerate(raw.get("on_play") or ()))
         t.track_barred = False
         return t
 
@@ -249,12 +283,43 @@ class Climb(Tricks):
             run_effects(st, self.on_lead)
             if st.signal:
                 return False
+        skip, clear = 0, False
+        if self.on_play:
+            skip, clear = self._run_on_play(st, d, seat, play)
+            if st.signal:
+                return False
         if not st.hand(seat):
             self._went_out(st, d, seat)
             if d.ended:
                 return False
         d.cur = self._next(st, d, seat)
+        if clear:  # as if every other seat had passed: step() ends the round
+            d.cur = seat
+        for _ in range(skip):
+            if d.cur == seat:
+                break
+            d.cur = self._next(st, d, d.cur)
         return False
+
+    def _run_on_play(self, st: Board, d: ClimbData, seat: int, play: Play) -> tuple[int, bool]:
+        """Run ``on_play`` for the play just made; (seats to skip, whether the round is cleared)."""
+        ctx = st.ctx
+        skip, clear = 0, False
+        for e in self.on_play:
+            ctx.seat, ctx.combo = seat, play
+            if e.when is not None and not e.when(ctx):
+                continue
+            clear = clear or e.clear
+            if e.skip is not None:
+                skip += max(0, int(e.skip(ctx)))
+            if e.effects:
+                run_effects(st, e.effects)
+                if st.signal:
+                    return skip, clear
+        # Rated again: an effect may have changed what the strength reads (an order reversed by this play).
+        ctx.seat = seat
+        d.classes[-1], d.strengths[-1] = self._rate(st, play)
+        return skip, clear
 
     def _went_out(self, st: Board, d: ClimbData, seat: int) -> None:
         d.finished.append(seat)
@@ -294,4 +359,18 @@ class Climb(Tricks):
         return f"{' '.join(piece_ids)} does not beat the last play ({last}); beat it or pass"
 
 
-__all__ = ["Climb", "ClimbData", "climb_scope"]
+def _play_effect(b: Builder, rs: Equipment, raw: dict[str, Any], i: int, scope: Scope, what: str) -> PlayEffect:
+    pid = str(raw.get("id", f"on-play-{i + 1}"))
+    w = f"{what} on_play '{pid}'"
+    if not (raw.get("clear") or "skip" in raw or raw.get("effects")):
+        b.error(raw, f"{w} does nothing: give it 'clear: true', 'skip' or 'effects'")
+    return PlayEffect(
+        pid,
+        b.expr(raw["when"], scope, T.BOOL, w) if "when" in raw else None,
+        bool(raw.get("clear", False)),
+        b.expr(raw["skip"], scope, T.NUMBER, w) if "skip" in raw else None,
+        compile_effects(b, rs, raw.get("effects", ()), scope, w),
+    )
+
+
+__all__ = ["Climb", "ClimbData", "PlayEffect", "climb_scope"]
