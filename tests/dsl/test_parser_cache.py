@@ -17,11 +17,17 @@ TEXTS = ["max(0, tricks - 5) * (2 if tricks >= 10 else 1)", "count(q for q in ha
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    P._parser.cache_clear()
-    P.parse.cache_clear()
+    _forget()
     yield tmp_path / "rulecraft"
+    _forget()
+
+
+def _forget() -> None:
+    """Nothing parsed or built in this process: the tables come from the cache folder or are made (the
+    trees kept between runs are not written before the process ends, so lark parses every text again)."""
     P._parser.cache_clear()
     P.parse.cache_clear()
+    P._trees.cache_clear()
 
 
 def _only_file(folder: Path) -> Path:
@@ -31,8 +37,7 @@ def _only_file(folder: Path) -> Path:
 
 
 def _trees() -> list[object]:
-    P._parser.cache_clear()
-    P.parse.cache_clear()
+    _forget()
     return [P.parse(t) for t in TEXTS]
 
 

@@ -16,6 +16,7 @@ from typing import Any, cast
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
+from rulecraft.disk_cache import Table, version_of
 from rulecraft.dsl import ast as A
 from rulecraft.errors import Limit
 from rulecraft.parser_cache import table_file
@@ -164,9 +165,28 @@ class _ToAst(Transformer[Token, A.Node]):
 _TO_AST = _ToAst()
 
 
+@lru_cache(maxsize=1)
+def _trees() -> Table:
+    """The trees of texts parsed before, kept between runs (``disk_cache``): the same text makes the same
+    tree while this module, the tree's classes and the grammar are the same (their sources are the key)."""
+    here = Path(__file__).resolve().parent
+    return Table("expression-trees", version_of(here / "parser.py", here / "ast.py", here / "grammar.lark"),
+                 limit=20_000)
+
+
 @lru_cache(maxsize=4096)
 def parse(text: str) -> A.Node:
-    """The tree of ``text``; raises ExprSyntaxError. Cached: rule files repeat expressions."""
+    """The tree of ``text``; raises ExprSyntaxError. Cached: rule files repeat expressions, and runs repeat
+    rule files (a text that does not parse is not kept: it is parsed again for its message)."""
+    kept = _trees().get(text)
+    if isinstance(kept, A.Node):
+        return kept
+    node = _parse(text)
+    _trees().put(text, node)
+    return node
+
+
+def _parse(text: str) -> A.Node:
     if not text.strip():
         raise ExprSyntaxError(0, "empty expression: write a value, e.g. 0, true or a formula")
     if MAX_LENGTH.exceeded(len(text)):
