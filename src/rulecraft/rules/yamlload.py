@@ -267,16 +267,20 @@ def read_yaml_file(path: str | os.PathLike[str], display: str | None = None,
 def _parse_kept(raw: bytes, name: str, parse: Callable[[str, str], YamlDocument]) -> YamlDocument:
     """The document of ``raw``, from the cache between runs if this parser read the same bytes under the same
     name before (``disk_cache``; a file that does not parse is not kept: it is read again for its message)."""
-    reader = f"{parse.__module__}.{parse.__qualname__}"
-    if "<" in reader:  # a lambda or a local function: nothing names it for the next run
+    if "<" in parse.__qualname__:  # a lambda or a local function: nothing names it for the next run
         return _parse_bytes(raw, name, parse)
-    key = b"\0".join((reader.encode("utf-8"), name.encode("utf-8", "surrogatepass"), raw))
+    key = _document_key(raw, name, parse)
     kept = _documents().get(key)
     if isinstance(kept, YamlDocument):
         return kept
     doc = _parse_bytes(raw, name, parse)
     _documents().put(key, doc)
     return doc
+
+
+def _document_key(raw: bytes, name: str, parse: Callable[[str, str], YamlDocument]) -> bytes:
+    reader = f"{parse.__module__}.{parse.__qualname__}"
+    return b"\0".join((reader.encode("utf-8"), name.encode("utf-8", "surrogatepass"), raw))
 
 
 @functools.cache
