@@ -16,8 +16,8 @@ old one, so a reader never sees half of one.
 Two shapes: a ``Table`` keeps many small results of one kind in one file, read once and written
 once at exit when something was added (one read is cheaper than hundreds of small files); a
 ``Shelf`` keeps one file per entry, for large results a run needs few of (a rule file's located
-data). Both are bounded: a table keeps the entries the last run used first, a shelf removes its
-oldest files beyond its limit.
+data). Both are bounded: a table beyond its limit keeps the entries the last run used first; a shelf
+at its limit loses its older half (by when they were written) when a process first adds to it.
 
 Security: the entries are pickles, loaded from the user's own cache directory, which is trusted as
 lark's table cache in the same folder is (lark pickles its tables too): whoever can write there can

@@ -201,3 +201,17 @@ def test_kept_code_that_is_not_code_is_compiled_again(cache: Path) -> None:
     namespace: dict[str, object] = {}
     exec(again, namespace)
     assert namespace["x"] == 3
+
+
+def test_a_full_shelf_loses_its_older_half_when_a_process_first_adds_to_it(cache: Path) -> None:
+    version = disk_cache.version_of("shelf")
+    first = disk_cache.Shelf("test-shelf", version, limit=4)
+    for i in range(4):
+        first.put(b"k%d" % i, i)
+    files = {i: next(cache.glob("test-shelf-*")) / disk_cache.Shelf._name(b"k%d" % i) for i in range(4)}
+    for i, f in files.items():
+        os.utime(f, (1_000_000 + i, 1_000_000 + i))  # written in this order
+    later = disk_cache.Shelf("test-shelf", version, limit=4)
+    assert [later.get(b"k%d" % i) for i in range(4)] == [0, 1, 2, 3]
+    later.put(b"k4", 4)
+    assert [later.get(b"k%d" % i) for i in range(5)] == [None, None, 2, 3, 4]
