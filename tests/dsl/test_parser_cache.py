@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from rulecraft.dsl import larkparse as L
 from rulecraft.dsl import parser as P
 from rulecraft.parser_cache import table_file
 
@@ -25,7 +26,7 @@ def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
 def _forget() -> None:
     """Nothing parsed or built in this process: the tables come from the cache folder or are made (the
     trees kept between runs are not written before the process ends, so lark parses every text again)."""
-    P._parser.cache_clear()
+    L._parser.cache_clear()
     P.parse.cache_clear()
     P._trees.cache_clear()
 
