@@ -11,39 +11,26 @@ write them over the other's, every other run. Files of other versions that have 
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
-import time
 from pathlib import Path
 
 import lark
 
-STALE_DAYS = 30
+from rulecraft.disk_cache import STALE_DAYS, cache_folder, remove_stale
+
+__all__ = ["STALE_DAYS", "table_file"]
 
 
 def table_file(kind: str, *grammars: str) -> Path | None:
-    """The cache file for ``grammars`` (``kind`` names what they parse), or None where nothing can be written."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "rulecraft"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:  # no cache where there is nowhere to write one: the tables are built each time
+    """The cache file for ``grammars`` (``kind`` names what they parse), or None where nothing can be written
+    (or caching is off: ``RULECRAFT_NO_CACHE``)."""
+    folder = cache_folder()
+    if folder is None:  # the tables are built each time
         return None
     digest = hashlib.sha256("\0".join((lark.__version__, sys.version, *grammars)).encode("utf-8")).hexdigest()
     path = folder / f"{kind}-{digest[:16]}.lark"
     if not path.exists():
-        _remove_stale(folder, kind, path)
+        # (also the single file of versions before digests; lark reads a file whenever its version
+        # runs, and the access time says so where the system keeps it)
+        remove_stale(folder, f"{kind}*.lark", path)
     return path
-
-
-def _remove_stale(folder: Path, kind: str, keep: Path) -> None:
-    """Remove this kind's table files of other versions unused for STALE_DAYS (read or written: lark reads
-    a file whenever its version runs, and the access time says so where the system keeps it)."""
-    before = time.time() - STALE_DAYS * 86400
-    try:
-        for old in folder.glob(f"{kind}*.lark"):  # (also the single file of versions before digests)
-            stat = old.stat()
-            if old != keep and max(stat.st_mtime, stat.st_atime) < before:
-                old.unlink()
-    except OSError:  # a cache is best effort: another process may be removing the same file
-        pass

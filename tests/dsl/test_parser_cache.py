@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from rulecraft.dsl import larkparse as L
 from rulecraft.dsl import parser as P
 from rulecraft.parser_cache import table_file
 
@@ -17,11 +18,17 @@ TEXTS = ["max(0, tricks - 5) * (2 if tricks >= 10 else 1)", "count(q for q in ha
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    P._parser.cache_clear()
-    P.parse.cache_clear()
+    _forget()
     yield tmp_path / "rulecraft"
-    P._parser.cache_clear()
+    _forget()
+
+
+def _forget() -> None:
+    """Nothing parsed or built in this process: the tables come from the cache folder or are made (the
+    trees kept between runs are not written before the process ends, so lark parses every text again)."""
+    L._parser.cache_clear()
     P.parse.cache_clear()
+    P._trees.cache_clear()
 
 
 def _only_file(folder: Path) -> Path:
@@ -31,8 +38,7 @@ def _only_file(folder: Path) -> Path:
 
 
 def _trees() -> list[object]:
-    P._parser.cache_clear()
-    P.parse.cache_clear()
+    _forget()
     return [P.parse(t) for t in TEXTS]
 
 

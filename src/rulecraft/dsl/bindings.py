@@ -12,6 +12,7 @@ from functools import lru_cache
 from types import CodeType
 from typing import Any
 
+from rulecraft.disk_cache import compiled
 from rulecraft.dsl.types import T
 from rulecraft.errors import SourcePos
 
@@ -49,7 +50,9 @@ def _getter_code(code: str) -> CodeType:
     # Python's compile of the same text gives the same code object: a ruleset built once per option
     # choice (rulecraft validate) declares the same names each time. Each getter is still its own
     # function (bindings are told apart by identity), only the compiled code is shared.
-    return compile(f"lambda ctx: {code}", f"<getter {code!r}>", "eval")
+    # Kept between runs too (``disk_cache``).
+    source, name = f"lambda ctx: {code}", f"<getter {code!r}>"
+    return compiled(source, name, lambda: compile(source, name, "eval"))
 
 
 @dataclass(frozen=True, slots=True)

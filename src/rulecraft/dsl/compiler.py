@@ -24,6 +24,7 @@ from functools import lru_cache
 from types import CodeType
 from typing import Any, Protocol, cast
 
+from rulecraft.disk_cache import compiled
 from rulecraft.dsl import ast as A
 from rulecraft.dsl.bindings import FunctionBinding, MacroBinding, NameBinding
 from rulecraft.dsl.builtins import BUILTINS, DRAINING, SAME_ITEMS, VARIADIC
@@ -900,6 +901,11 @@ def compile_generated(source: str, name: str) -> CodeType:
     # What differs between builds is the namespace it is executed in, which is always fresh.
     # Python's warnings about the code ('none[0]': "perhaps you missed a comma?") are about code we
     # generated, printed to a user's terminal; what is wrong with the expression is reported as it runs.
+    # Kept between runs too (``disk_cache``): the same source always compiles to the same code.
+    return compiled(source, name, lambda: _compile_quietly(source, name))
+
+
+def _compile_quietly(source: str, name: str) -> CodeType:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
         return compile(source, name, "exec")

@@ -21,9 +21,13 @@ The analysis reads the generated Python (made only of calls, comprehensions, ope
 from __future__ import annotations
 
 import ast
+import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+from rulecraft.disk_cache import Table, version_of
 from rulecraft.dsl.builtins import BUILTINS, MAX_RANGE
 
 _CAP = 10**30  # far beyond any limit: keeps the arithmetic on small ints however deep the loops
@@ -55,13 +59,28 @@ def estimate(code: str, namespace: dict[str, Any], list_functions: frozenset[str
     key = (code, list_functions, list_getters, list_bound, _shape(namespace))
     found = _ESTIMATES.get(key)
     if found is None:
-        tree = ast.parse(code, mode="eval")
-        cost = _Estimator(namespace, list_functions, list_getters, list_bound).visit(tree.body, {})
-        found = Estimate(cost.steps, cost.held)
+        # Kept between runs too (``disk_cache``), by the same key written out (sets sorted: their order
+        # changes with each process's string hashing).
+        written = repr((code, sorted(list_functions), sorted(list_getters), list_bound, key[-1]))
+        digest = hashlib.sha256(written.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+        kept = _kept().get(digest)
+        if isinstance(kept, tuple) and len(kept) == 2 and all(isinstance(n, int) for n in kept):
+            found = Estimate(*kept)
+        else:
+            tree = ast.parse(code, mode="eval")
+            cost = _Estimator(namespace, list_functions, list_getters, list_bound).visit(tree.body, {})
+            found = Estimate(cost.steps, cost.held)
+            _kept().put(digest, (found.steps, found.held))
         if len(_ESTIMATES) >= _ESTIMATES_KEPT:
             del _ESTIMATES[next(iter(_ESTIMATES))]  # the oldest
         _ESTIMATES[key] = found
     return found
+
+
+@lru_cache(maxsize=1)
+def _kept() -> Table:
+    here = Path(__file__).resolve().parent
+    return Table("cost-estimates", version_of(here / "cost.py", here / "builtins.py"), limit=20_000)
 
 
 _ESTIMATES: dict[tuple[Any, ...], Estimate] = {}

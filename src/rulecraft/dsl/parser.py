@@ -7,18 +7,19 @@ author uses (``')'``, ``a name``), never lark's terminal names.
 
 from __future__ import annotations
 
-import ast as pyast
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-
+from rulecraft.disk_cache import Table, version_of
 from rulecraft.dsl import ast as A
+from rulecraft.dsl.syntax_error import ExprSyntaxError
 from rulecraft.errors import Limit
-from rulecraft.parser_cache import table_file
+
+if TYPE_CHECKING:
+    from lark import Token, Tree
+    from lark.exceptions import UnexpectedInput
 
 # Checked before the work they bound: a long text before it is parsed, its brackets before lark
 # builds a tree, the tree's depth before it is turned (recursively) into ours.
@@ -34,145 +35,43 @@ _TERMINAL_WORDS = {
     "MOREEQUAL": "'>='", "$END": "the end of the expression",
 }
 
-
-class ExprSyntaxError(Exception):
-    def __init__(self, offset: int, message: str) -> None:
-        super().__init__(message)
-        self.offset = offset
-        self.message = message
+__all__ = ["ExprSyntaxError", "parse"]
 
 
 @lru_cache(maxsize=1)
-def _parser() -> Lark:
-    grammar = (Path(__file__).resolve().parent / "grammar.lark").read_text(encoding="utf-8")
-    # Building the LALR tables takes longer than most commands' own work: lark keeps them in a file
-    # of the user's cache directory, used only when it was made from this grammar with these options
-    # by this version of lark and Python (lark checks), and made again otherwise or if it cannot be read.
-    cache = table_file("expression-parser", grammar)
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                cache=str(cache) if cache is not None else False)
-
-
-def _start(x: Any) -> int:
-    if isinstance(x, Token):
-        return int(x.start_pos or 0)
-    if isinstance(x, A.Node):
-        return x.start
-    return int(x.meta.start_pos)
-
-
-def _end(x: Any) -> int:
-    if isinstance(x, Token):
-        return int(x.end_pos or 0)
-    if isinstance(x, A.Node):
-        return x.end
-    return int(x.meta.end_pos)
-
-
-@v_args(meta=True)
-class _ToAst(Transformer[Token, A.Node]):
-    def number(self, meta: Any, c: list[Token]) -> A.Node:
-        text = str(c[0])
-        value: int | float = float(text) if any(ch in text for ch in ".eE") else int(text)
-        return A.Literal(meta.start_pos, meta.end_pos, value)
-
-    def string(self, meta: Any, c: list[Token]) -> A.Node:
-        text = str(c[0])
-        if "\x00" in text:  # Python's reader refuses it; a YAML "\0" can put one in a rule
-            raise ExprSyntaxError(meta.start_pos + text.index("\x00"), "a text contains a NUL character; write "
-                                                                       "text without control characters")
-        try:
-            value = pyast.literal_eval(text)
-        except (SyntaxError, ValueError) as exc:  # an escape that means nothing: '\x4', '\N{nosuch}'
-            reason = str(getattr(exc, "msg", exc)).rsplit(": ", 1)[-1]
-            raise ExprSyntaxError(meta.start_pos, f"this text has an escape that means nothing ({reason}); write "
-                                                  "a backslash as \\\\") from None
-        return A.Literal(meta.start_pos, meta.end_pos, value)
-
-    def true(self, meta: Any, c: list[Any]) -> A.Node:
-        return A.Literal(meta.start_pos, meta.end_pos, True)
-
-    def false(self, meta: Any, c: list[Any]) -> A.Node:
-        return A.Literal(meta.start_pos, meta.end_pos, False)
-
-    def none(self, meta: Any, c: list[Any]) -> A.Node:
-        return A.Literal(meta.start_pos, meta.end_pos, None)
-
-    def name(self, meta: Any, c: list[Token]) -> A.Node:
-        return A.Name(meta.start_pos, meta.end_pos, str(c[0]))
-
-    def args(self, meta: Any, c: list[Any]) -> tuple[A.Node, ...]:
-        return tuple(x for x in c if x is not None)
-
-    def comp_for(self, meta: Any, c: list[Any]) -> A.Comp:
-        var, it, cond = c
-        return A.Comp(meta.start_pos, meta.end_pos, str(var), _start(var), it, cond)
-
-    def call(self, meta: Any, c: list[Any]) -> A.Node:
-        return A.Call(meta.start_pos, meta.end_pos, str(c[0]), c[1] or (), None)
-
-    def call_gen(self, meta: Any, c: list[Any]) -> A.Node:
-        return A.Call(meta.start_pos, meta.end_pos, str(c[0]), (c[1],), c[2])
-
-    def list_lit(self, meta: Any, c: list[Any]) -> A.Node:
-        return A.ListExpr(meta.start_pos, meta.end_pos, c[0] or (), None)
-
-    def list_comp(self, meta: Any, c: list[Any]) -> A.Node:
-        return A.ListExpr(meta.start_pos, meta.end_pos, (c[0],), c[1])
-
-    def index(self, meta: Any, c: list[Any]) -> A.Node:
-        return A.Index(meta.start_pos, meta.end_pos, c[0], c[1])
-
-    def neg(self, meta: Any, c: list[Any]) -> A.Node:
-        return A.Unary(meta.start_pos, meta.end_pos, "-", c[0])
-
-    def pos(self, meta: Any, c: list[Any]) -> A.Node:
-        return A.Unary(meta.start_pos, meta.end_pos, "+", c[0])
-
-    def not_(self, meta: Any, c: list[Any]) -> A.Node:
-        return A.Unary(meta.start_pos, meta.end_pos, "not", c[0])
-
-    def arith(self, meta: Any, c: list[Any]) -> A.Node:
-        if len(c) == 1:  # an aliased rule with one child is not inlined by lark: do it here
-            return cast(A.Node, c[0])
-        rest = tuple((str(c[i]), _start(c[i]), c[i + 1]) for i in range(1, len(c), 2))
-        return A.Arith(meta.start_pos, meta.end_pos, c[0], rest)
-
-    def or_(self, meta: Any, c: list[Any]) -> A.Node:
-        if len(c) == 1:
-            return cast(A.Node, c[0])
-        return A.BoolOp(meta.start_pos, meta.end_pos, "or", tuple(c))
-
-    def and_(self, meta: Any, c: list[Any]) -> A.Node:
-        if len(c) == 1:
-            return cast(A.Node, c[0])
-        return A.BoolOp(meta.start_pos, meta.end_pos, "and", tuple(c))
-
-    def comp_op(self, meta: Any, c: list[Token]) -> tuple[str, int]:
-        return (" ".join(str(t) for t in c), meta.start_pos)
-
-    def compare(self, meta: Any, c: list[Any]) -> A.Node:
-        if len(c) == 1:
-            return cast(A.Node, c[0])
-        rest = tuple((c[i][0], c[i][1], c[i + 1]) for i in range(1, len(c), 2))
-        return A.Compare(meta.start_pos, meta.end_pos, c[0], rest)
-
-    def cond(self, meta: Any, c: list[Any]) -> A.Node:
-        return A.Cond(meta.start_pos, meta.end_pos, c[0], c[1], c[2])
-
-
-_TO_AST = _ToAst()
+def _trees() -> Table:
+    """The trees of texts parsed before, kept between runs (``disk_cache``): the same text makes the same
+    tree while this module, the tree's classes and the grammar are the same (their sources are the key)."""
+    here = Path(__file__).resolve().parent
+    return Table("expression-trees", version_of(*(here / f for f in ("parser.py", "larkparse.py", "ast.py",
+                                                                    "grammar.lark"))),
+                 limit=20_000)
 
 
 @lru_cache(maxsize=4096)
 def parse(text: str) -> A.Node:
-    """The tree of ``text``; raises ExprSyntaxError. Cached: rule files repeat expressions."""
+    """The tree of ``text``; raises ExprSyntaxError. Cached: rule files repeat expressions, and runs repeat
+    rule files (a text that does not parse is not kept: it is parsed again for its message)."""
+    kept = _trees().get(text)
+    if isinstance(kept, A.Node):
+        return kept
+    node = _parse(text)
+    _trees().put(text, node)
+    return node
+
+
+def _parse(text: str) -> A.Node:
     if not text.strip():
         raise ExprSyntaxError(0, "empty expression: write a value, e.g. 0, true or a formula")
     if MAX_LENGTH.exceeded(len(text)):
         raise ExprSyntaxError(0, MAX_LENGTH.message("this expression", len(text),
                                                     "name a long formula in 'functions:' and call it"))
     _check_brackets(text)
+    from lark import Tree
+    from lark.exceptions import UnexpectedInput, VisitError
+
+    from rulecraft.dsl.larkparse import _TO_AST, _parser
+
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
@@ -233,6 +132,8 @@ _ONE_CHILD_LEVELS = frozenset({"neg", "pos", "not_", "call", "list_lit", "index"
 
 def _check_depth(tree: Tree[Token]) -> None:
     """Refuse a tree nested past MAX_DEPTH (``a if c else b if ...``), walking it without recursion."""
+    from lark import Tree
+
     deepest = 0
     at: int | None = None  # where the first level past the limit starts: what the caret points at
     stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
@@ -273,6 +174,8 @@ def _unclosed(text: str) -> str:
 
 
 def _syntax_error(text: str, exc: UnexpectedInput) -> ExprSyntaxError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         offset = len(text.rstrip())
         return ExprSyntaxError(offset, f"the expression ends too early{_unclosed(text)}{_expected(exc)}")

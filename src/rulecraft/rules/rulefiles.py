@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 
 from rulecraft.rules.registry import RULES_SUFFIX
-from rulecraft.rules.textload import parse_rules_text
 from rulecraft.rules.yamlload import YamlDocument, read_yaml_file
 
 
@@ -22,4 +21,12 @@ def is_text_form(path: str | os.PathLike[str]) -> bool:
 
 def read_rule_file(path: str | os.PathLike[str], display: str | None = None) -> YamlDocument:
     """The located data of a rule file, in the form its extension says (YAML otherwise)."""
-    return read_yaml_file(path, display, parse_rules_text if is_text_form(path) else None)
+    return read_yaml_file(path, display, parse_rules if is_text_form(path) else None)
+
+
+def parse_rules(text: str, filename: str) -> YamlDocument:
+    """The text form's reader, imported when a ``.rules`` file is read (it loads lark): a file whose
+    document is kept between runs (``disk_cache``) needs no parser."""
+    from rulecraft.rules.textload import parse_rules_text
+
+    return parse_rules_text(text, filename)

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
 import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
-
+from rulecraft.disk_cache import Table, version_of
 from rulecraft.errors import UNKNOWN_POS, Diagnostic, RuleFileError, SourcePos
 from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import pos_of
@@ -29,6 +27,10 @@ from rulecraft.rules.paths import item_noun, rule_path
 from rulecraft.rules.registry import schemas_dir
 
 if TYPE_CHECKING:
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
+
     from rulecraft.rules.compose import Composed
 
 SCHEMA_FILES = {
@@ -56,6 +58,8 @@ def schema_text(kind: str) -> str:
 
 @functools.cache
 def _registry() -> Registry:
+    from referencing import Registry, Resource
+
     resources = [(load_schema(k)["$id"], Resource.from_contents(load_schema(k))) for k in SCHEMA_FILES]
     return Registry().with_resources(resources)
 
@@ -63,8 +67,17 @@ def _registry() -> Registry:
 @functools.cache
 def validator(kind: str) -> jsonschema.protocols.Validator:
     """A compiled validator for ``kind``, or ``patch`` (an option choice's patch); cached."""
-    schema = {"$ref": PATCH_REF} if kind == "patch" else load_schema(kind)
-    return jsonschema.Draft202012Validator(schema, registry=_registry())
+    # jsonschema is imported when a part is first checked: a run whose parts were all found valid
+    # before (``_verdicts``) needs none of it.
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(root_schema(kind), registry=_registry())
+
+
+@functools.cache
+def root_schema(kind: str) -> dict[str, Any]:
+    """The schema ``validator(kind)`` checks against."""
+    return {"$ref": PATCH_REF} if kind == "patch" else load_schema(kind)
 
 
 # --------------------------------------------------------------------------- entry points
@@ -158,7 +171,7 @@ def _known_valid(data: Any, kind: str) -> bool:
     schema validates its part whole. A part found invalid leaves the judgement to the full check,
     which explains the problem."""
     fresh: list[tuple[str, str, str]] = []
-    root = validator(kind).schema
+    root = root_schema(kind)
     if not _parts_valid(data, root, "#", kind, root, fresh):
         return False
     if len(_VALID) + len(fresh) > _VALID_KEPT:
@@ -204,11 +217,35 @@ def _judge(value: Any, schema: Any, where: str, kind: str, root: Any, fresh: lis
             return all(_parts_valid(v, items, f"{where}/items", kind, root, fresh) for v in value)
     mark = (kind, where, json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
     if mark not in _VALID:
-        check = validator(kind) if schema is root else validator(kind).evolve(schema=schema)
-        if next(check.iter_errors(value), None) is not None:
-            return False
+        digest = hashlib.sha256("\0".join(mark).encode("utf-8", "surrogatepass")).hexdigest()[:40]
+        if _verdicts().get(digest) is None:
+            check = validator(kind) if schema is root else validator(kind).evolve(schema=schema)
+            if next(check.iter_errors(value), None) is not None:
+                return False
+            _verdicts().put(digest, True)
         fresh.append(mark)
     return True
+
+
+@functools.cache
+def _verdicts() -> Table:
+    """The parts found valid by earlier runs (``disk_cache``), by a digest of the part where it stands in
+    the schema; only valid parts are kept, as in ``_VALID``. Made anew when a schema, this module or
+    jsonschema changes."""
+    return Table("schema-verdicts", version_of(*(schemas_dir() / f for f in sorted(SCHEMA_FILES.values())),
+                                               Path(__file__), *_jsonschema_sources()), limit=50_000)
+
+
+def _jsonschema_sources() -> list[Path]:
+    """jsonschema's validators and keywords, which make its verdicts (their text stands for its version:
+    asking the installed metadata for it costs more than reading them)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("jsonschema")
+    if spec is None or spec.origin is None:
+        return []
+    here = Path(spec.origin).parent
+    return [here / "validators.py", here / "_keywords.py", here / "_format.py"]
 
 
 # Containers already found valid at a place of the schema, by the container itself (kept, so its
@@ -261,6 +298,8 @@ def _join(prefix: str, path: str) -> str:
 
 def _most_specific(error: ValidationError) -> ValidationError:
     """Descend through anyOf/oneOf to the cause that best explains the failure."""
+    from jsonschema.exceptions import best_match
+
     while error.validator in ("anyOf", "oneOf") and error.context:
         if _all_type_errors(error.context) or _all_required_errors(error.context):
             return error

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import os
 import re
 import stat
@@ -49,6 +50,7 @@ from yaml.reader import Reader
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
+from rulecraft.disk_cache import Shelf, version_of
 from rulecraft.errors import Diagnostic, Limit, RuleFileError, SourcePos
 from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import LDict, LFloat, LInt, LList, LStr
@@ -255,11 +257,40 @@ def read_yaml_file(path: str | os.PathLike[str], display: str | None = None,
     key = (name, raw)
     doc = _PARSED.get(key)
     if doc is None:
-        doc = _parse_bytes(raw, name, parse or parse_yaml_text)
+        doc = _parse_kept(raw, name, parse or parse_yaml_text)
         if len(_PARSED) >= _PARSED_KEPT:
             del _PARSED[next(iter(_PARSED))]  # the oldest
         _PARSED[key] = doc
     return doc
+
+
+def _parse_kept(raw: bytes, name: str, parse: Callable[[str, str], YamlDocument]) -> YamlDocument:
+    """The document of ``raw``, from the cache between runs if this parser read the same bytes under the same
+    name before (``disk_cache``; a file that does not parse is not kept: it is read again for its message)."""
+    if "<" in parse.__qualname__:  # a lambda or a local function: nothing names it for the next run
+        return _parse_bytes(raw, name, parse)
+    key = _document_key(raw, name, parse)
+    kept = _documents().get(key)
+    if isinstance(kept, YamlDocument):
+        return kept
+    doc = _parse_bytes(raw, name, parse)
+    _documents().put(key, doc)
+    return doc
+
+
+def _document_key(raw: bytes, name: str, parse: Callable[[str, str], YamlDocument]) -> bytes:
+    reader = f"{parse.__module__}.{parse.__qualname__}"
+    return b"\0".join((reader.encode("utf-8"), name.encode("utf-8", "surrogatepass"), raw))
+
+
+@functools.cache
+def _documents() -> Shelf:
+    """Rule files' located data kept between runs, keyed by the reader, the name positions use and the bytes;
+    made anew when any source of this package's rules layer, its grammars or the positions changes."""
+    here = Path(__file__).resolve().parent
+    sources = sorted([*here.glob("*.py"), *here.glob("*.lark"), here.parent / "errors.py",
+                      here.parent / "dsl" / "grammar.lark"])
+    return Shelf("rule-documents", version_of(*sources), limit=2048)
 
 
 def _parse_bytes(raw: bytes, name: str, parse: Callable[[str, str], YamlDocument]) -> YamlDocument:
