@@ -71,6 +71,19 @@ def version_of(*parts: str | bytes | Path) -> str:
     return h.hexdigest()
 
 
+def package_files(package: str, *names: str) -> list[Path]:
+    """Files of an installed package, found without importing it, whose text stands for its version in
+    ``version_of`` (a library that makes a kind of result is part of what makes it; asking the installed
+    metadata for a version costs more than reading a file). Empty when the package is not installed."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(package)
+    if spec is None or spec.origin is None:
+        return []
+    here = Path(spec.origin).parent
+    return [here / name for name in names]
+
+
 def remove_stale(folder: Path, pattern: str, keep: Path) -> None:
     """Remove the files (or folders) matching ``pattern`` other than ``keep`` unused for STALE_DAYS: other
     versions' caches, so the folder does not grow with every upgrade."""

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulecraft.disk_cache import Table, version_of
+from rulecraft.disk_cache import Table, package_files, version_of
 from rulecraft.dsl import ast as A
 from rulecraft.dsl.syntax_error import ExprSyntaxError
 from rulecraft.errors import Limit
@@ -44,7 +44,8 @@ def _trees() -> Table:
     tree while this module, the tree's classes and the grammar are the same (their sources are the key)."""
     here = Path(__file__).resolve().parent
     return Table("expression-trees", version_of(*(here / f for f in ("parser.py", "larkparse.py", "ast.py",
-                                                                    "grammar.lark"))),
+                                                                    "grammar.lark")),
+                                                *package_files("lark", "__init__.py")),  # its version
                  limit=20_000)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulecraft.disk_cache import Table, version_of
+from rulecraft.disk_cache import Table, package_files, version_of
 from rulecraft.errors import UNKNOWN_POS, Diagnostic, RuleFileError, SourcePos
 from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import pos_of
@@ -232,20 +232,9 @@ def _verdicts() -> Table:
     """The parts found valid by earlier runs (``disk_cache``), by a digest of the part where it stands in
     the schema; only valid parts are kept, as in ``_VALID``. Made anew when a schema, this module or
     jsonschema changes."""
+    judges = package_files("jsonschema", "validators.py", "_keywords.py", "_format.py")  # its version
     return Table("schema-verdicts", version_of(*(schemas_dir() / f for f in sorted(SCHEMA_FILES.values())),
-                                               Path(__file__), *_jsonschema_sources()), limit=50_000)
-
-
-def _jsonschema_sources() -> list[Path]:
-    """jsonschema's validators and keywords, which make its verdicts (their text stands for its version:
-    asking the installed metadata for it costs more than reading them)."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("jsonschema")
-    if spec is None or spec.origin is None:
-        return []
-    here = Path(spec.origin).parent
-    return [here / "validators.py", here / "_keywords.py", here / "_format.py"]
+                                               Path(__file__), *judges), limit=50_000)
 
 
 # Containers already found valid at a place of the schema, by the container itself (kept, so its

@@ -50,7 +50,7 @@ from yaml.reader import Reader
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
-from rulecraft.disk_cache import Shelf, version_of
+from rulecraft.disk_cache import Shelf, package_files, version_of
 from rulecraft.errors import Diagnostic, Limit, RuleFileError, SourcePos
 from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import LDict, LFloat, LInt, LList, LStr
@@ -290,7 +290,9 @@ def _documents() -> Shelf:
     here = Path(__file__).resolve().parent
     sources = sorted([*here.glob("*.py"), *here.glob("*.lark"), here.parent / "errors.py",
                       here.parent / "dsl" / "grammar.lark"])
-    return Shelf("rule-documents", version_of(*sources), limit=2048)
+    # the readers' libraries too: PyYAML reads the YAML, lark the text form
+    return Shelf("rule-documents", version_of(*sources, yaml.__version__, *package_files("lark", "__init__.py")),
+                 limit=2048)
 
 
 def _parse_bytes(raw: bytes, name: str, parse: Callable[[str, str], YamlDocument]) -> YamlDocument:
