@@ -25,6 +25,7 @@ for; so it works for any dealing procedure, wall or pickup, without knowing how 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -250,13 +251,36 @@ def start_arranged(rs: Ruleset, data: dict[str, Any]) -> State:
                                             hand_number=hand_number)
         order = [str(x) for x in deck] if deck is not None else _order_for_deal(rs, seed, deal or {}, dice,
                                                                                 match_vars, hand_number)
-        return Game(rs, seed).new_state(chance=_interleave(rs, order, dice), match_vars=match_vars,
-                                        hand_number=hand_number)
+        st = Game(rs, seed).new_state(chance=_interleave(rs, order, dice), match_vars=match_vars,
+                                      hand_number=hand_number)
+        if deck is None and deal:
+            _check_dealt(rs, st, deal)
+        return st
     except GivenChanceError as exc:  # dice the game cannot roll, a deck of pieces it does not have
         where = deck if deck is not None else deal
         if any(exc.event is d for d in dice):  # point at the roll itself
             where = (data.get("dice") or [])[next(i for i, d in enumerate(dice) if exc.event is d)]
         raise RuleFileError.single(pos_of(where, pos_of(data)), str(exc)) from None
+
+
+def _check_dealt(rs: Ruleset, st: State, deal: dict[str, Any]) -> None:
+    """Refuse a deal that did not land where it says. The deck order is worked out from where each deck
+    position is when play begins; rules that move pieces by what they are before the first decision (an
+    exchange between hands by rank) send other pieces elsewhere, and the scenario would silently start
+    from another deal."""
+    pieces = rs.pieces
+    for zname, wanted in deal.items():
+        m = _ZONE.match(str(zname))
+        assert m is not None  # _order_for_deal checked every zone's name
+        zi = _instance(rs, m, str(zname))
+        held = Counter(pieces.type_id(p) for p in range(pieces.count) if st.loc[p] == zi)
+        missing = Counter(str(x) for x in wanted) - held
+        if missing:
+            raise RuleFileError.single(pos_of(wanted, pos_of(deal)),
+                                       f"the deal cannot be arranged: {zname} does not hold "
+                                       f"{', '.join(sorted(missing))} when play begins (the rules moved pieces "
+                                       "before the first decision, e.g. an exchange between hands); give the "
+                                       "whole deck order with 'deck:' instead")
 
 
 def _interleave(rs: Ruleset, order: list[str] | None, dice: list[dict[str, Any]]) -> list[dict[str, Any]]:
