@@ -74,6 +74,17 @@ class Builder:
         self.error(name, f"unknown {kind} '{clip(name)}'{default}{hint}", rule_path)
         return False
 
+    def shared_zone(self, name: Any, zones: dict[str, Any], role: str) -> bool:
+        """Check that ``name`` is a zone and a shared one: ``role`` (a phase's pile, the zone it shuffles)
+        names no owner, so a zone with one instance per seat or team has no instance to mean."""
+        if not self.ref(name, zones, "zone"):
+            return False
+        per = zones[name].per
+        if per != "none":
+            self.error(name, f"{role} is one shared zone; '{clip(name)}' has one instance per {per}")
+            return False
+        return True
+
     def raise_if_errors(self) -> None:
         if self.diags:
             raise RuleFileError(self.diags)

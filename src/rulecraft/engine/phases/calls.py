@@ -233,9 +233,10 @@ class Exchange(Phase):
         x.seat = b.expr(raw["seat"], scope, T.NUMBER, f"exchange '{x.id}' seat")
         x.take = raw.get("take", "")
         x.to = raw.get("to", x.take)
-        for z in (x.take, x.to):
-            if z:
-                b.ref(z, rs.zone_by_name, "zone")
+        if x.take:
+            b.shared_zone(x.take, rs.zone_by_name, "the zone an exchange takes from")
+        if x.to:
+            b.shared_zone(x.to, rs.zone_by_name, "the zone an exchange gives to")
         x.give = int(raw.get("give", 0))
         return x
 

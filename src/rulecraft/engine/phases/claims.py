@@ -341,8 +341,7 @@ class Claims(Phase):
         c.pile = raw.get("pile", "pile")
         c.removed = raw.get("removed", "removed")
         for key, zname in (("pile", c.pile), ("removed", c.removed)):
-            if b.ref(zname, rs.zone_by_name, "zone") and rs.zone_by_name[zname].per != "none":
-                b.error(raw.get(key, raw), f"the {key} of a claims phase is one shared zone; '{zname}' is per {key}")
+            b.shared_zone(zname, rs.zone_by_name, f"the {key} of a claims phase")
         challenge = raw.get("challenge") or {}
         c.order = str(challenge.get("order", ORDERS[0]))
         if c.order not in ORDERS:

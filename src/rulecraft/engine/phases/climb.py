@@ -141,9 +141,9 @@ class Climb(Tricks):
         t.same_size = bool(raw.get("same_size", True))
         t.trick_zone = str(raw.get("zone", "trick"))
         t.discard = str(raw["discard"]) if raw.get("discard") is not None else None
-        for z in (t.trick_zone, t.discard):
-            if z is not None:
-                b.ref(z, rs.zone_by_name, "zone")
+        b.shared_zone(t.trick_zone, rs.zone_by_name, "the zone a round is played to")
+        if t.discard is not None:
+            b.shared_zone(t.discard, rs.zone_by_name, "the zone a finished round is put in")
         if "places" in raw and b.ref(raw["places"], rs.var_index, "variable"):
             t.places_var = rs.var_index[str(raw["places"])]
             if rs.variables[t.places_var].per != "seat":

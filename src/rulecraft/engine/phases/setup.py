@@ -29,7 +29,7 @@ class Shuffle(Phase):
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         zone = raw.get("zone", rs.start_zone)
-        b.ref(zone, rs.zone_by_name, "zone")
+        b.shared_zone(zone, rs.zone_by_name, "the zone a shuffle shuffles")
         return cls(str(raw.get("id", "shuffle")), pos_of(raw), zone)
 
     def step(self, st: Board) -> bool:
@@ -68,8 +68,8 @@ class Deal(Phase):
         d = cls(str(raw.get("id", "deal")), pos_of(raw))
         d.src = raw.get("from", rs.start_zone)
         d.dst = raw.get("to", "hand")
-        for z in (d.src, d.dst):
-            b.ref(z, rs.zone_by_name, "zone")
+        b.shared_zone(d.src, rs.zone_by_name, "the zone a deal deals from")
+        b.ref(d.dst, rs.zone_by_name, "zone")
         if d.dst in rs.zone_by_name and rs.zone_by_name[d.dst].per != "seat":
             b.error(raw.get("to", raw), f"a deal goes to a zone with one instance per seat; '{d.dst}' is not one")
         d.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"deal '{d.id}' first seat")
@@ -80,7 +80,7 @@ class Deal(Phase):
         d.active_only = str(raw.get("seats", "all")) == "active"
         side = raw.get("side")
         if side:
-            b.ref(side.get("zone"), rs.zone_by_name, "zone")
+            b.shared_zone(side.get("zone"), rs.zone_by_name, "a deal's side zone")
             d.side = (str(side["zone"]), int(side.get("every", 1)), int(side.get("count", 1)), int(side["total"]))
         d.record_dealt = bool(raw.get("record_dealt", True))
         return d

@@ -323,9 +323,10 @@ class Tricks(Phase):
         t.capture_to = capture.get("to", "won")
         t.own_to = capture.get("own_to")
         t.trick_zone = raw.get("zone", "trick")
-        for z in (t.capture_to, t.own_to, t.trick_zone):
+        for z in (t.capture_to, t.own_to):
             if z is not None:
                 b.ref(z, rs.zone_by_name, "zone")
+        b.shared_zone(t.trick_zone, rs.zone_by_name, "the zone a round is played to")
         if "end_when" in raw:
             t.end_when = b.expr(raw["end_when"], tscope, T.BOOL, f"{what} end_when")
         if "stop" in raw:

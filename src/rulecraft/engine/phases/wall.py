@@ -67,8 +67,8 @@ class Wall(Phase):
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         src, dst = raw.get("from", rs.start_zone), raw.get("to", "wall")
-        for z in (src, dst):
-            b.ref(z, rs.zone_by_name, "zone")
+        b.shared_zone(src, rs.zone_by_name, "the zone a wall is built from")
+        b.ref(dst, rs.zone_by_name, "zone")
         zone = rs.zone_by_name.get(dst)
         if zone is not None and (zone.grid is None or zone.per != "none"):
             b.error(raw.get("to", raw), f"a wall is a shared zone with a grid ({{columns, tiers}}); '{dst}' is not")
@@ -126,8 +126,8 @@ class Pickup(Phase):
         p = cls(str(raw.get("id", "pickup")), pos_of(raw))
         what = f"pickup '{p.id}'"
         p.wall, p.to = raw.get("wall", "wall"), raw.get("to", "hand")
-        for z in (p.wall, p.to):
-            b.ref(z, rs.zone_by_name, "zone")
+        b.shared_zone(p.wall, rs.zone_by_name, "the wall a pickup takes from")
+        b.ref(p.to, rs.zone_by_name, "zone")
         wall = rs.zone_by_name.get(p.wall)
         grid = wall.grid if wall is not None and wall.grid is not None else (0, 0)
         if wall is not None and wall.grid is None:
