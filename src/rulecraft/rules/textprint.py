@@ -259,14 +259,15 @@ class _Printer:
         order = {k: i for i, k in enumerate(cols)}
         if any([order[k] for k in item] != sorted(order[k] for k in item) for _, item in rows):
             return None  # a row's entries in another order than the columns: the table would reorder them
-        if any(self.inline(v, words=True) is None for _, item in rows for v in item.values()):
+        one_line = [{k: self.inline(v, words=True) for k, v in item.items()} for _, item in rows]
+        if any(one is None for row in one_line for one in row.values()):
             return None  # a flattened cell that is no longer one line (a list of mappings): it would be lost
         saved, self.lines = self.lines, []
         try:
             self.emit(indent, " | ".join([head, *(c if "." in c and c.split(".")[0] in flat else key_text(c)
                                                   for c in cols)]), trail)
-            for slot, item in rows:
-                cells = [(self.inline(item[k], words=True) or "") if k in item else "" for k in cols]
+            for (slot, _), row in zip(rows, one_line, strict=True):
+                cells = [row.get(k) or "" for k in cols]
                 while cells and not cells[-1]:
                     cells.pop()
                 text = cells[0] if cells else ""
