@@ -72,6 +72,10 @@ class FunctionBinding:
     table: list[Any] | None = None
     # For a function giving a list: the type of its items (seats() gives seats), T.ANY when unknown.
     elem: T = T.ANY
+    # Every argument must be written as a literal in the rule text itself (not a name, not a formula,
+    # not a rule function's parameter): what reads the data without compiling it (the content hash
+    # of rules/compose.py) finds each call by its text.
+    literal_args: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -252,6 +252,11 @@ class _Compiler:
             args = [self.expr(unit, a) for a in n.args]
         if isinstance(b, MacroBinding):
             return self._inline(unit, n, b, args)
+        if b.literal_args:
+            for i, a in enumerate(n.args):
+                if not isinstance(a, A.Literal):
+                    raise self.fail(unit, a, f"argument {i + 1} of {b.name}() must be written out as it is, not "
+                                             f"worked out (write {b.name}('some-id'), with the quotes)")
         self._check_args(unit, n, b, [t for _, t in args])
         args = self.seat_args(unit, n, b, args)
         rt = b.returns
@@ -636,7 +641,7 @@ def describe_binding(b: NameBinding | FunctionBinding | MacroBinding | None, eve
         return ("name", b.name, b.type, b.per_item, b.item_code, b.code, b.elem)
     if isinstance(b, FunctionBinding):
         return ("function", b.name, b.params, b.returns, b.takes_ctx, b.param_names, b.pure, b.table is not None,
-                b.elem)
+                b.elem, b.literal_args)
     if isinstance(b, MacroBinding):
         return ("macro", b.name, b.params, str(b.body))
     return None

@@ -165,8 +165,16 @@ def base_scope(rs: Equipment, parent: Scope) -> Scope:
     s.add_function("can_play", params=[T.STRING, T.LIST, T.NUMBER], returns=T.BOOL, impl=can_play,
                    doc="whether the pieces hold a play of that combination with that many pieces: "
                        "can_play('run', hand(seat), 4)")
-    s.add_function("option", params=[T.STRING], returns=T.STRING,
-                   impl=lambda c, name: rs.chosen.get(name, ""), doc="the chosen choice of an option")
+    def option(c: Ctx | None, name: str) -> str:
+        if name not in rs.chosen:
+            known = ", ".join(sorted(rs.chosen)) or "none are declared"
+            raise ValueError(f"there is no option '{name}' (options: {known})")
+        return rs.chosen[name]
+
+    # Worked out when the rules are loaded (the choice is fixed for a ruleset), from an id written
+    # out in the text: the content hash finds the options the rules read by that text.
+    s.add_function("option", params=[T.STRING], returns=T.STRING, impl=option, pure=True, literal_args=True,
+                   doc="the chosen choice of an option, named by its id in quotes: option('trump-order')")
 
     # Variables: each declared variable is a name.
     for index, var in enumerate(rs.variables):

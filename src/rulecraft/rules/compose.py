@@ -47,6 +47,8 @@ queryable by rule path (``hand.phases[play].first``).
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import difflib
 import hashlib
 import json
@@ -850,7 +852,10 @@ def canonical_json(data: Any) -> str:
     return json.dumps(plain(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-_OPTION_CALL = re.compile(r"""\boption\s*\(\s*['"]([^'"\s]+)['"]\s*\)""")
+# A call of option() as the expression grammar reads one (dsl/grammar.lark: a text in either quotes,
+# with escapes, spaces and line breaks around, a trailing comma): the compiler refuses any other form
+# of its argument (FunctionBinding.literal_args), so every option an expression reads is found here.
+_OPTION_CALL = re.compile(r"""(?<![A-Za-z0-9_])option\s*\(\s*('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")\s*,?\s*\)""")
 
 
 def options_read(data: Any, chosen: dict[str, str]) -> dict[str, str]:
@@ -865,10 +870,13 @@ def options_read(data: Any, chosen: dict[str, str]) -> dict[str, str]:
         value = stack.pop()
         if isinstance(value, dict):
             stack.extend(value.values())
+            stack.extend(value)
         elif isinstance(value, list):
             stack.extend(value)
         elif isinstance(value, str) and "option" in value:
-            read.update(_OPTION_CALL.findall(value))
+            for literal in _OPTION_CALL.findall(value):
+                with contextlib.suppress(SyntaxError, ValueError):  # an escape that means nothing: refused later
+                    read.add(ast.literal_eval(literal))
     return {k: chosen[k] for k in sorted(read) if k in chosen}
 
 
