@@ -126,6 +126,15 @@ def test_per_hand_mode_plays_one_hand_per_game() -> None:
         assert side["length"]["hands"]["max"] == 1  # a Luk Fu match is 12 deals; here each game is one
 
 
+def test_per_hand_text_says_games_were_stopped_by_hands_not_truncated() -> None:
+    r = run("compare", *OLD_CARDS, "-n", "6", "--seed", "2", "--no-timings", "--hands", "1")
+    assert r.returncode == 0, r.stderr
+    assert "each game is the first hand of a match, won by the seat ahead after it (--hands 1)" in r.stdout
+    # A Luk Fu match is 12 deals: every game stops after its first
+    assert r.stdout.count("6 stopped after 1 hand (--hands), 0 ended before") == 2
+    assert "truncated" not in r.stdout
+
+
 def test_precision_follows_the_interval() -> None:
     from rulecraft.cli.compare_cmd import with_ci
 

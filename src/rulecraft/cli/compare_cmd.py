@@ -119,8 +119,29 @@ def _name(rs: Ruleset | None, category: str, key: str, lang: str | None) -> str:
 def _dist(d: dict[str, Any]) -> str:
     if not d.get("n"):
         return "-"
-    return (f"mean {d['mean']:g} sd {d['stdev']:g}  [q05 {d['q05']:g}, q25 {d['q25']:g}, median {d['q50']:g}, "
-            f"q75 {d['q75']:g}, q95 {d['q95']:g}]")
+    def num(key: str) -> str:  # two decimals at most: the report's JSON keeps the rest
+        return f"{round(d[key], 2) + 0.0:g}"
+
+    return (f"mean {num('mean')} sd {num('stdev')}  [q05 {num('q05')}, q25 {num('q25')}, median {num('q50')}, "
+            f"q75 {num('q75')}, q95 {num('q95')}]")
+
+
+def _per_hand(hands_per_game: int | None) -> str:
+    if hands_per_game is None:
+        return ""
+    first = "the first hand" if hands_per_game == 1 else f"the first {hands_per_game} hands"
+    return f"; each game is {first} of a match, won by the seat ahead after it (--hands {hands_per_game})"
+
+
+def _stopped(side: dict[str, Any], hands_per_game: int | None) -> str:
+    """How many games were cut short: by ``--hands`` (asked for; each game is then its first hands) or
+    by the match's bound on hands (its end never came)."""
+    cut = side["truncated"]
+    if hands_per_game is None:
+        return f"truncated {cut}"
+    ended = side["games"] - cut
+    plural = "s" if hands_per_game != 1 else ""
+    return f"{cut} stopped after {hands_per_game} hand{plural} (--hands), {ended} ended before"
 
 
 def render_text(report: dict[str, Any], rulesets: tuple[Ruleset, Ruleset] | None = None,
@@ -129,7 +150,8 @@ def render_text(report: dict[str, Any], rulesets: tuple[Ruleset, Ruleset] | None
     a, b, d = report["a"], report["b"], report["b_minus_a"]
     rs_a, rs_b = rulesets if rulesets is not None else (None, None)
     lines = [f"A: {_label(a, rs_a, lang)}", f"B: {_label(b, rs_b, lang)}",
-             f"{report['games']} games each, seed {report['seed']}, agents {','.join(a['agents'])}"]
+             f"{report['games']} games each, seed {report['seed']}, agents {','.join(a['agents'])}"
+             + _per_hand(report.get("hands_per_game"))]
     for title, side, rs in (("A", a, rs_a), ("B", b, rs_b)):
         lines.append("")
         lines.append(f"{title}: {side['title']}")
@@ -138,7 +160,7 @@ def render_text(report: dict[str, Any], rulesets: tuple[Ruleset, Ruleset] | None
             lines.append(f"  seat {w['seat']}: wins {100 * w['rate']:5.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f})"
                          f"  score {_dist(sc)}")
         lines.append(f"  moves {_dist(side['length']['moves'])}")
-        lines.append(f"  hands {_dist(side['length']['hands'])}   truncated {side['truncated']}")
+        lines.append(f"  hands {_dist(side['length']['hands'])}   {_stopped(side, report.get('hands_per_game'))}")
         fp = side["balance"]["first_player"]
         lines.append(f"  first player wins {100 * fp['win_rate']:.1f}% (95% CI {100 * fp['ci95'][0]:.1f}-"
                      f"{100 * fp['ci95'][1]:.1f}) vs mean {100 * fp['mean_win_rate']:.1f}%: "
