@@ -226,7 +226,10 @@ def test_a_refused_play_is_shown_in_the_rules_words_and_undo_takes_back_a_move(
     table, _ = app.state.tables.find(driver.current_url.rsplit("/", 1)[1])
     bad = None
     for _ in range(40):  # play on (through the page) until seat 0 has a pair of tiles that is no play
-        driver.execute_async_script(SYNC)  # the page shows the table's latest state: no reload under the clicks
+        # The bots answer in the background: wait until they are done and it is seat 0's turn, then let
+        # the page show that state, so no update replaces the hand under the clicks.
+        wait(driver, lambda d: table.st.is_over or table.st.to_act == 0, "seat 0's turn")
+        driver.execute_async_script(SYNC)
         hand = table.st.view(0)["zones"]["hand[0]"].get("pieces", [])
         legal = table.st.view(0).get("legal", [])
         if any(m.startswith("play ") for m in legal):
