@@ -239,7 +239,7 @@ def public_rows(public: dict[str, Any], seats: Seats) -> list[tuple[str, str]]:
             text = "; ".join(", ".join(f"{k} {short(v)}" for k, v in x.items()) for x in value[-6:])
             if len(value) > 6:
                 text = f"… {text}"
-        elif key in ("to_play", "responding", "last_player") and isinstance(value, int):
+        elif key in ("to_play", "responding", "last_player", "asking", "before_turn_of") and isinstance(value, int):
             text = seats.name(value)
         else:
             text = short(value)

@@ -102,3 +102,13 @@ def test_a_log_with_a_revoke_replays(tmp_path: Path) -> None:
     again, _ = replay(path, ruleset("rook"))
     assert again.view(None) == st.view(None)
     assert again.hand_results[-1]["vars"]["reneged"] == [False, True]
+
+
+def test_a_person_recording_a_table_game_may_type_one() -> None:
+    from rulecraft.cli.move_input import resolve_move
+
+    st = _rook_at_trick_2()
+    move = resolve_move(st, "revoke yellow-13")  # what 'rulecraft play' reads a typed move with
+    assert move.text == "revoke yellow-13"
+    st.apply(move)
+    assert st.to_act == 2
