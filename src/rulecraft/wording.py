@@ -239,7 +239,7 @@ def public_rows(public: dict[str, Any], seats: Seats) -> list[tuple[str, str]]:
             text = "; ".join(", ".join(f"{k} {short(v)}" for k, v in x.items()) for x in value[-6:])
             if len(value) > 6:
                 text = f"… {text}"
-        elif key in ("to_play", "responding", "last_player") and isinstance(value, int):
+        elif key in ("to_play", "responding", "last_player", "asking", "before_turn_of") and isinstance(value, int):
             text = seats.name(value)
         else:
             text = short(value)
@@ -273,6 +273,9 @@ def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, l
                 f"{seats.name(event.get('picker'))} picks up {event.get('taken')}")
     if kind == "flush":
         return f"everyone let it stand: the pile of {event.get('count')} is removed unseen"
+    if kind == "revoke":
+        return (f"{seats.name(event.get('seat'))}'s play of {' '.join(map(str, event.get('pieces', [])))} "
+                f"broke the rule '{event.get('rule')}': a revoke, found after the round")
     if kind == "out":
         return f"{seats.name(event.get('seat'))} is out (place {event.get('place')})"
     if kind == "chance":

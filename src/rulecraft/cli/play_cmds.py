@@ -43,6 +43,8 @@ COMMANDS = ["?", "moves", "help", "undo", "quit", "table", "names", "log"]
 HELP = [
     "Type a move by its text form: 'play red-14', 'bid 85', 'pass', 'call play', 'name red',",
     "'claim 7: h7 s7', 'challenge', 'accept'. A unique start of a legal move is enough ('play r').",
+    "Recording a game played at a table: 'revoke red-5' enters a play that broke the follow rules",
+    "(only where the rules say what follows from one; it is found when the trick ends).",
     "  ? or moves   list the legal moves          table   show the table again",
     "  names        your pieces with their names   log     the last 30 events you may see",
     "  undo         take back your last move (and the bots' replies)",

@@ -4,6 +4,8 @@ Text forms (pieces are written by their type id, as in the rule file):
 
     play A [B ...]      pieces face up (a lead or a follow)
     down A [B ...]      pieces face down (a discard in a trick round)
+    revoke A [B ...]    pieces face up that broke a follow restriction: only in a game recorded from a
+                        table, where the trick phase declares a ``revoke`` penalty; never a legal move
     bid N               a numeric bid
     call NAME           a named call in an auction (``call play``, ``call redeal``)
     pass                pass in an auction, or decline to claim on your turn in a claims round
@@ -23,7 +25,7 @@ from typing import NamedTuple
 
 from rulecraft.errors import IllegalMoveError
 
-VERBS_WITH_PIECES = frozenset({"play", "down", "give", "claim"})
+VERBS_WITH_PIECES = frozenset({"play", "down", "give", "claim", "revoke"})
 VERBS_WITH_VALUE = frozenset({"bid", "call", "name", "claim"})
 BARE_VERBS = frozenset({"pass", "stop", "challenge", "accept"})
 ALL_VERBS = VERBS_WITH_PIECES | VERBS_WITH_VALUE | BARE_VERBS

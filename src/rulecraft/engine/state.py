@@ -254,6 +254,9 @@ def parse_move(st: State, text: str) -> Move:
         if move_key(m.verb, m.value, [pieces.type_id(p) for p in m.pieces]) == key:
             return m
     phase = st.rs.phases[st.pidx]
+    breach = phase.breach(st, verb, value, words)  # a table's play against the rules, with a penalty declared
+    if breach is not None:
+        return breach
     raise IllegalMoveError(phase.explain(st, verb, value, words))
 
 

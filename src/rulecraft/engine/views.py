@@ -15,6 +15,9 @@ from rulecraft.engine.board import Board
 from rulecraft.engine.effects import SHOWN
 
 SECRET_VERBS = frozenset({"down", "give", "claim"})
+# A play that broke a follow restriction (recorded at a table) looks like any play to the other seats
+# until it is found, at the end of its round (a public 'revoke' event then).
+SEEN_AS = {"revoke": "play"}
 LEGAL_LISTED = 200  # at most this many legal moves are listed in a view
 
 
@@ -101,4 +104,6 @@ def redact_event(event: dict[str, Any], viewer: int | None) -> dict[str, Any] | 
             head = words[:2] if words[0] == "claim" else words[:1]
             hidden = ["?"] * (len(words) - len(head))
             return {**event, "move": " ".join([*head, *hidden])}
+        if words and words[0] in SEEN_AS:
+            return {**event, "move": " ".join([SEEN_AS[words[0]], *words[1:]])}
     return event

@@ -62,7 +62,8 @@ def write_log(path: str | Path, st: State, agents: list[str] | None = None, view
     write_atomic(path, log_lines(st, agents, viewer, language))
 
 
-EVENT_TYPES = frozenset({"header", "hand", "chance", "move", "round", "hand_end", "result", "reveal", "flush", "out"})
+EVENT_TYPES = frozenset({"header", "hand", "chance", "move", "round", "hand_end", "result", "reveal", "flush", "out",
+                         "revoke"})
 CHANCE_KINDS = frozenset({"shuffle", "dice"})
 MAX_LOG_BYTES = Limit(64 * 1024 * 1024, "bytes", "is {n} bytes")
 MAX_NESTING = Limit(32, "levels", "nests {n} levels deep")  # an event nests 3; json recurses per level

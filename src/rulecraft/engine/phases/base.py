@@ -50,6 +50,12 @@ class Phase:
         and no automatic work is pending, so the flow need not step the phase; False otherwise."""
         raise NotImplementedError
 
+    def breach(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> Move | None:
+        """A move no rule allows that a game recorded at a table may still hold, because the ruleset
+        says what follows from it (a trick phase's ``revoke``): the move when this one is such a
+        breach, else None. Never among the legal moves, so agents never make one."""
+        return None
+
     def public_view(self, st: Board) -> dict[str, Any] | None:
         """What every seat may see of the phase beyond the zones (claims made, challenges revealed...).
 

@@ -33,9 +33,17 @@ class AuctionData:
     high: int | None = None
     high_seat: int | None = None
     done: bool = False
+    # Extra calls open to any seat (``by: any_seat``): the seats still to be asked before the seat
+    # whose turn it is decides (a tuple: clones share it), and the turn they were asked for.
+    asking: tuple[int, ...] = ()
+    asked_for: int = -1
 
     def copy(self) -> AuctionData:
-        return AuctionData(self.order, self.turn, list(self.passed), self.high, self.high_seat, self.done)
+        return AuctionData(self.order, self.turn, list(self.passed), self.high, self.high_seat, self.done,
+                           self.asking, self.asked_for)
+
+
+EXTRA_BY = ("turn", "any_seat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +51,7 @@ class ExtraCall:
     id: str
     when: CompiledExpr
     effects: tuple[Effect, ...]
+    by: str = "turn"  # who may make it: the seat whose turn it is, or any seat before every turn
 
 
 class Auction(Phase):
@@ -53,6 +62,12 @@ class Auction(Phase):
     calls with their own condition and effects (a redeal request). ``winner``, ``amount`` and
     ``passes`` name variables that receive the winning seat, the winning bid and, per seat, whether
     it passed (rules later ask "did the first player pass?").
+
+    An extra call ``by: any_seat`` may also be made out of turn: before each turn every other seat is
+    asked, in order from the seat whose turn it is, and answers with the call (offered only where its
+    condition holds for that seat) or ``pass`` (no call now; not a pass in the auction). Every seat is
+    asked whatever it holds: whose decision it is is public, so asking only the seats for which the
+    condition holds would show everyone that it does (a hand without counters, say).
     """
 
     kind = "auction"
@@ -63,6 +78,7 @@ class Auction(Phase):
         self.bids: tuple[int, int, int] | None = None
         self.calls: tuple[str, ...] = ()
         self.extra: tuple[ExtraCall, ...] = ()
+        self.anytime: tuple[ExtraCall, ...] = ()  # the extra calls any seat may make, before every turn
         self.winner_var = -1
         self.amount_var = -1
         self.all_pass: tuple[Effect, ...] = ()
@@ -86,9 +102,14 @@ class Auction(Phase):
             b.error(raw, "an auction needs 'bids' or 'calls' (or both)")
         a.extra = tuple(
             ExtraCall(str(e["id"]), b.expr(e.get("when", "true"), sscope, T.BOOL, f"call '{e['id']}'"),
-                      compile_effects(b, rs, e.get("effects", ()), sscope, f"call '{e['id']}'"))
+                      compile_effects(b, rs, e.get("effects", ()), sscope, f"call '{e['id']}'"),
+                      str(e.get("by", "turn")))
             for e in raw.get("extra_calls", ())
         )
+        for e, x in zip(raw.get("extra_calls", ()), a.extra, strict=True):
+            if x.by not in EXTRA_BY:
+                b.error(e.get("by"), f"'by' is one of {', '.join(EXTRA_BY)}, not '{x.by}'")
+        a.anytime = tuple(x for x in a.extra if x.by == "any_seat")
         for key, attr in (("winner", "winner_var"), ("amount", "amount_var"), ("passes", "passes_var")):
             if key in raw and b.ref(raw[key], rs.var_index, "variable"):
                 setattr(a, attr, rs.var_index[str(raw[key])])
@@ -119,6 +140,12 @@ class Auction(Phase):
         for _ in range(len(d.order)):
             seat = d.order[d.turn % len(d.order)]
             if seat not in d.passed:
+                if self.anytime:
+                    if d.asked_for != d.turn:  # a new turn: the other seats may first make a call
+                        d.asked_for = d.turn
+                        d.asking = st.order_from(seat)[1:]
+                    if d.asking:
+                        seat = d.asking[0]
                 st.to_act = seat
                 st.ctx.seat = seat
                 return True
@@ -135,6 +162,10 @@ class Auction(Phase):
 
     def legal(self, st: Board) -> list[Move]:
         d: AuctionData = st.pdata
+        if d.asking:  # a seat asked out of turn: a call whose condition holds for it, or none
+            st.ctx.seat = st.to_act
+            return [st.rs.moves.get("pass"), *(st.rs.moves.get("call", (), e.id) for e in self.anytime
+                                               if e.when(st.ctx))]
         start = -1
         if self.bids:
             lo, _hi, step = self.bids
@@ -156,6 +187,11 @@ class Auction(Phase):
         d: AuctionData = st.pdata
         seat = st.to_act
         assert seat is not None
+        if d.asking:  # an answer out of turn: the turn itself is still to come
+            d.asking = d.asking[1:]
+            if move.verb == "pass":
+                return _step_on(self, st)
+            return self._extra_call(st, seat, move)
         d.turn += 1
         # After a pass or a bid nothing runs but the auction's own step: it is taken here, sparing
         # the flow's loop (a False from it, the auction over, sends the flow on as before).
@@ -167,19 +203,35 @@ class Auction(Phase):
         if move.verb == "bid":
             d.high, d.high_seat = int(move.value), seat
             return _step_on(self, st)
-        extra = next((e for e in self.extra if e.id == move.value), None)
-        if extra is not None:
-            st.note_fired(extra.id)
-            st.ctx.seat = seat
-            run_effects(st, extra.effects)
-            return False
+        if any(e.id == move.value for e in self.extra):
+            return self._extra_call(st, seat, move)
         # A named call wins the auction at once.
         d.high_seat = seat
         self._finish(st, d)
         return False
 
+    def _extra_call(self, st: Board, seat: int, move: Move) -> bool:
+        extra = next(e for e in self.extra if e.id == move.value)
+        st.note_fired(extra.id)
+        st.ctx.seat = seat
+        run_effects(st, extra.effects)
+        return False
+
+    def public_view(self, st: Board) -> dict[str, Any] | None:
+        d = st.pdata
+        if not isinstance(d, AuctionData) or not d.asking:
+            return None
+        return {"asking": d.asking[0], "before_turn_of": d.order[d.turn % len(d.order)],
+                "calls_any_seat": [e.id for e in self.anytime]}
+
     def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:
         d: AuctionData = st.pdata
+        if d.asking:
+            turn = d.order[d.turn % len(d.order)]
+            if verb == "call" and any(e.id == value for e in self.anytime):
+                return f"you may not call '{value}' now: its condition does not hold for your seat"
+            return (f"it is seat {turn}'s turn in the auction; before it you may only "
+                    f"{' or '.join(repr(m.text) for m in self.legal(st))} ('pass': no call now)")
         if verb == "bid" and self.bids:
             lo, hi, step = self.bids
             try:

@@ -71,7 +71,7 @@ class ClimbData(TrickData):
     def copy(self) -> ClimbData:
         return ClimbData(self.leader, self.round_no, self.order, list(self.seats), list(self.plays),
                          list(self.classes), list(self.strengths), self.best, set(self.barred), self.last,
-                         self.winner, self.value, self.ended, None, self.cur, list(self.passed),
+                         self.winner, self.value, self.ended, None, (), self.cur, list(self.passed),
                          list(self.finished), self.moves, self.plays_of)
 
 

@@ -189,7 +189,11 @@ def _round_end(phase: Tricks) -> list[str]:
         return ["return _step(st)"]
     value = "_value(ctx)" if phase.combos[0].value is not None or phase.value is not None else "1"
     ends = ["True"] if phase.combos[0].ends_play else []
+    # A round with a revoke in it (a game recorded at a table) ends as the generic path ends it, the
+    # revoke found there.
+    found = ["if d.revokes:", "    return _step(st)"] if phase.revoke is not None else []
     return [
+        *found,
         "winner = d.seats[d.best]",
         "d.winner = winner",
         "ctx.combo = plays[0]",

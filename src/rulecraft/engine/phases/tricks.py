@@ -12,6 +12,12 @@ that would have beaten the best play so far is recorded on the round (``barred('
 rules can ask whether a round was won only thanks to it. A round is worth ``value`` tricks (by
 default the number of pieces led); its pieces go to the winner's capture zone (the winner's own
 pieces optionally to a separate one).
+
+A phase may also say what follows when a play that broke a follow restriction is found (``revoke``:
+a revoke, a renege). The engine never offers such a play, but a game recorded at a table may hold
+one: the move ``revoke PIECES`` is accepted then (``breach``), played face up like any other, shown
+to the other seats as a plain ``play`` until the round ends, and found when it does: the
+``revoke`` effects run then, once per such play, with ``seat`` the seat that made it.
 """
 
 from __future__ import annotations
@@ -71,11 +77,14 @@ class TrickData:
     # What the seat to act may do, computed once per decision (legal moves, then the chosen move's
     # play); never mutated, so clones share it.
     options: Options | None = None
+    # Plays this round that broke a follow restriction (a game recorded at a table): (seat, play,
+    # restriction id), found when the round ends. A tuple, replaced when one is added: clones share it.
+    revokes: tuple[tuple[int, Play, str], ...] = ()
 
     def copy(self) -> TrickData:
         return TrickData(self.leader, self.round_no, self.order, list(self.seats), list(self.plays),
                          list(self.classes), list(self.strengths), self.best, set(self.barred), self.last,
-                         self.winner, self.value, self.ended, self.options)
+                         self.winner, self.value, self.ended, self.options, self.revokes)
 
 
 class Options:
@@ -280,6 +289,7 @@ class Tricks(Phase):
         self.stop_when: CompiledExpr | None = None
         self.on_round: tuple[Effect, ...] = ()
         self.on_lead: tuple[Effect, ...] = ()
+        self.revoke: tuple[Effect, ...] | None = None  # effects when a revoke is found; None: none may be recorded
         self.track_barred = True  # the builder turns it off when no rule asks barred()
         self.must_beat_message = "you must beat the best play when you can"
         self._trick_zi = -1  # the trick zone's instance, looked up at first use
@@ -333,6 +343,8 @@ class Tricks(Phase):
             t.stop_when = b.expr(raw["stop"].get("when", "true"), tscope, T.BOOL, f"{what} stop")
         t.on_round = compile_effects(b, rs, raw.get("on_round", ()), tscope, what)
         t.on_lead = compile_effects(b, rs, raw.get("on_lead", ()), tscope, what)
+        if "revoke" in raw:
+            t.revoke = compile_effects(b, rs, raw["revoke"].get("effects", ()), tscope, f"{what} revoke")
         return t
 
     # ------------------------------------------------------------------ flow
@@ -386,6 +398,10 @@ class Tricks(Phase):
             run_effects(st, self.on_round)
             if st.signal:
                 return
+        if d.revokes:
+            self._found(st, d)
+            if st.signal:
+                return
         if (lead.combo in ends_play or not st.zones[hand_base + winner]
                 or (self.end_when is not None and self.end_when(ctx))):
             d.ended = True
@@ -398,6 +414,27 @@ class Tricks(Phase):
         if d.barred:
             d.barred = set()
         d.winner, d.value, d.options = None, 0, None
+        if d.revokes:
+            d.revokes = ()
+
+    def _found(self, st: Board, d: TrickData) -> None:
+        """The round's revokes are found (it has ended): each is told to the table, and its effects run."""
+        ctx = st.ctx
+        ids = st.rs.pieces.type_id
+        ends = False
+        for seat, play, rule in d.revokes:
+            st.history.append({"type": "revoke", "seat": seat, "rule": rule,
+                               "pieces": [ids(p) for p in play.pieces]})
+            if self.revoke:
+                ctx.seat, ctx.combo = seat, play
+                run_effects(st, self.revoke)
+                # Ending play is the round's outcome: every revoke of the round is still found first.
+                if st.signal == "end_phase":
+                    ends, st.signal = True, None
+                elif st.signal:
+                    return
+        if ends:
+            st.signal = "end_phase"
 
     def _round_end_lookups(self, st: Board) -> tuple[dict[str | None, CompiledExpr | None], frozenset[str | None],
                                                     list[int], int]:
@@ -554,6 +591,37 @@ class Tricks(Phase):
     def legal(self, st: Board) -> list[Move]:
         return self._options(st).moves
 
+    def breach(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> Move | None:
+        if verb != "revoke" or self.revoke is None:
+            return None
+        found = self._revoked(st, piece_ids)
+        return st.rs.moves.get("revoke", found[0].pieces) if found is not None else None
+
+    def _revoked(self, st: Board, piece_ids: list[str]) -> tuple[Play, str] | None:
+        """The face-up follow of these pieces by the seat to act that a follow restriction refuses,
+        with that restriction's id; None when the pieces are no such play (a lead, a legal play, a
+        play of another size or no combination, pieces not held)."""
+        d: TrickData = st.pdata
+        seat = st.to_act
+        if seat is None or not d.plays or not self.follow_rules:
+            return None
+        pieces = st.rs.pieces
+        key = sorted(piece_ids)
+        k = len(d.plays[0].pieces)
+        if len(key) != k:
+            return None
+        st.ctx.seat = seat
+        st.ctx.memo = {}  # (as while a decision's options are built: nothing moves meanwhile)
+        try:
+            # (every candidate, not only these pieces: an if_able restriction lapses or not by all of them)
+            cands = enumerate_all(self.combos, st.hand(seat), pieces, k)
+            pool = self._beating(st, d, cands) if self.face_up == "beating" else cands
+            _allowed, removed = _apply_restrictions(st, self.follow_rules, pool)
+        finally:
+            st.ctx.memo = None
+        return next(((p, removed[p.pieces].id) for p in pool
+                     if p.pieces in removed and sorted(pieces.type_id(x) for x in p.pieces) == key), None)
+
     def apply(self, st: Board, move: Move) -> bool:
         d: TrickData = st.pdata
         if move.verb == "stop":
@@ -562,15 +630,23 @@ class Tricks(Phase):
             return False
         seat = st.to_act
         assert seat is not None
-        opts = d.options or self._options(st)  # legal_moves() made them (apply checks the move is legal)
-        play = opts.play_of(move)
-        assert play is not None
+        if move.verb == "revoke":  # (parse_move accepted it as one: see breach)
+            found = self._revoked(st, [st.rs.pieces.type_id(p) for p in move.pieces])
+            assert found is not None
+            play = found[0]
+            d.revokes = (*d.revokes, (seat, play, found[1]))
+            barred: frozenset[str] = frozenset()
+        else:
+            opts = d.options or self._options(st)  # legal_moves() made them (apply checks the move is legal)
+            found_play = opts.play_of(move)
+            assert found_play is not None
+            play, barred = found_play, opts.barred
         face_up = play.face_up
         plays = d.plays
         if not plays:
             d.last = len(st.hand(seat)) == len(play.pieces)
-        elif opts.barred:
-            d.barred |= opts.barred
+        elif barred:
+            d.barred |= barred
         d.options = None
         trick_zi = self._trick_zi
         if trick_zi < 0:
@@ -619,6 +695,8 @@ class Tricks(Phase):
 
         if verb == "stop":
             return "you may not stop play now"
+        if verb == "revoke":
+            return self._not_revoke(d, piece_ids)
         if verb not in ("play", "down"):
             return f"in a trick round you play pieces: {describe_legal(self.legal(st))}"
         if not d.plays:
@@ -650,6 +728,19 @@ class Tricks(Phase):
                 return f"{' '.join(piece_ids)} does not beat the best play so far ({best_txt}); play face down"
             return f"{' '.join(piece_ids)} is not a combination that may be played here"
         return f"not allowed; you may: {describe_legal(self.legal(st))}"
+
+
+    def _not_revoke(self, d: TrickData, piece_ids: list[str]) -> str:
+        """Why ``revoke PIECES`` (a play against the follow rules, recorded at a table) is not accepted."""
+        if self.revoke is None:
+            return ("a revoke (a play against the follow rules) can be recorded only where the trick phase "
+                    "says what follows from it ('revoke'); this one does not")
+        if not d.plays:
+            return "a revoke is a follow that broke a follow restriction; a lead is not one"
+        k = len(d.plays[0].pieces)
+        if len(piece_ids) != k:
+            return f"you must play {k} piece{'s' if k != 1 else ''}, as many as were led"
+        return f"{' '.join(piece_ids)} breaks no follow restriction here, so it is no revoke"
 
 
 def _restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple[Restriction, ...]:
