@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -21,6 +22,11 @@ class SourcePos:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rule files' located data is kept between runs as a pickle (disk_cache) and holds one of these
+        # per value: the dataclass's own state functions for slots pickle and unpickle at half the speed.
+        return (SourcePos, (self.file, self.line, self.col))
 
 
 UNKNOWN_POS = SourcePos("<unknown>", 0, 0)

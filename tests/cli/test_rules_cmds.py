@@ -193,10 +193,12 @@ def test_validate_pauses_the_cycle_collector_and_always_restores_it(monkeypatch:
     from rulecraft.runs import validate as V
 
     seen: list[bool] = []
+    frozen: list[int] = []
     real = V.validate_file
 
     def spy(*args: object, **kwargs: object) -> object:
         seen.append(gc.isenabled())
+        frozen.append(gc.get_freeze_count())
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     collections: list[int] = []
@@ -215,8 +217,13 @@ def test_validate_pauses_the_cycle_collector_and_always_restores_it(monkeypatch:
         assert r.exit_code == 0, r.output
         assert seen == [False, False, False] and gc.isenabled()
         assert len(collections) >= 1  # rook and doubt together have more than 12 configurations
+        # What the checks made is frozen at the end (the process exits next: no scan of it), and collected
+        # as usual again when another validate starts in the same process.
+        assert gc.get_freeze_count() > 0
+        frozen.clear()
         r = CliRunner().invoke(cli, ["validate", f"{BROKEN}/wrong_type.yaml"])
         assert r.exit_code == 1 and gc.isenabled()
+        assert frozen == [0]
         r = CliRunner().invoke(cli, ["validate", "no-such-dir/"])
         assert r.exit_code != 0 and gc.isenabled()  # a usage error (exit 2 through run_cli)
         seen.clear()
@@ -225,4 +232,5 @@ def test_validate_pauses_the_cycle_collector_and_always_restores_it(monkeypatch:
         assert seen == [True]
     finally:
         gc.callbacks.remove(count)
+        gc.unfreeze()
         gc.enable()

@@ -1,4 +1,5 @@
-"""The expression parser's tables are kept in the user's cache directory; what is parsed never depends on it."""
+"""Without shipped tables that fit (another lark), the expression parser's tables are kept in the user's cache
+directory; what is parsed never depends on it."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rulecraft import parser_cache
 from rulecraft.dsl import larkparse as L
 from rulecraft.dsl import parser as P
 from rulecraft.parser_cache import table_file
@@ -18,6 +20,7 @@ TEXTS = ["max(0, tricks - 5) * (2 if tricks >= 10 else 1)", "count(q for q in ha
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(parser_cache, "SHIPPED_DIR", tmp_path / "no-shipped-tables")
     _forget()
     yield tmp_path / "rulecraft"
     _forget()
@@ -69,8 +72,6 @@ def test_each_version_of_the_grammar_has_its_own_file(fresh: Path) -> None:
 def test_files_of_other_versions_unused_for_a_month_go_when_a_new_one_is_made(fresh: Path) -> None:
     import os
     import time
-
-    from rulecraft import parser_cache
 
     fresh.mkdir(parents=True)
     month = time.time() - (parser_cache.STALE_DAYS + 1) * 86400

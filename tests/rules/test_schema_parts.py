@@ -57,3 +57,14 @@ def test_the_verdict_is_jsonschemas_whatever_was_seen_before(change: str) -> Non
     expected = next(validator("ruleset").iter_errors(data), None) is None
     assert (schema_diagnostics(data, "ruleset") == []) is expected
     assert expected is (change == "an unchanged copy")
+
+
+def test_each_place_of_the_schema_has_its_own_part_validator() -> None:
+    # The validator of a part is made once per place (where) and reused: a value valid at one place must
+    # still be judged by the schema of another.
+    from rulecraft.rules.schema_check import _part_validator
+
+    text = _part_validator("ruleset", "#/test/a-text", {"type": "string"})
+    number = _part_validator("ruleset", "#/test/a-number", {"type": "integer"})
+    assert text.is_valid("x") and not number.is_valid("x") and number.is_valid(3)
+    assert _part_validator("ruleset", "#/test/a-text", {"type": "string"}) is text

@@ -1,4 +1,5 @@
-"""The text form's parser tables are kept in the user's cache directory; what is read never depends on it."""
+"""Without shipped tables that fit (another lark), the text form's parser tables are kept in the user's cache
+directory; what is read never depends on it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from rulecraft import parser_cache
 from rulecraft.errors import RuleFileError
 from rulecraft.parser_cache import table_file
 from rulecraft.rules import textload as TL
@@ -27,6 +29,7 @@ zones
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(parser_cache, "SHIPPED_DIR", tmp_path / "no-shipped-tables")
     TL._parser.cache_clear()
     yield tmp_path / "rulecraft"
     TL._parser.cache_clear()

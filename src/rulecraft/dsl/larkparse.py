@@ -14,18 +14,27 @@ from lark import Lark, Token, Transformer, v_args
 
 from rulecraft.dsl import ast as A
 from rulecraft.dsl.syntax_error import ExprSyntaxError
-from rulecraft.parser_cache import table_file
+from rulecraft.parser_cache import lalr_parser, write_shipped
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    grammar = (Path(__file__).resolve().parent / "grammar.lark").read_text(encoding="utf-8")
-    # Building the LALR tables takes longer than most commands' own work: lark keeps them in a file
-    # of the user's cache directory, used only when it was made from this grammar with these options
-    # by this version of lark and Python (lark checks), and made again otherwise or if it cannot be read.
-    cache = table_file("expression-parser", grammar)
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                cache=str(cache) if cache is not None else False)
+    # Building the LALR tables takes longer than most commands' own work: rulecraft ships them, made
+    # from this grammar with these options (parser_cache; used only when they were, by this lark), and
+    # otherwise lark keeps them in a file of the user's cache directory.
+    return lalr_parser("expression-parser", _grammar(), **PARSER_OPTIONS)
+
+
+PARSER_OPTIONS: dict[str, Any] = {"propagate_positions": True, "maybe_placeholders": True}
+
+
+def _grammar() -> str:
+    return (Path(__file__).resolve().parent / "grammar.lark").read_text(encoding="utf-8")
+
+
+def write_shipped_tables() -> Path:
+    """Make the shipped tables of this grammar (``scripts/parser_tables.py``)."""
+    return write_shipped("expression-parser", _grammar(), **PARSER_OPTIONS)
 
 
 def _start(x: Any) -> int:

@@ -199,14 +199,16 @@ def _build_phase(b: Builder, rs: Ruleset, raw: dict[str, Any], kind: str, game: 
         chosen = tuple(sorted(rs.chosen.items())) if "option" in reached else ()  # option('x') reads the choice
         return shared, answers.of(reached), chosen
 
-    # Whether the names are answered the same is asked only of a phase built before from the same objects.
-    found = reuse.get("phase", objects, extra()) if reuse.known("phase", objects) else None
+    # Whether the names are answered the same is asked only of a phase built before from the same objects
+    # (and worked out once: a phase built anew is kept under the same answers).
+    asked = extra() if reuse.known("phase", objects) else None
+    found = reuse.get("phase", objects, asked) if asked is not None else None
     if found is not None:
         return found
     before = len(b.diags)
     phase = PHASE_KINDS[kind].build(b, rs, raw, game)
     if len(b.diags) == before:  # only what was built without a problem: a problem is found again
-        reuse.put("phase", objects, extra(), phase)
+        reuse.put("phase", objects, asked if asked is not None else extra(), phase)
     return phase
 
 

@@ -864,6 +864,37 @@ def options_read(data: Any, chosen: dict[str, str]) -> dict[str, str]:
     A choice whose patch changes nothing may still change the game through ``option('id')``, so two
     such choices have the same effective data: the hash must also say which was taken, or caches and
     mutation testing keyed by it take one configuration for the other."""
+    if isinstance(data, dict):
+        # Section by section: a section an option leaves alone is the layers' own (read-only, shared)
+        # value, walked once for all the configurations of a file (as _section_json writes it once).
+        read: set[str] = set()
+        for section in data.values():
+            read.update(_options_in_section(section))
+    else:
+        read = set(_options_in(data))
+    return {k: chosen[k] for k in sorted(read) if k in chosen}
+
+
+# The options each shared section reads, by the section itself (kept with it, as _SECTION_JSON).
+_SECTION_OPTIONS: dict[int, tuple[Any, frozenset[str]]] = {}
+_SECTION_OPTIONS_KEPT = 1024
+
+
+def _options_in_section(value: Any) -> frozenset[str]:
+    if not isinstance(value, (dict, list)):
+        return _options_in(value)
+    found = _SECTION_OPTIONS.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    read = _options_in(value)
+    if len(_SECTION_OPTIONS) >= _SECTION_OPTIONS_KEPT:
+        del _SECTION_OPTIONS[next(iter(_SECTION_OPTIONS))]  # the oldest
+    _SECTION_OPTIONS[id(value)] = (value, read)
+    return read
+
+
+def _options_in(data: Any) -> frozenset[str]:
+    """The ids every ``option('id')`` in ``data``'s texts names."""
     read: set[str] = set()
     stack = [data]
     while stack:
@@ -877,7 +908,7 @@ def options_read(data: Any, chosen: dict[str, str]) -> dict[str, str]:
             for literal in _OPTION_CALL.findall(value):
                 with contextlib.suppress(SyntaxError, ValueError):  # an escape that means nothing: refused later
                     read.add(ast.literal_eval(literal))
-    return {k: chosen[k] for k in sorted(read) if k in chosen}
+    return frozenset(read)
 
 
 def content_hash(data: dict[str, Any], read: dict[str, str] | None = None) -> str:

@@ -219,12 +219,24 @@ def _judge(value: Any, schema: Any, where: str, kind: str, root: Any, fresh: lis
     if mark not in _VALID:
         digest = hashlib.sha256("\0".join(mark).encode("utf-8", "surrogatepass")).hexdigest()[:40]
         if _verdicts().get(digest) is None:
-            check = validator(kind) if schema is root else validator(kind).evolve(schema=schema)
+            check = validator(kind) if schema is root else _part_validator(kind, where, schema)
             if next(check.iter_errors(value), None) is not None:
                 return False
             _verdicts().put(digest, True)
         fresh.append(mark)
     return True
+
+
+def _part_validator(kind: str, where: str, schema: Any) -> jsonschema.protocols.Validator:
+    """The validator of the schema at ``where`` in ``kind``'s (one per place: configurations check many parts
+    at the same place, and making one costs about as much as a small check)."""
+    found = _PART_VALIDATORS.get((kind, where))
+    if found is None:
+        found = _PART_VALIDATORS[kind, where] = validator(kind).evolve(schema=schema)
+    return found
+
+
+_PART_VALIDATORS: dict[tuple[str, str], jsonschema.protocols.Validator] = {}
 
 
 @functools.cache

@@ -30,7 +30,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from rulecraft.errors import Diagnostic, Limit, RuleFileError, SourcePos
-from rulecraft.parser_cache import table_file
+from rulecraft.parser_cache import lalr_parser, write_shipped
 from rulecraft.rules.comments import Comment
 from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import LDict, LFloat, LInt, LList, LStr
@@ -121,15 +121,28 @@ _LOCK = threading.Lock()
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    grammar = (Path(__file__).resolve().parent / "rulefile.lark").read_text(encoding="utf-8")
-    # As for the expression parser (dsl/parser.py): building the LALR tables costs more than reading
-    # a file, so lark keeps them in the user's cache directory, used only when made from this grammar
-    # (and the expression grammar it imports: lark checks both files), these options, this lark and
-    # Python; made again otherwise or if the file cannot be read.
-    cache = table_file("rulefile-parser", grammar, (_DSL_DIR / "grammar.lark").read_text(encoding="utf-8"))
-    return Lark(grammar, parser="lalr", postlex=_Layout(), propagate_positions=True, maybe_placeholders=True,
-                import_paths=[str(_DSL_DIR)], start=["start", "value"],
-                cache=str(cache) if cache is not None else False)
+    # As for the expression parser (dsl/larkparse.py): building the LALR tables costs more than reading
+    # a file, so rulecraft ships them, used only when made from this grammar and the expression grammar
+    # it imports, with these options, by this lark (parser_cache); otherwise lark keeps them in the
+    # user's cache directory (it checks both files), made again if that file cannot be read.
+    grammar, imported = _grammars()
+    return lalr_parser("rulefile-parser", grammar, imported=imported, postlex=_Layout(), **_options())
+
+
+def _grammars() -> tuple[str, tuple[str]]:
+    return ((Path(__file__).resolve().parent / "rulefile.lark").read_text(encoding="utf-8"),
+            ((_DSL_DIR / "grammar.lark").read_text(encoding="utf-8"),))
+
+
+def _options() -> dict[str, Any]:
+    return {"propagate_positions": True, "maybe_placeholders": True, "import_paths": [str(_DSL_DIR)],
+            "start": ["start", "value"]}
+
+
+def write_shipped_tables() -> Path:
+    """Make the shipped tables of the text form's grammar (``scripts/parser_tables.py``)."""
+    grammar, imported = _grammars()
+    return write_shipped("rulefile-parser", grammar, imported=imported, postlex=_Layout(), **_options())
 
 
 def _parse(text: str, start: str = "start") -> tuple[Tree[Token] | Token, list[_Comment]]:

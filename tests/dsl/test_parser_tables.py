@@ -1,0 +1,143 @@
+"""The LALR tables shipped for the two grammars (``parser_cache``, ``scripts/parser_tables.py``): they are the
+grammars' own, they parse exactly as tables built from the grammars do, and without them (another lark,
+a damaged file) the parsers are built as before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import lark
+import pytest
+
+from rulecraft import parser_cache
+from rulecraft.dsl import larkparse as L
+from rulecraft.dsl import parser as P
+from rulecraft.dsl.syntax_error import ExprSyntaxError
+from rulecraft.errors import RuleFileError
+from rulecraft.rules import textload as TL
+from rulecraft.rules.located import pos_of
+from rulecraft.rules.rulefiles import read_rule_file
+
+ROOT = Path(__file__).resolve().parents[2]
+RULE_FILES = sorted((ROOT / "variants").glob("*/*.rules"))
+SHIPPED = parser_cache.SHIPPED_DIR  # as installed (the tests below point the parsers elsewhere)
+BROKEN_TEXTS = ["name (\n", "name x\n  constants\n", "a:\n\tb 1\n", "name [1, 2\n", "constants\n  x 1 +\n"]
+
+
+def _forget() -> None:
+    L._parser.cache_clear()
+    TL._parser.cache_clear()
+    P.parse.cache_clear()
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """No user cache: a parser comes from the shipped tables or is built."""
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    _forget()
+    yield tmp_path
+    _forget()
+
+
+def _built(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """From here on, parsers are built from the grammars (no shipped tables)."""
+    monkeypatch.setattr(parser_cache, "SHIPPED_DIR", tmp_path / "none")
+    _forget()
+
+
+def _located(value: Any) -> Any:
+    if isinstance(value, dict):
+        return (pos_of(value), [(k, _located(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return (pos_of(value), [_located(v) for v in value])
+    return (pos_of(value), type(value).__name__, str(value))
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+    elif isinstance(value, str):
+        yield str(value)
+
+
+def _expression_texts() -> list[str]:
+    """Every text of the bundled rule files (most are expressions; the others are syntax errors to word)."""
+    texts: set[str] = set()
+    for path in sorted((ROOT / "variants").glob("*/*.yaml")):
+        texts.update(_strings(read_rule_file(path).data))
+    return [*sorted(texts), "max(0, tricks - 5) * (2 if tricks >= 10 else 1)", "(a", "a b", "1 +", "'\\x4'"]
+
+
+def _parse_all() -> list[object]:
+    out: list[object] = []
+    for text in _expression_texts():
+        P.parse.cache_clear()
+        try:
+            out.append(P._parse(text))
+        except ExprSyntaxError as exc:
+            out.append(("error", exc.offset, str(exc)))
+    return out
+
+
+def _read_all() -> list[object]:
+    out: list[object] = []
+    for path in RULE_FILES:
+        doc, comments = TL.parse_rules_with_comments(path.read_text(encoding="utf-8"), path.name)
+        out.append((_located(doc.data), comments))
+    for text in BROKEN_TEXTS:
+        with pytest.raises(RuleFileError) as info:
+            TL.parse_rules_text(text, "broken.rules")
+        out.append(str(info.value))
+    return out
+
+
+@pytest.mark.parametrize("kind", ["expression-parser", "rulefile-parser"])
+def test_the_shipped_tables_are_those_of_the_grammars_and_this_lark(kind: str) -> None:
+    # the inputs lalr_parser is given, read from the grammars now
+    shipped = (parser_cache.SHIPPED_DIR / f"{kind}.tables").read_bytes().split(b"\n", 1)[0].decode("ascii")
+    if kind == "expression-parser":
+        key = parser_cache.shipped_key(L._grammar(), (), None, L.PARSER_OPTIONS)
+    else:
+        grammar, imported = TL._grammars()
+        key = parser_cache.shipped_key(grammar, imported, TL._Layout(), TL._options())
+    assert shipped == key, (f"the shipped {kind} tables were not made from these grammars by lark "
+                            f"{lark.__version__}: run python scripts/parser_tables.py")
+
+
+def test_shipped_tables_parse_as_built_ones(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert parser_cache._from_shipped("expression-parser", parser_cache.shipped_key(
+        L._grammar(), (), None, L.PARSER_OPTIONS), None) is not None  # the shipped tables are used
+    shipped = (_parse_all(), _read_all())
+    _built(monkeypatch, fresh)
+    built = (_parse_all(), _read_all())
+    assert len(shipped[0]) > 300 and len(shipped[1]) == len(RULE_FILES) + len(BROKEN_TEXTS)
+    assert shipped == built  # trees, positions, comments and error messages alike
+
+
+@pytest.mark.parametrize("damage", [lambda b: b[:200], lambda b: b"0" * 64 + b[64:], lambda b: b.replace(b"\n", b"", 1),
+                                    lambda b: b.split(b"\n", 1)[0] + b"\ngarbage"])
+def test_missing_other_or_damaged_tables_are_built_instead(fresh: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           damage: Any) -> None:
+    _built(monkeypatch, fresh)
+    expected = (_parse_all()[:40], _read_all())
+    folder = fresh / "damaged"
+    folder.mkdir()
+    for kind in ("expression-parser", "rulefile-parser"):
+        (folder / f"{kind}.tables").write_bytes(damage((SHIPPED / f"{kind}.tables").read_bytes()))
+    monkeypatch.setattr(parser_cache, "SHIPPED_DIR", folder)
+    _forget()
+    assert parser_cache._from_shipped("expression-parser", parser_cache.shipped_key(
+        L._grammar(), (), None, L.PARSER_OPTIONS), None) is None
+    assert (_parse_all()[:40], _read_all()) == expected
+
+
+def test_tables_of_another_lark_are_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    key = parser_cache.shipped_key(L._grammar(), (), None, L.PARSER_OPTIONS)
+    monkeypatch.setattr(lark, "__version__", "0.0.1")
+    assert parser_cache.shipped_key(L._grammar(), (), None, L.PARSER_OPTIONS) != key
