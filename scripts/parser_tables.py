@@ -4,8 +4,9 @@
 
 Run it after changing ``dsl/grammar.lark``, ``rules/rulefile.lark`` or a parser's options, or to ship
 tables for another version of lark: ``tests/dsl/test_parser_tables.py`` fails until the shipped tables
-are those of the grammars and the installed lark. Without matching tables rulecraft still works: it
-builds them at first use and keeps them in the user's cache directory (``parser_cache``).
+are those of the grammars (the first line of each file: their key, then the version of lark that made
+them). With another lark installed rulecraft still works: it builds its tables at first use and keeps
+them in the user's cache directory (``parser_cache``).
 """
 
 from __future__ import annotations

@@ -1,17 +1,17 @@
 """Where the LALR tables of a grammar come from: shipped with rulecraft, or kept in the user's cache directory.
 
-Building the tables of the expression grammar or of the text form's grammar costs ~0.07-0.09 s of CPU
-each, on every command that reads one. So rulecraft ships them, made from its grammars by
-``scripts/parser_tables.py`` (package data under ``_parser_tables/``), and a parser is loaded from them
-when they were made from the same grammar texts and options by the installed version of lark (the file's
-first line is a digest of those; lark's own serialisation, ``Lark.save``, is what follows it, and only the
-lark that wrote it reads it back). With another lark, or shipped tables that are missing or unreadable,
-lark's ``cache`` keeps tables it builds in a file of the user's cache directory instead; that file is named
-by a digest of the grammar texts (and of lark's and Python's versions, which lark also checks): two
-installed versions of rulecraft sharing one file would each build the tables again and write them over the
-other's, every other run. Files of other versions that have not been used for ``STALE_DAYS`` are removed
-when a new one is made, so the folder does not grow with every upgrade. ``tests/dsl/test_parser_tables.py``
-fails when the shipped tables are not those of the grammars.
+Building the tables of the expression grammar or of the text form's grammar costs ~0.07-0.09 s of CPU each, on
+every command that reads one. So rulecraft ships them, made from its grammars by ``scripts/parser_tables.py``
+(package data under ``_parser_tables/``), and a parser is loaded from them when they were made from the same
+grammar texts and options by the installed version of lark (the file's first line is a digest of those, then
+the version of lark that made them; lark's own serialisation, ``Lark.save``, is what follows it, and only the
+lark that wrote it reads it back). With another lark, or shipped tables that are missing or unreadable, lark's
+``cache`` keeps tables it builds in a file of the user's cache directory instead; that file is named by a
+digest of the grammar texts (and of lark's and Python's versions, which lark also checks): two installed
+versions of rulecraft sharing one file would each build the tables again and write them over the other's,
+every other run. Files of other versions that have not been used for ``STALE_DAYS`` are removed when a new one
+is made, so the folder does not grow with every upgrade. ``tests/dsl/test_parser_tables.py`` fails when the
+shipped tables are not those of the grammars.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ import lark
 
 from rulecraft.disk_cache import STALE_DAYS, cache_folder, remove_stale
 
-__all__ = ["SHIPPED_DIR", "STALE_DAYS", "lalr_parser", "shipped_key", "table_file", "write_shipped"]
+__all__ = ["SHIPPED_DIR", "STALE_DAYS", "lalr_parser", "shipped_key", "shipped_lark_version", "table_file",
+           "write_shipped"]
 
 SHIPPED_DIR = Path(__file__).resolve().parent / "_parser_tables"
 """Where the tables made by ``scripts/parser_tables.py`` are (package data)."""
@@ -53,17 +54,29 @@ def table_file(kind: str, *grammars: str) -> Path | None:
     return path
 
 
-def shipped_key(grammar: str, imported: Sequence[str], postlex: object | None, options: dict[str, Any]) -> str:
+def shipped_key(grammar: str, imported: Sequence[str], postlex: object | None, options: dict[str, Any],
+                lark_version: str | None = None) -> str:
     """What shipped tables must have been made from to serve: the grammar texts, the options, the kind of
-    post-lexer and lark's version (its serialisation is its own). Not Python's: the tables are plain data."""
+    post-lexer and lark's version (its serialisation is its own; ``lark_version``: another than the one
+    installed). Not Python's: the tables are plain data."""
     kept = sorted((k, repr(v)) for k, v in options.items() if k not in _NOT_KEPT)
     layout = "" if postlex is None else f"{type(postlex).__module__}.{type(postlex).__qualname__}"
-    text = "\0".join((lark.__version__, grammar, *imported, repr(kept), layout))
+    text = "\0".join((lark_version or lark.__version__, grammar, *imported, repr(kept), layout))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _shipped_file(kind: str) -> Path:
     return SHIPPED_DIR / f"{kind}.tables"
+
+
+def shipped_lark_version(kind: str) -> str | None:
+    """The version of lark that made the shipped tables (their first line: the key, then the version)."""
+    try:
+        with _shipped_file(kind).open("rb") as f:
+            head = f.readline().split()
+    except OSError:
+        return None
+    return head[1].decode("ascii", "replace") if len(head) == 2 else None
 
 
 def _from_shipped(kind: str, key: str, postlex: object | None) -> lark.Lark | None:
@@ -72,7 +85,7 @@ def _from_shipped(kind: str, key: str, postlex: object | None) -> lark.Lark | No
     except OSError:
         return None
     head, _, payload = blob.partition(b"\n")
-    if head != key.encode("ascii"):  # other grammars, options or lark: built (or read from the user's cache)
+    if head.split(b" ", 1)[0] != key.encode("ascii"):  # other grammars, options or lark: built (or cached)
         return None
     try:
         saved = pickle.loads(payload)
@@ -106,5 +119,6 @@ def write_shipped(kind: str, grammar: str, *, imported: Sequence[str] = (), post
     parser.save(out, exclude_options=_NOT_KEPT)
     path = _shipped_file(kind)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(shipped_key(grammar, imported, postlex, options).encode("ascii") + b"\n" + out.getvalue())
+    head = f"{shipped_key(grammar, imported, postlex, options)} {lark.__version__}"
+    path.write_bytes(head.encode("ascii") + b"\n" + out.getvalue())
     return path
