@@ -269,3 +269,17 @@ def test_seeded_games_are_reproducible() -> None:
     b, _ = play_game(rs, 11, ["bluffer"] * 3)
     assert log_lines(a) == log_lines(b)
     assert Game(rs, 11).new_state().view(0) == Game(rs, 11).new_state().view(0)
+
+
+def test_bluffer_counts_every_copy_of_a_value() -> None:
+    """With two decks there are eight aces: holding four, a claim of two aces may well be true."""
+    from pathlib import Path
+
+    path = Path(__file__).parents[1] / "dogfood" / "cheat" / "cheat.yaml"
+    rs = load_ruleset(str(path), {})
+    aces = ["cA", "dA", "hA", "sA"]
+    st = start_arranged(rs, {"deal": {"hand[1]": ["c2", "d2"], "hand[2]": aces}})
+    st.apply("claim A: c2 d2")  # seat 1 leads (left of dealer 0) and lies; seat 2 cannot tell
+    assert st.to_act == 2
+    answers = {make_agent("bluffer", seed, 2).choose(st, 2).text for seed in range(8)}
+    assert "accept" in answers  # counting one deck, it took the claim for impossible and always challenged

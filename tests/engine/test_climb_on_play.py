@@ -53,3 +53,16 @@ def test_an_item_that_does_nothing_is_refused_where_it_is_written() -> None:
 def test_skip_must_be_a_number() -> None:
     with pytest.raises(RuleFileError, match="a number is expected"):
         _big_two_with([{"id": "bad", "skip": "size == 1"}])
+
+
+def test_playing_a_piece_not_held_says_so() -> None:
+    from rulecraft.errors import IllegalMoveError
+
+    st, _ = _first_play(ruleset("big-two"))
+    seat = st.to_act
+    held = {st.rs.pieces.type_id(p) for p in st.hand(seat)}
+    other = next(st.rs.pieces.type_id(p) for p in range(st.rs.pieces.count)
+                 if st.rs.pieces.type_id(p) not in held and st.rs.pieces.type_id(p) != "d3")
+    # it was told the piece "does not beat the last play", as though it held it
+    with pytest.raises(IllegalMoveError, match=f"you do not hold {other}"):
+        st.apply(f"play {other}")

@@ -72,3 +72,27 @@ def test_giving_a_piece_not_held_says_so() -> None:
         st.apply(f"give {other}")
     with pytest.raises(IllegalMoveError, match="give one piece at a time: pass 3 more piece"):
         st.apply(f"give {held[0]} {held[1]}")
+
+
+def test_pieces_given_without_a_receiver_stay_laid_aside(tmp_path: Any) -> None:
+    """give without `to`: each seat's pieces stay in its own zone (bid-cards laid aside), seen by it alone."""
+    from rulecraft.load import load_ruleset
+
+    overlay = tmp_path / "laid-aside.yaml"
+    overlay.write_text("extends: hearts\nname: laid-aside\nhand:\n  phases:\n"
+                       "    - {id: pass, give: {to: {$delete: true}}}\n    - {id: show-lead, $delete: true}\n"
+                       "    - {id: play, first: 'left_of(dealer)',"
+                       " lead: {restrictions: [{id: two-of-clubs-leads, $delete: true}]}}\n", encoding="utf-8")
+    rs = load_ruleset(str(overlay))  # the schema, too, takes a give without a receiver
+    st = Game(rs, 1).new_state()  # the first hand of Hearts passes
+    laid: dict[int, set[int]] = {}
+    while st.legal_moves()[0].verb == "give":
+        seat = st.to_act
+        assert seat is not None
+        move = st.legal_moves()[0]
+        laid.setdefault(seat, set()).add(move.pieces[0])
+        st.apply(move)
+    assert sorted(laid) == [0, 1, 2, 3]
+    for seat, pieces in laid.items():
+        assert set(st.zones[st.zone_instance("passing", seat)]) == pieces  # still where the seat put them
+        assert len(st.hand(seat)) == 10 and not pieces & set(st.hand(seat))

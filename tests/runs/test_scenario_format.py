@@ -150,3 +150,34 @@ def test_a_deal_the_rules_move_before_play_begins_is_refused_at_the_deal(tmp_pat
     assert code == 1
     assert (f"{path}:4:14: error: the deal cannot be arranged: hand[0] does not hold h2, s2 when play begins"
             in out), out
+
+
+TWO_DECKS = """\
+name: two-decks
+seats: {count: 2}
+pieces:
+  - {id: "c{rank}", copies: 2, generate: {rank: [1, 2, 3, 4]}}
+zones:
+  - {id: deck, visibility: nobody}
+  - {id: hand, per: seat, visibility: owner}
+  - {id: trick, visibility: all}
+  - {id: won, per: seat, visibility: nobody}
+hand:
+  phases:
+    - {id: shuffle, kind: shuffle, zone: deck}
+    - {id: deal, kind: deal, from: deck, to: hand, first: 0, count: all}
+    - {id: play, kind: tricks, first: 0}
+combinations:
+  - {id: single, kind: single, strength: "rank(piece)"}
+"""
+
+
+def test_a_hidden_piece_with_copies_says_which_copy_the_seat_sees(tmp_path: Path) -> None:
+    _write(tmp_path, "two-decks.yaml", TWO_DECKS)
+    path = _write(tmp_path, "copies.yaml", "ruleset: two-decks.yaml\nseed: 1\n"
+                  "deal: {\"hand[0]\": [c1], \"hand[1]\": [c1]}\n"
+                  "steps:\n  - {expect: {view: {seat: 1, hidden: [c1]}}}\n")
+    result = run_scenario_file(path)
+    assert not result.passed
+    # seat 1 holds the other copy of c1: the failure says so, rather than suggest a leak
+    assert "c1 has 2 copies and an id names them all: the seat sees one in hand[1]" in result.failures[0]

@@ -82,10 +82,10 @@ class Bluffer:
         claim = public["claims"][-1]
         value, count, player = str(claim["value"]), int(claim["count"]), int(claim["seat"])
         value_of = self._value_of(state, public["attribute"])
-        total = sum(1 for v in value_of.values() if v == value)
-        names = state.rs.pieces.columns["id"]
-        seen = sum(1 for p in range(state.rs.pieces.count)
-                   if visible(state, p, seat) and value_of[names[p]] == value)
+        column = state.rs.pieces.columns[public["attribute"]]
+        of_value = [p for p in range(state.rs.pieces.count) if str(column[p]) == value]
+        total = len(of_value)  # every copy counts: two decks hold eight aces, not four
+        seen = sum(1 for p in of_value if visible(state, p, seat))
         elsewhere = sum(1 for s, held in self._known.items() if s not in (seat, player)
                         for pid in held if value_of[pid] == value)
         return count <= total - seen - elsewhere

@@ -487,7 +487,8 @@ def _check_view(st: State, want: dict[str, Any], problems: list[str]) -> None:
     seen = {pid for z in shown["zones"].values() for pid in z.get("pieces", ())}
     for pid in want.get("hidden", ()):
         if str(pid) in seen:
-            problems.append(f"seat {seat} can see {pid}, which should be hidden from it")
+            problems.append(f"seat {seat} can see {pid}, which should be hidden from it"
+                            + _copies_note(st, shown, str(pid)))
     for pid in want.get("visible", ()):
         if str(pid) not in seen:
             problems.append(f"seat {seat} cannot see {pid}, which it should see")
@@ -512,6 +513,16 @@ def _check_view(st: State, want: dict[str, Any], problems: list[str]) -> None:
         for pid in want.get("log_visible", ()):
             if str(pid) not in named:
                 problems.append(f"seat {seat}'s log does not name {pid}")
+
+
+def _copies_note(st: State, shown: dict[str, Any], pid: str) -> str:
+    """A piece id names a type: with copies (two decks), the copy the seat sees may not be the one meant."""
+    copies = sum(1 for p in range(st.rs.pieces.count) if st.rs.pieces.type_id(p) == pid)
+    if copies < 2:
+        return ""
+    where = sorted(name for name, z in shown["zones"].items() if pid in z.get("pieces", ()))
+    return (f" ({pid} has {copies} copies and an id names them all: the seat sees one in {', '.join(where)}; "
+            f"put the other copies where it cannot see them, or check a piece with one copy)")
 
 
 def _norm(v: Any) -> Any:

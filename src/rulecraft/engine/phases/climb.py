@@ -346,6 +346,11 @@ class Climb(Tricks):
         if verb != "play":
             return f"play pieces or pass: {describe_legal(self.legal(st))}"
         pieces = st.rs.pieces
+        held = [pieces.type_id(p) for p in st.hand(st.to_act)] if st.to_act is not None else []
+        for pid in piece_ids:  # as in a trick round: a piece not in the hand is the first thing to say
+            if pid not in held:
+                return f"you do not hold {pid}"
+            held.remove(pid)
         key = sorted(piece_ids)
         for refused, r in self._options_now(st)[2].items():
             if sorted(pieces.type_id(x) for x in refused) == key:

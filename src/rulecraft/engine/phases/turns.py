@@ -27,7 +27,8 @@ Passing is as at a table: each seat puts ``count`` pieces, one ``give`` at a tim
 instance of the per-seat zone ``zone``; only when every seat has passed do they go to the hands of
 the seats ``to`` names. What a seat can see of pieces passed to it before then follows the zone's
 declared visibility (``owner``: only the giver sees them), so nobody sees incoming pieces before
-passing their own.
+passing their own. Without ``to`` the pieces stay where each seat put them, laid aside (bid-cards
+whose suits say the bid, a discard kept in front of the seat).
 """
 
 from __future__ import annotations
@@ -130,7 +131,8 @@ class EachSeat(Phase):
                 b.error(choose.get("verb"), f"verb is one of {', '.join(VERBS)}, not '{x.verb}'")
         else:
             x.give = int(give.get("count", 1))
-            x.give_to = b.expr(give["to"], tscope, T.NUMBER, f"{what} to")
+            if "to" in give:  # without it the pieces stay laid aside in the seat's own zone
+                x.give_to = b.expr(give["to"], tscope, T.NUMBER, f"{what} to")
             x.zone = str(give.get("zone", ""))
             if b.ref(give.get("zone"), rs.zone_by_name, "zone") and rs.zone_by_name[x.zone].per != "seat":
                 b.error(give.get("zone"), f"'{x.zone}' must be a per-seat zone: each seat's passed pieces wait in "
@@ -177,8 +179,9 @@ class EachSeat(Phase):
         d.given = 0
 
     def _deliver(self, st: Board, d: TurnData) -> None:
-        """Every seat has passed: each seat's pieces go to the hand of the seat ``to`` names."""
-        assert self.give_to is not None
+        """Every seat has passed: each seat's pieces go to the hand of the seat ``to`` names (if any)."""
+        if self.give_to is None:
+            return
         ctx = st.ctx
         moves = []
         for seat in d.decided:
