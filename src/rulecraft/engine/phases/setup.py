@@ -8,7 +8,8 @@ from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.board import grouped_targets
 from rulecraft.engine.context import bound_scope
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
-from rulecraft.engine.phases.base import Phase, seat_of
+from rulecraft.engine.phases.base import Phase, rule_failed, seat_of
+from rulecraft.errors import clip
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -103,10 +104,12 @@ class Deal(Phase):
             need = []
             for s in seats:
                 ctx.bind["seat"] = s
-                need.append(int(self.count(ctx)))
+                need.append(self._count_for(ctx, s))
             ctx.bind.pop("seat", None)
         side_zi = st.zone_instance(self.side[0]) if self.side else -1
         side_have = len(st.zones[side_zi]) if self.side else 0
+        if self.count is not None:
+            self._check_enough(need, side_have, len(pile))
         key = (tuple(seats), tuple(need), len(pile), side_have)
         plan = self._plans.get(key)
         if plan is None:
@@ -122,6 +125,30 @@ class Deal(Phase):
                 for p in zones[zi]:
                     dealt_owner[p] = s
         return False
+
+    def _count_for(self, ctx: Any, seat: int) -> int:
+        assert self.count is not None
+        value = self.count(ctx)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or value < 0:
+            raise rule_failed(self.count.pos, f"deal '{self.id}' count: '{clip(self.count.text, 100)}' gave "
+                                              f"{clip(repr(value), 100)} for seat {seat}, which is no number of "
+                                              "pieces (a whole number, 0 or more)")
+        return int(value)
+
+    def _check_enough(self, need: list[int], side_have: int, held: int) -> None:
+        """A deal that asks for more pieces than its zone holds is a rule problem, not a short deal: hands
+        of 12 where the text says 13 would go unnoticed (``count: all`` deals a zone out, however many)."""
+        side = max(0, self.side[3] - side_have) if self.side else 0
+        wanted = sum(need) + side
+        if wanted <= held:
+            return
+        counts = sorted(set(need))
+        each = f"{counts[0]} pieces for each of {len(need)} seats" if len(counts) == 1 else \
+            f"{sum(need)} pieces for {len(need)} seats"
+        nest = f" and {side} for '{self.side[0]}'" if side and self.side else ""
+        assert self.count is not None
+        raise rule_failed(self.count.pos, f"deal '{self.id}' asks for {each}{nest} ({wanted} in all), but "
+                                          f"'{self.src}' holds {held}: deal fewer, or 'count: all' to deal it out")
 
     def _plan(self, st: Board, seats: list[int], need: list[int], left: int, side_zi: int,
               side_have: int) -> list[tuple[int, bool]]:
