@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Iterable
 from pathlib import Path
@@ -110,6 +111,10 @@ def _json_line(line: str, name: str, lineno: int) -> Any:
         return json.loads(line)
     except json.JSONDecodeError as exc:
         raise LogError(f"{name}:{lineno}:{exc.colno}: error: not valid JSON: {exc.msg}") from None
+    except ValueError:  # a whole number past Python's limit on the digits it reads from text (4,300)
+        found = re.search(r"\d{4301,}", line)
+        col = found.start() + 1 if found else 1
+        raise LogError(f"{name}:{lineno}:{col}: error: a number too long to be one rulecraft writes") from None
     except RecursionError:  # pragma: no cover - _nesting refuses such lines first
         raise LogError(f"{name}:{lineno}:1: error: this line nests too deeply") from None
 
