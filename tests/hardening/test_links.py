@@ -1,0 +1,53 @@
+"""Symbolic links as outputs: written through, so a link stays a link; one that cannot be followed is refused.
+
+Every file was written as a temporary file renamed over the path, and the rename replaced a link with a
+plain file: ``fmt`` of a linked .rules file cut the link and left the file it named unformatted, and a
+link in a loop was taken for a free name.
+"""
+
+from __future__ import annotations
+
+import os
+
+from cli_support import Cli, error_lines
+
+
+def test_fmt_of_a_linked_file_formats_the_file_and_keeps_the_link(cli: Cli) -> None:
+    cli.tiny()
+    (cli.cwd / "shared").mkdir()
+    assert cli("convert", "tiny.yaml", "shared/tiny.rules").code == 0
+    target = cli.cwd / "shared" / "tiny.rules"
+    formatted = target.read_text(encoding="utf-8")
+    target.write_text(formatted.replace("name tiny", "name   tiny", 1), encoding="utf-8")
+    os.symlink("shared/tiny.rules", cli.cwd / "tiny.rules")
+    r = cli("fmt", "tiny.rules")
+    assert (r.code, r.out) == (0, "formatted tiny.rules\n")
+    assert os.readlink(cli.cwd / "tiny.rules") == "shared/tiny.rules"
+    assert target.read_text(encoding="utf-8") == formatted
+
+
+def test_convert_force_onto_a_link_replaces_what_it_names(cli: Cli) -> None:
+    cli.tiny()
+    cli.write("old.rules", "name old\n")
+    os.symlink("old.rules", cli.cwd / "out.rules")
+    assert cli("convert", "--force", "tiny.yaml", "out.rules").code == 0
+    assert os.readlink(cli.cwd / "out.rules") == "old.rules"
+    assert (cli.cwd / "old.rules").read_text(encoding="utf-8").startswith("# yaml-language-server")
+
+
+def test_a_link_in_a_loop_is_refused_as_an_output(cli: Cli) -> None:
+    cli.tiny()
+    os.symlink("b.jsonl", cli.cwd / "a.jsonl")
+    os.symlink("a.jsonl", cli.cwd / "b.jsonl")
+    r = cli("play", "tiny.yaml", "--seed", "1", "--log", "a.jsonl")
+    assert r.code == 2
+    assert error_lines(r.err) == ["error: --log a.jsonl: a symbolic link that cannot be followed (Too many levels of "
+                                  "symbolic links)"]
+    os.symlink("c.rules", cli.cwd / "d.rules")
+    os.symlink("d.rules", cli.cwd / "c.rules")
+    r = cli("convert", "tiny.yaml", "c.rules")
+    assert r.code == 1
+    assert error_lines(r.err) == ["error: cannot write c.rules: a symbolic link that cannot be followed (Too many "
+                                  "levels of symbolic links)"]
+    assert os.readlink(cli.cwd / "c.rules") == "d.rules"
+    assert os.readlink(cli.cwd / "a.jsonl") == "b.jsonl"
