@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from rulecraft.cli.options import parse_option_assignments
+from rulecraft.cli.options import comma_list, parse_option_assignments
 from rulecraft.cli.table import language, named, pad
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: t
 
         require_matplotlib()  # fail before playing, not after
         check_plot_path(plot_path)
-    agent_list = [x.strip() for x in agents.split(",") if x.strip()]
+    agent_list = comma_list(agents, "--agents")
     sides = []
     for ref, opts, preset in ((a, a_options, a_preset), (b, b_options, b_preset)):
         chosen = parse_option_assignments(opts)
