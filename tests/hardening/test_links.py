@@ -51,3 +51,15 @@ def test_a_link_in_a_loop_is_refused_as_an_output(cli: Cli) -> None:
                                   "levels of symbolic links)"]
     assert os.readlink(cli.cwd / "c.rules") == "d.rules"
     assert os.readlink(cli.cwd / "a.jsonl") == "b.jsonl"
+
+
+def test_a_link_in_a_loop_among_scenarios_is_an_error_at_the_link(cli: Cli) -> None:
+    # Python before 3.13 raises RuntimeError (not OSError) resolving such a link: 'test' of the folder was an
+    # internal error.
+    (cli.cwd / "suite").mkdir()
+    os.symlink("b.yaml", cli.cwd / "suite" / "a.yaml")
+    os.symlink("a.yaml", cli.cwd / "suite" / "b.yaml")
+    for args in (("test", "suite"), ("test", "--coverage", "suite")):
+        r = cli(*args)
+        assert r.code == 1
+        assert "suite/a.yaml:1:1: error: cannot read the file: Too many levels of symbolic links" in r.out + r.err
