@@ -93,6 +93,8 @@ def _link_problem(path: Path) -> str:
 
 
 def _checked(what: str, path: str | Path, check: Callable[[], Path]) -> Path:
+    if str(path) == "":  # Path("") is ".": an empty --log-dir wrote its logs here, an empty --plot nothing
+        raise UsageError(f"{what} is empty: name a path")
     try:
         return check()
     except OSError as exc:  # a path the system cannot look up at all (too long, no permission)
