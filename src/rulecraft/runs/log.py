@@ -207,7 +207,10 @@ def load_logged_ruleset(header: dict[str, Any], name: str, ruleset: str | None =
     try:
         return load_ruleset(ruleset or str(logged["name"]), options)
     except UsageError as exc:
-        raise LogError(f"{name}:1:1: error: cannot load the ruleset this log was played under: {exc}") from None
+        # A log names its ruleset, not the path of the file it was read from: say how to give that file.
+        hint = "" if ruleset else (f" (a game played from a rule file of your own: name that file, as in 'replay "
+                                   f"{name} --ruleset FILE' or 'play FILE --resume {name}')")
+        raise LogError(f"{name}:1:1: error: cannot load the ruleset this log was played under: {exc}{hint}") from None
 
 
 def check_identity(name: str, header: dict[str, Any], rs: Ruleset) -> None:
