@@ -63,3 +63,17 @@ def test_a_link_in_a_loop_among_scenarios_is_an_error_at_the_link(cli: Cli) -> N
         r = cli(*args)
         assert r.code == 1
         assert "suite/a.yaml:1:1: error: cannot read the file: Too many levels of symbolic links" in r.out + r.err
+
+
+def test_a_ruleset_that_is_no_file_says_what_it_is(cli: Cli) -> None:
+    # Each was 'no such rule file', though there is something by that name.
+    os.mkfifo(cli.cwd / "fifo.yaml")
+    os.symlink("nowhere.yaml", cli.cwd / "dangling.yaml")
+    os.symlink("l2.yaml", cli.cwd / "l1.yaml")
+    os.symlink("l1.yaml", cli.cwd / "l2.yaml")
+    for name, message in [("fifo.yaml", "error: fifo.yaml: not a regular file (a rule file is a file of text)"),
+                          ("dangling.yaml", "error: dangling.yaml: a symbolic link to a file that does not exist"),
+                          ("l1.yaml", "error: l1.yaml: cannot read it (Too many levels of symbolic links)"),
+                          ("missing.yaml", "error: no such rule file: missing.yaml")]:
+        r = cli("simulate", name, "-n", "1")
+        assert (r.code, error_lines(r.err)) == (2, [message])
