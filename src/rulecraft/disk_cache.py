@@ -52,7 +52,9 @@ def cache_folder() -> Path | None:
     nothing can be written there."""
     if os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
         return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # unset, or relative: the XDG spec says to ignore it (not to fill the current folder)
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     folder = Path(base) / "rulecraft"
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from rulecraft.cli.options import parse_option_assignments
+from rulecraft.cli.options import comma_list, parse_option_assignments
 from rulecraft.cli.table import language, named, pad
 
 if TYPE_CHECKING:
@@ -66,12 +66,12 @@ def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: t
         from rulecraft.runs.distribute import check_dask_address
 
         check_dask_address(dask_address)
-    if plot_path:
+    if plot_path is not None:
         from rulecraft.cli.plot import check_plot_path, require_matplotlib
 
-        require_matplotlib()  # fail before playing, not after
-        check_plot_path(plot_path)
-    agent_list = [x.strip() for x in agents.split(",") if x.strip()]
+        check_plot_path(plot_path)  # fail before playing, not after
+        require_matplotlib()
+    agent_list = comma_list(agents, "--agents")
     sides = []
     for ref, opts, preset in ((a, a_options, a_preset), (b, b_options, b_preset)):
         chosen = parse_option_assignments(opts)
@@ -94,7 +94,7 @@ def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: t
                 side["seconds"] = round(time.perf_counter() - start, 3)
             report[label] = side
     report["b_minus_a"] = compare_stats(report["a"], report["b"], records[0], records[1])
-    if plot_path:
+    if plot_path is not None:
         from rulecraft.cli.plot import plot_comparison
 
         plot_comparison(plot_path, report, records)
@@ -102,7 +102,7 @@ def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: t
         click.echo(json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False))
         return
     click.echo(render_text(report, (sides[0][0], sides[1][0]), lang))
-    if plot_path:
+    if plot_path is not None:
         click.echo(f"plot written to {plot_path}")
 
 

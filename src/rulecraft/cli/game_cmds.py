@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rulecraft.cli.options import parse_option_assignments
+from rulecraft.cli.options import comma_list, parse_option_assignments
 from rulecraft.errors import RuleFileError, UsageError
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def simulate(ruleset: str, options: tuple[str, ...], preset: str | None, games: 
     lang = language(rs, lang)
     if log_dir is not None:
         _new_log_dir(log_dir)
-    names = resolve_agents(rs, [a.strip() for a in agents.split(",") if a.strip()])
+    names = resolve_agents(rs, comma_list(agents, "--agents"))
     spec = RunSpec.make(ruleset, parse_option_assignments(options), preset, names, seed)
     with progress_bar(games, rs.name) as update:
         summary = simulate_run(spec, games, workers=workers, dask=dask_address, log_dir=log_dir, progress=update)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from rulecraft.errors import UsageError
+from rulecraft.errors import UsageError, clip
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
@@ -29,3 +29,16 @@ def parse_option_assignments(items: Iterable[str]) -> dict[str, str]:
             raise UsageError(f"option '{name}' is given twice, as '{out[name]}' and '{choice}'")
         out[name] = choice
     return out
+
+
+def comma_list(text: str, option: str) -> list[str]:
+    """``a, b,c`` → ``["a", "b", "c"]``; an empty item is a UsageError rather than dropped, since dropping it
+    changes the meaning: ``--agents mc,`` would give every seat mc, and ``--agents ,,`` every seat the default."""
+    items = [item.strip() for item in text.split(",")]
+    if not any(items):
+        raise UsageError(f"{option} is empty: give a name, or one per seat separated by commas")
+    for i, item in enumerate(items, 1):
+        if not item:
+            raise UsageError(f"{option} {clip(text)}: item {i} of {len(items)} is empty (one name per seat, "
+                             "separated by commas)")
+    return items

@@ -258,7 +258,7 @@ def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seat
             rs = load_logged_ruleset(header, resume_file)
         else:
             rs = load_ruleset(ruleset, parse_option_assignments(options), preset)
-        agents = seat_agents(rs, seats_spec, int(header["seed"])) if seats_spec else None
+        agents = seat_agents(rs, seats_spec, int(header["seed"])) if seats_spec is not None else None
         shown_in = language(rs, lang) if lang is not None else _logged_language(rs, header)
         target = Path(resume_file) if log_file is None or _same_file(log_file, resume_file) else new_save(log_file)
         session = Session.resume(Path(resume_file), rs, agents, target)

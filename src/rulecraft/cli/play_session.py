@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.agents.base import make_agent
+from rulecraft.cli.options import comma_list
 from rulecraft.engine.game import Game
 from rulecraft.errors import LogError, UsageError
 from rulecraft.runs.log import check_identity, log_lines, parse_log, read_log, replay_events, write_log
@@ -33,7 +34,7 @@ def seat_agents(rs: Ruleset, spec: str | None, seed: int) -> list[str]:
     Each bot name is checked now (``make_agent``), so a typo is a usage error before the game starts.
     """
     n = rs.seats.count
-    names = [s.strip() for s in spec.split(",") if s.strip()] if spec else [HUMAN] + ["default"] * (n - 1)
+    names = comma_list(spec, "--seats") if spec is not None else [HUMAN] + ["default"] * (n - 1)
     if len(names) != n:
         raise UsageError(f"{rs.name} has {n} seats: --seats needs {n} names separated by commas "
                          f"(e.g. {','.join([HUMAN] + ['random'] * (n - 1))}), got {len(names)}")

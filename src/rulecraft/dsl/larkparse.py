@@ -57,7 +57,10 @@ def _end(x: Any) -> int:
 class _ToAst(Transformer[Token, A.Node]):
     def number(self, meta: Any, c: list[Token]) -> A.Node:
         text = str(c[0])
-        value: int | float = float(text) if any(ch in text for ch in ".eE") else int(text)
+        try:
+            value: int | float = float(text) if any(ch in text for ch in ".eE") else int(text)
+        except ValueError:  # past Python's limit on the digits of a whole number read from text (4,300)
+            raise ExprSyntaxError(meta.start_pos, f"this number is too long ({len(text):,} digits)") from None
         return A.Literal(meta.start_pos, meta.end_pos, value)
 
     def string(self, meta: Any, c: list[Token]) -> A.Node:

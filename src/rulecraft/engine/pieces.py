@@ -14,11 +14,16 @@ beside an id, and which id a typed name stands for.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulecraft.errors import Diagnostic, SourcePos
+from rulecraft.errors import Diagnostic, Limit, SourcePos
+
+# More pieces than any set of cards or tiles has, by far: a short `generate` (three lists of a hundred
+# values) or a large `copies` must not make millions of pieces, each with its tables, before play begins.
+MAX_PIECES = Limit(10_000, "pieces", "makes {n} pieces")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +114,17 @@ def build_piece_table(
     """
     table = PieceTable()
     seen: dict[str, SourcePos] = {}
+    made = 0
     for entry in spec:
         entry_pos = pos_of(entry)
         copies = int(entry.get("copies", 1))
+        here = copies * (math.prod(len(v) for v in entry["generate"].values()) if "generate" in entry else 1)
+        made += here
+        if MAX_PIECES.exceeded(made):  # counted before any is made ('where' may keep fewer, but asks of each)
+            subject = "this entry" if made == here else "with this entry the file"
+            diags.append(Diagnostic(entry_pos, MAX_PIECES.message(subject, made, "each combination generated, "
+                                                                   "times its copies, is a piece"), "pieces"))
+            return table
         if "generate" in entry:
             gen: dict[str, list[Any]] = entry["generate"]
             keys = list(gen)

@@ -431,8 +431,13 @@ def _other_names(st: dict[str, str], oid: str, choice: dict[str, Any], seen: dic
         return ()  # absent, or not a list: the schema says so at its place
     names: list[str] = []
     for j, name in enumerate(raw):
-        text = str(name)
+        # 3.0 is the whole number 3 to the schema, and is asked for as 3 (str() would make it '3.0').
+        text = str(int(name)) if isinstance(name, float) and name.is_integer() else str(name)
         where = pos_of(name, _item_pos(raw, j))
+        if not text.strip() or text != text.strip():
+            diags.append(_diag(st, where, f"option '{oid}': '{text}' cannot be asked for (a name is some text "
+                                          "without spaces around it)"))
+            continue
         if text in seen:
             diags.append(_diag(st, where, f"option '{oid}': '{text}' already names a choice (at line "
                                           f"{seen[text].line}); each name picks one choice"))

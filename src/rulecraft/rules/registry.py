@@ -13,6 +13,8 @@ repository's top-level ``variants/`` and ``schemas/`` and in ``tests/scenarios/`
 from __future__ import annotations
 
 import difflib
+import errno
+import os
 from pathlib import Path
 
 from rulecraft.errors import UsageError, clip
@@ -132,6 +134,20 @@ def path_target(ref: str | Path, relative_to: Path | None = None) -> Path | None
         return None
 
 
+def _not_a_rule_file(p: Path, shown: str) -> str:
+    """Why a path that names no rule file does not: there is nothing there, or something that is no file."""
+    try:
+        os.stat(p)
+    except FileNotFoundError:
+        return f"{shown}: a symbolic link to a file that does not exist" if p.is_symlink() else \
+            f"no such rule file: {shown}"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"{shown}: cannot read it ({exc.strerror or exc})"
+        return f"no such rule file: {shown}"  # a name the system cannot look up at all (too long, say)
+    return f"{shown}: not a regular file (a rule file is a file of text)"
+
+
 def resolve_ruleset(ref: str | Path, relative_to: Path | None = None) -> Path:
     """The rule file a RULESET argument names; UsageError (with did-you-mean) when there is none."""
     found = path_target(ref, relative_to) or bundled_path(str(ref))
@@ -142,7 +158,7 @@ def resolve_ruleset(ref: str | Path, relative_to: Path | None = None) -> Path:
     if _is_dir(p):
         raise UsageError(f"directory '{clip(text)}' has no {BASE_FILE} (nor base.rules)")
     if p.suffix in RULE_SUFFIXES or "\\" in text or text.startswith((".", "/")):
-        raise UsageError(f"no such rule file: {clip(text)}")
+        raise UsageError(_not_a_rule_file(p, clip(text)))
     known = list_bundled()
     close = difflib.get_close_matches(text, known, n=1) if len(text) <= 100 else []
     hint = f" (did you mean '{close[0]}'?)" if close else ""

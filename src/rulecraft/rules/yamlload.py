@@ -212,7 +212,7 @@ def display_path(path: str | os.PathLike[str]) -> str:
     p = Path(path)
     try:
         resolved = p.resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # a loop of symbolic links: RuntimeError before Python 3.13
         return str(path)
     with contextlib.suppress(ValueError, OSError):
         return "variants/" + resolved.relative_to(bundled_variants_dir().resolve()).as_posix()

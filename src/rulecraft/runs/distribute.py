@@ -10,9 +10,11 @@ changes its numbers.
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,8 +74,20 @@ def run_chunk(spec: RunSpec, start: int, stop: int, log_dir: str | None = None) 
     return rs.content_hash, records
 
 
-def chunk_bounds(n: int, size: int) -> list[tuple[int, int]]:
-    return [(a, min(a + size, n)) for a in range(0, n, size)]
+def chunk_bounds(n: int, size: int) -> Iterator[tuple[int, int]]:
+    """The chunks of games 0..n-1, made as they are asked for: a run of 10**12 games holds none in advance."""
+    return ((a, min(a + size, n)) for a in range(0, n, size))
+
+
+def local_workers(asked: int, tasks: int) -> int:
+    """How many local processes to start for ``tasks`` pieces of work when ``asked`` for that many: never more
+    than there is work for, nor than the machine has CPUs (at least two, so asking for workers always uses
+    them) — the figures do not depend on it, and ``--workers 10000`` is not ten thousand processes."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(asked, tasks, max(2, cpus)))
+
+
+IN_FLIGHT = 2  # tasks handed to each worker ahead of its results, so work queued is bounded by the workers
 
 
 def default_chunk_size(n: int, workers: int) -> int:
@@ -91,7 +105,9 @@ def run_games(spec: RunSpec, n: int, *, workers: int = 1, dask: str | Any | None
     """
     _LOADED.clear()  # a run reads its rule files afresh: they may have changed since an earlier run in this process
     expected = _ruleset(spec).content_hash
-    bounds = chunk_bounds(n, chunk_size or default_chunk_size(n, workers if dask is None else 8))
+    size = chunk_size or default_chunk_size(n, workers if dask is None else 8)
+    bounds = chunk_bounds(n, size)
+    workers = local_workers(workers, math.ceil(n / size))
     if dask is not None:
         results = _run_dask(spec, bounds, dask, log_dir, progress)
     elif workers > 1:
@@ -112,17 +128,26 @@ def run_games(spec: RunSpec, n: int, *, workers: int = 1, dask: str | Any | None
     return records
 
 
-def _run_processes(spec: RunSpec, bounds: list[tuple[int, int]], workers: int, log_dir: str | None,
+def _run_processes(spec: RunSpec, bounds: Iterator[tuple[int, int]], workers: int, log_dir: str | None,
                    progress: Callable[[int], None] | None) -> list[tuple[str, list[dict[str, Any]]]]:
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(run_chunk, spec, a, b, log_dir): b - a for a, b in bounds}
-        results = []
-        for fut in as_completed(futures):
-            results.append(fut.result())
-            if progress is not None:
-                progress(futures[fut])
+    from rulecraft.runs.pool import worker_pool
+
+    results = []
+    with worker_pool(workers) as pool:
+        pending: dict[Future[tuple[str, list[dict[str, Any]]]], int] = {}
+        for a, b in itertools.chain(bounds, [(-1, -1)]):
+            if a >= 0:
+                pending[pool.submit(run_chunk, spec, a, b, log_dir)] = b - a
+            # A chunk is submitted only when a worker will want it soon: the queue stays IN_FLIGHT per worker.
+            while pending and (a < 0 or len(pending) >= IN_FLIGHT * workers):
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    results.append(fut.result())
+                    if progress is not None:
+                        progress(pending[fut])
+                    del pending[fut]
     return results
 
 
@@ -151,7 +176,7 @@ def check_dask_address(address: str) -> None:
                          "e.g. tcp://10.0.0.5:8786")
 
 
-def _run_dask(spec: RunSpec, bounds: list[tuple[int, int]], dask: str | Any, log_dir: str | None,
+def _run_dask(spec: RunSpec, bounds: Iterator[tuple[int, int]], dask: str | Any, log_dir: str | None,
               progress: Callable[[int], None] | None) -> list[tuple[str, list[dict[str, Any]]]]:
     try:
         from distributed import Client, as_completed
@@ -166,13 +191,25 @@ def _run_dask(spec: RunSpec, bounds: list[tuple[int, int]], dask: str | Any, log
         raise RulecraftError(f"cannot reach the dask scheduler at {dask}: {exc}") from None
     assert not isinstance(client, str)
     try:
-        futures = [client.submit(run_chunk, spec, a, b, log_dir, pure=False) for a, b in bounds]
-        sizes = {f.key: b - a for f, (a, b) in zip(futures, bounds, strict=True)}
+        # As with local processes, chunks are submitted as earlier ones finish, not all at once.
+        ahead = IN_FLIGHT * max(1, len(client.nthreads()) if hasattr(client, "nthreads") else 8)
+        sizes: dict[Any, int] = {}
+        running = as_completed()
+
+        def submit_next() -> None:
+            for a, b in itertools.islice(bounds, 1):
+                fut = client.submit(run_chunk, spec, a, b, log_dir, pure=False)
+                sizes[fut.key] = b - a
+                running.add(fut)
+
+        for _ in range(ahead):
+            submit_next()
         results = []
-        for fut in as_completed(futures):
+        for fut in running:
             results.append(fut.result())
             if progress is not None:
-                progress(sizes[fut.key])
+                progress(sizes.pop(fut.key))
+            submit_next()
         return results
     finally:
         if own:

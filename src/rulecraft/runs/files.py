@@ -44,16 +44,21 @@ def write_lines(path: str | Path, lines: Iterable[str]) -> None:
 
 
 def write_file(path: str | Path, produce: Callable[[str], None]) -> None:
-    """``produce(tmp)`` writes the content to the temporary path ``tmp``; it is then renamed to ``path``."""
-    path = Path(path)
+    """``produce(tmp)`` writes the content to the temporary path ``tmp``; it is then renamed to ``path``.
+
+    A symbolic link is written through: the file it names gets the content and the link stays a link
+    (renaming over the link itself would put a plain file in its place).
+    """
+    shown = path = Path(path)
+    path = _through_link(path)
     directory = path.parent
     if not directory.is_dir():
-        raise OutputError(f"cannot write {path}: {_no_directory(directory)}")
+        raise OutputError(f"cannot write {shown}: {_no_directory(directory)}")
     with _signals_held():
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
         except OSError as exc:
-            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from None
         try:
             os.close(fd)
             produce(tmp)
@@ -62,11 +67,34 @@ def write_file(path: str | Path, produce: Callable[[str], None]) -> None:
         except BaseException as exc:
             Path(tmp).unlink(missing_ok=True)
             if isinstance(exc, OSError):
-                raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+                raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from None
             raise
 
 
+def _through_link(path: Path) -> Path:
+    """The file ``path`` names, following symbolic links (one that leads nowhere: the file it would name)."""
+    if not path.is_symlink():
+        return path
+    problem = _link_problem(path)
+    if problem:
+        raise OutputError(f"cannot write {path}: {problem}")
+    return Path(os.path.realpath(path))
+
+
+def _link_problem(path: Path) -> str:
+    """What is wrong with the symbolic link ``path`` as a place to write, or ''."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return ""  # a link to a file not made yet: writing makes it
+    except OSError as exc:  # a loop of links, or one through something that is no directory
+        return f"a symbolic link that cannot be followed ({exc.strerror or exc})"
+    return ""
+
+
 def _checked(what: str, path: str | Path, check: Callable[[], Path]) -> Path:
+    if str(path) == "":  # Path("") is ".": an empty --log-dir wrote its logs here, an empty --plot nothing
+        raise UsageError(f"{what} is empty: name a path")
     try:
         return check()
     except OSError as exc:  # a path the system cannot look up at all (too long, no permission)
@@ -110,6 +138,9 @@ def _check_writable(p: Path, what: str) -> Path:
         raise UsageError(f"{what} {path}: {_no_directory(p.parent)}")
     if p.exists() and not p.is_file():
         raise UsageError(f"{what} {path}: not a regular file")
+    problem = _link_problem(p) if p.is_symlink() else ""
+    if problem:
+        raise UsageError(f"{what} {path}: {problem}")
     return p
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Iterable
 from pathlib import Path
@@ -111,6 +112,10 @@ def _json_line(line: str, name: str, lineno: int) -> Any:
         return json.loads(line)
     except json.JSONDecodeError as exc:
         raise LogError(f"{name}:{lineno}:{exc.colno}: error: not valid JSON: {exc.msg}") from None
+    except ValueError:  # a whole number past Python's limit on the digits it reads from text (4,300)
+        found = re.search(r"\d{4301,}", line)
+        col = found.start() + 1 if found else 1
+        raise LogError(f"{name}:{lineno}:{col}: error: a number too long to be one rulecraft writes") from None
     except RecursionError:  # pragma: no cover - _nesting refuses such lines first
         raise LogError(f"{name}:{lineno}:1: error: this line nests too deeply") from None
 
@@ -203,7 +208,10 @@ def load_logged_ruleset(header: dict[str, Any], name: str, ruleset: str | None =
     try:
         return load_ruleset(ruleset or str(logged["name"]), options)
     except UsageError as exc:
-        raise LogError(f"{name}:1:1: error: cannot load the ruleset this log was played under: {exc}") from None
+        # A log names its ruleset, not the path of the file it was read from: say how to give that file.
+        hint = "" if ruleset else (f" (a game played from a rule file of your own: name that file, as in 'replay "
+                                   f"{name} --ruleset FILE' or 'play FILE --resume {name}')")
+        raise LogError(f"{name}:1:1: error: cannot load the ruleset this log was played under: {exc}{hint}") from None
 
 
 def check_identity(name: str, header: dict[str, Any], rs: Ruleset) -> None:

@@ -354,11 +354,14 @@ def _evaluate_in_worker(index: int, describe: str) -> Outcome:
 
 def _run_processes(plan: MutationPlan, timeout: float, workers: int,
                    progress: Callable[[int], None] | None) -> dict[int, Outcome]:
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
+
+    from rulecraft.runs.distribute import local_workers
+    from rulecraft.runs.pool import worker_pool
 
     args = (plan.paths, plan.baseline, timeout, len(plan.mutants))
     outcomes: dict[int, Outcome] = {}
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=args) as pool:
+    with worker_pool(local_workers(workers, len(plan.tried)), _init_worker, args) as pool:
         futures = [pool.submit(_evaluate_in_worker, m.index, m.describe()) for m in plan.tried]
         for fut in as_completed(futures):
             out = fut.result()

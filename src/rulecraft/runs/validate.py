@@ -174,15 +174,17 @@ def _play_in_workers(path: str | Path, configs: list[tuple[dict[str, str], str |
 
     As when they are played here, no configuration after one with a game that does not end is reported
     (those not yet started are not played)."""
-    from concurrent.futures import ProcessPoolExecutor
+    from rulecraft.runs.distribute import local_workers
+    from rulecraft.runs.pool import worker_pool
 
     file = display_path(path)
-    with ProcessPoolExecutor(max_workers=min(check.workers, len(configs))) as pool:
+    workers = local_workers(check.workers, len(configs))
+    with worker_pool(workers) as pool:
         futures = [pool.submit(_play_configuration, str(path), options, preset, check.games, check.max_moves,
                                check.time_limit) for options, preset, _label in configs]
         for n, (future, (_options, _preset, label)) in enumerate(zip(futures, configs, strict=True)):
             if check.progress is not None:
-                check.progress(f"{file}: {n} of {len(configs)} configurations played in {check.workers} processes"
+                check.progress(f"{file}: {n} of {len(configs)} configurations played in {workers} processes"
                                f"{clock.left(n * check.games)}")
             shown = label.removesuffix(": ") or "the defaults"
             outcome = sink.run(lambda f=future: f.result(), where, label)  # a worker that failed is reported
