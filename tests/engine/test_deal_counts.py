@@ -20,7 +20,8 @@ zones:
   - {id: hand, per: seat, visibility: owner}
 pieces:
   - id: "c{rank}"
-    generate: {rank: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36]}
+    generate: {rank: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
+                      19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36]}
     attributes: {}
 hand:
   phases:
@@ -55,7 +56,7 @@ def test_asking_for_more_than_the_zone_holds_is_an_error_at_the_count(tmp_path: 
     with pytest.raises(RulecraftError) as info:
         _hands(tmp_path, count, side)
     assert said in str(info.value)
-    assert "my-game.yaml:14:" in str(info.value)  # the deal's line
+    assert "my-game.yaml:15:" in str(info.value)  # the deal's line
 
 
 @pytest.mark.parametrize(("count", "said"), [
@@ -67,4 +68,4 @@ def test_a_count_that_is_no_number_of_pieces_is_an_error(tmp_path: Path, count: 
     with pytest.raises(RulecraftError) as info:
         _hands(tmp_path, count)
     assert said in str(info.value)
-    assert "my-game.yaml:14:" in str(info.value)
+    assert "my-game.yaml:15:" in str(info.value)
