@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.load import load_ruleset
+from rulecraft.rules.located import pos_of
 
 
 @cache
 def ruleset(ref: str, **options: str) -> Ruleset:
     """A bundled ruleset, loaded once per test session (loading compiles every expression)."""
     return load_ruleset(ref, dict(options))
+
+
+def located(value: Any) -> Any:
+    """Read rule data with every position in it (a comparison must see where each value was read)."""
+    if isinstance(value, dict):
+        return (pos_of(value), [(k, located(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return (pos_of(value), [located(v) for v in value])
+    return (pos_of(value), type(value).__name__, str(value))

@@ -10,6 +10,7 @@ from typing import Any
 
 import lark
 import pytest
+from support import located
 
 from rulecraft import parser_cache
 from rulecraft.dsl import larkparse as L
@@ -17,7 +18,6 @@ from rulecraft.dsl import parser as P
 from rulecraft.dsl.syntax_error import ExprSyntaxError
 from rulecraft.errors import RuleFileError
 from rulecraft.rules import textload as TL
-from rulecraft.rules.located import pos_of
 from rulecraft.rules.rulefiles import read_rule_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,13 +46,6 @@ def _built(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(parser_cache, "SHIPPED_DIR", tmp_path / "none")
     _forget()
 
-
-def _located(value: Any) -> Any:
-    if isinstance(value, dict):
-        return (pos_of(value), [(k, _located(v)) for k, v in value.items()])
-    if isinstance(value, list):
-        return (pos_of(value), [_located(v) for v in value])
-    return (pos_of(value), type(value).__name__, str(value))
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -89,7 +82,7 @@ def _read_all() -> list[object]:
     out: list[object] = []
     for path in RULE_FILES:
         doc, comments = TL.parse_rules_with_comments(path.read_text(encoding="utf-8"), path.name)
-        out.append((_located(doc.data), comments))
+        out.append((located(doc.data), comments))
     for text in BROKEN_TEXTS:
         with pytest.raises(RuleFileError) as info:
             TL.parse_rules_text(text, "broken.rules")

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import located
 
 from rulecraft import parser_cache
 from rulecraft.errors import RuleFileError
 from rulecraft.parser_cache import table_file
 from rulecraft.rules import textload as TL
-from rulecraft.rules.located import pos_of
 
 TEXT = """\
 # a game
@@ -41,21 +41,13 @@ def _only_file(folder: Path) -> Path:
     return files[0]
 
 
-def _located(value: Any) -> Any:
-    """The value with every position in it (the comparison must see where each value was read)."""
-    if isinstance(value, dict):
-        return (pos_of(value), [(k, _located(v)) for k, v in value.items()])
-    if isinstance(value, list):
-        return (pos_of(value), [_located(v) for v in value])
-    return (pos_of(value), type(value).__name__, str(value))
-
 
 def _read() -> tuple[Any, list[Any], str]:
     TL._parser.cache_clear()
     doc, comments = TL.parse_rules_with_comments(TEXT, "f.rules")
     with pytest.raises(RuleFileError) as info:
         TL.parse_rules_text("name (\n", "g.rules")  # the layout's bracket tracking runs from the cache too
-    return _located(doc.data), list(comments), str(info.value)
+    return located(doc.data), list(comments), str(info.value)
 
 
 def test_tables_from_the_cache_read_as_built_ones(fresh: Path) -> None:
