@@ -34,6 +34,17 @@ def test_log_replays_to_the_same_state(tmp_path: Path, game) -> None:  # type: i
     assert part.view(None) == states[10].view(None)
 
 
+def test_a_log_saved_with_a_byte_order_mark_replays(tmp_path: Path, game) -> None:  # type: ignore[no-untyped-def]
+    # An editor on some systems writes one at the start of a UTF-8 file; rule files are read with it too.
+    rs, st = game
+    path = tmp_path / "g.jsonl"
+    write_log(path, st, ["random"] * 4)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    final, _ = replay(path, rs)
+    assert final.view(None) == st.view(None)
+    assert final.result == st.result
+
+
 def test_log_from_other_options_is_refused(tmp_path: Path, game) -> None:  # type: ignore[no-untyped-def]
     _, st = game
     path = tmp_path / "g.jsonl"

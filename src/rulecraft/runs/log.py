@@ -188,7 +188,7 @@ def read_log(path: str | Path) -> tuple[dict[str, Any], list[tuple[int, dict[str
             raise LogError(f"{path}: error: cannot read the log: not a regular file")
         if MAX_LOG_BYTES.exceeded(info.st_size):
             raise LogError(f"{path}: error: {MAX_LOG_BYTES.message('the log', info.st_size)}")
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # an editor may have saved it with a byte-order mark
     except OSError as exc:
         raise LogError(f"{path}: error: cannot read the log: {exc.strerror}") from exc
     except UnicodeDecodeError as exc:
