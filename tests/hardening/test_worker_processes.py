@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from cli_support import Cli
 
-from rulecraft.runs.distribute import local_workers
+from rulecraft.runs.pool import local_workers
 
 
 def test_a_worker_count_is_bounded_by_the_work_and_the_cpus() -> None:

@@ -45,14 +45,6 @@ def _start(x: Any) -> int:
     return int(x.meta.start_pos)
 
 
-def _end(x: Any) -> int:
-    if isinstance(x, Token):
-        return int(x.end_pos or 0)
-    if isinstance(x, A.Node):
-        return x.end
-    return int(x.meta.end_pos)
-
-
 @v_args(meta=True)
 class _ToAst(Transformer[Token, A.Node]):
     def number(self, meta: Any, c: list[Token]) -> A.Node:

@@ -56,7 +56,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rulecraft.errors import UNKNOWN_POS, Diagnostic, RuleFileError, SourcePos, UsageError, clip
 from rulecraft.rules.excerpt import excerpt
@@ -880,22 +880,11 @@ def options_read(data: Any, chosen: dict[str, str]) -> dict[str, str]:
     return {k: chosen[k] for k in sorted(read) if k in chosen}
 
 
-# The options each shared section reads, by the section itself (kept with it, as _SECTION_JSON).
 _SECTION_OPTIONS: dict[int, tuple[Any, frozenset[str]]] = {}
-_SECTION_OPTIONS_KEPT = 1024
 
 
 def _options_in_section(value: Any) -> frozenset[str]:
-    if not isinstance(value, (dict, list)):
-        return _options_in(value)
-    found = _SECTION_OPTIONS.get(id(value))
-    if found is not None and found[0] is value:
-        return found[1]
-    read = _options_in(value)
-    if len(_SECTION_OPTIONS) >= _SECTION_OPTIONS_KEPT:
-        del _SECTION_OPTIONS[next(iter(_SECTION_OPTIONS))]  # the oldest
-    _SECTION_OPTIONS[id(value)] = (value, read)
-    return read
+    return _per_section(_SECTION_OPTIONS, value, _options_in)
 
 
 def _options_in(data: Any) -> frozenset[str]:
@@ -933,22 +922,31 @@ def content_hash(data: dict[str, Any], read: dict[str, str] | None = None) -> st
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-# The canonical JSON of sections of shared layers (_LAYERS), by the section itself: the value is
-# kept with its text, so its identity is not reused for another, and rule data is never changed.
 _SECTION_JSON: dict[int, tuple[Any, str]] = {}
-_SECTION_JSON_KEPT = 1024
 
 
 def _section_json(value: Any) -> str:
-    found = _SECTION_JSON.get(id(value))
+    return _per_section(_SECTION_JSON, value, canonical_json)
+
+
+_Result = TypeVar("_Result")
+_SECTIONS_KEPT = 1024  # per table
+
+
+def _per_section(table: dict[int, tuple[Any, _Result]], value: Any, work: Callable[[Any], _Result]) -> _Result:
+    """``work(value)`` for a section of the rules (its canonical JSON, the options it reads), remembered by
+    the section itself: a section an option leaves alone is the shared layers' own value (_LAYERS), the
+    same object in every configuration of a file, so its work is done once. The value is kept with its
+    result, so its identity is not reused for another; rule data is never changed."""
+    found = table.get(id(value))
     if found is not None and found[0] is value:
         return found[1]
-    text = canonical_json(value)
+    result = work(value)
     if isinstance(value, (dict, list)):
-        if len(_SECTION_JSON) >= _SECTION_JSON_KEPT:
-            del _SECTION_JSON[next(iter(_SECTION_JSON))]  # the oldest
-        _SECTION_JSON[id(value)] = (value, text)
-    return text
+        if len(table) >= _SECTIONS_KEPT:
+            del table[next(iter(table))]  # the oldest
+        table[id(value)] = (value, result)
+    return result
 
 
 # --------------------------------------------------------------------------- helpers

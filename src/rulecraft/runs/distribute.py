@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -79,14 +78,6 @@ def chunk_bounds(n: int, size: int) -> Iterator[tuple[int, int]]:
     return ((a, min(a + size, n)) for a in range(0, n, size))
 
 
-def local_workers(asked: int, tasks: int) -> int:
-    """How many local processes to start for ``tasks`` pieces of work when ``asked`` for that many: never more
-    than there is work for, nor than the machine has CPUs (at least two, so asking for workers always uses
-    them) — the figures do not depend on it, and ``--workers 10000`` is not ten thousand processes."""
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(asked, tasks, max(2, cpus)))
-
-
 IN_FLIGHT = 2  # tasks handed to each worker ahead of its results, so work queued is bounded by the workers
 
 
@@ -103,6 +94,8 @@ def run_games(spec: RunSpec, n: int, *, workers: int = 1, dask: str | Any | None
     ``workers`` > 1 uses that many local processes; ``dask`` is a scheduler address (or a
     ``distributed.Client``) to run the same chunks on a cluster.
     """
+    from rulecraft.runs.pool import local_workers  # (with the process pool, imported when games are run)
+
     _LOADED.clear()  # a run reads its rule files afresh: they may have changed since an earlier run in this process
     expected = _ruleset(spec).content_hash
     size = chunk_size or default_chunk_size(n, workers if dask is None else 8)

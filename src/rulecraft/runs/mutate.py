@@ -356,8 +356,7 @@ def _run_processes(plan: MutationPlan, timeout: float, workers: int,
                    progress: Callable[[int], None] | None) -> dict[int, Outcome]:
     from concurrent.futures import as_completed
 
-    from rulecraft.runs.distribute import local_workers
-    from rulecraft.runs.pool import worker_pool
+    from rulecraft.runs.pool import local_workers, worker_pool
 
     args = (plan.paths, plan.baseline, timeout, len(plan.mutants))
     outcomes: dict[int, Outcome] = {}

@@ -12,10 +12,19 @@ file holds SIGTERM back until the file is whole (``runs.files``), so ending one 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
+
+
+def local_workers(asked: int, tasks: int) -> int:
+    """How many local processes to start for ``tasks`` pieces of work when ``asked`` for that many: never more
+    than there is work for, nor than the machine has CPUs (at least two, so asking for workers always uses
+    them) — the figures do not depend on it, and ``--workers 10000`` is not ten thousand processes."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(asked, tasks, max(2, cpus)))
 
 
 @contextlib.contextmanager

@@ -174,8 +174,7 @@ def _play_in_workers(path: str | Path, configs: list[tuple[dict[str, str], str |
 
     As when they are played here, no configuration after one with a game that does not end is reported
     (those not yet started are not played)."""
-    from rulecraft.runs.distribute import local_workers
-    from rulecraft.runs.pool import worker_pool
+    from rulecraft.runs.pool import local_workers, worker_pool
 
     file = display_path(path)
     workers = local_workers(check.workers, len(configs))

@@ -77,6 +77,21 @@ class _Empty:
         return self
 
 
+def pieces_held(st: Board, seat: int | None, piece_ids: list[str]) -> tuple[list[int], str | None]:
+    """The seat's pieces that ``piece_ids`` name (a copy for each time an id is named) and the first id it
+    does not hold, None when it holds them all: what a refusal says first when a move names pieces."""
+    hand = list(st.hand(seat)) if seat is not None else []
+    type_id = st.rs.pieces.type_id
+    chosen: list[int] = []
+    for pid in piece_ids:
+        p = next((x for x in hand if type_id(x) == pid), None)
+        if p is None:
+            return chosen, pid
+        hand.remove(p)
+        chosen.append(p)
+    return chosen, None
+
+
 def describe_legal(moves: list[Move], limit: int = 8) -> str:
     texts = [m.text for m in moves[:limit]]
     more = f" (and {len(moves) - limit} more)" if len(moves) > limit else ""

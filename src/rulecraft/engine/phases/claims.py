@@ -75,7 +75,7 @@ from typing import TYPE_CHECKING, Any, cast, overload
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, make_move
-from rulecraft.engine.phases.base import Phase, describe_legal, seat_of
+from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, seat_of
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -659,12 +659,9 @@ class Claims(Phase):
                 f"after each pass, until the next claim or the flush")
 
     def _explain_claim(self, st: Board, d: ClaimData, seat: int, value: str, piece_ids: list[str]) -> str:
-        pool = list(st.hand(seat))
-        for pid in piece_ids:
-            p = next((q for q in pool if st.rs.pieces.type_id(q) == pid), None)
-            if p is None:
-                return f"you do not hold {pid}"
-            pool.remove(p)
+        _held, missing = pieces_held(st, seat, piece_ids)
+        if missing is not None:
+            return f"you do not hold {missing}"
         if value not in self.totals:
             return f"'{value}' is not a {self.attribute}; a claim names one of {', '.join(self.values)}"
         allowed = self.allowed_values(st, d, seat)

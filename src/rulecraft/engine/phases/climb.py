@@ -50,7 +50,7 @@ from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import Play, enumerate_plays
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
-from rulecraft.engine.phases.base import Phase, describe_legal
+from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held
 from rulecraft.engine.phases.tricks import TrickData, Tricks, _apply_restrictions, _restrictions
 from rulecraft.rules.located import pos_of
 
@@ -346,11 +346,9 @@ class Climb(Tricks):
         if verb != "play":
             return f"play pieces or pass: {describe_legal(self.legal(st))}"
         pieces = st.rs.pieces
-        held = [pieces.type_id(p) for p in st.hand(st.to_act)] if st.to_act is not None else []
-        for pid in piece_ids:  # as in a trick round: a piece not in the hand is the first thing to say
-            if pid not in held:
-                return f"you do not hold {pid}"
-            held.remove(pid)
+        _held, missing = pieces_held(st, st.to_act, piece_ids)
+        if missing is not None:  # as in a trick round: a piece not in the hand is the first thing to say
+            return f"you do not hold {missing}"
         key = sorted(piece_ids)
         for refused, r in self._options_now(st)[2].items():
             if sorted(pieces.type_id(x) for x in refused) == key:

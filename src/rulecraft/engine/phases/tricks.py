@@ -30,7 +30,7 @@ from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import ComboSpec, FaceDownPlays, Play, enumerate_all, may_have
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, MoveBook
-from rulecraft.engine.phases.base import Phase, describe_legal, seat_of
+from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, seat_of
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -680,14 +680,9 @@ class Tricks(Phase):
         seat = st.to_act
         assert seat is not None
         pieces = st.rs.pieces
-        hand = list(st.hand(seat))
-        chosen: list[int] = []
-        for pid in piece_ids:
-            t = pieces.by_type_id[pid]
-            p = next((x for x in hand if pieces.type_of[x] == t and x not in chosen), None)
-            if p is None:
-                return f"you do not hold {pid}"
-            chosen.append(p)
+        chosen, missing = pieces_held(st, seat, piece_ids)
+        if missing is not None:
+            return f"you do not hold {missing}"
         key = tuple(sorted(pieces.type_of[p] for p in chosen))
 
         def same(p: Play) -> bool:
@@ -728,7 +723,6 @@ class Tricks(Phase):
                 return f"{' '.join(piece_ids)} does not beat the best play so far ({best_txt}); play face down"
             return f"{' '.join(piece_ids)} is not a combination that may be played here"
         return f"not allowed; you may: {describe_legal(self.legal(st))}"
-
 
     def _not_revoke(self, d: TrickData, piece_ids: list[str]) -> str:
         """Why ``revoke PIECES`` (a play against the follow rules, recorded at a table) is not accepted."""
