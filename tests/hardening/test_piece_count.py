@@ -44,3 +44,23 @@ def test_at_the_limit_a_set_is_made(cli: Cli) -> None:
     from rulecraft.load import load_ruleset
 
     assert len(load_ruleset(str(cli.cwd / "many.yaml")).pieces.type_of) == 9_996
+
+
+def test_a_where_that_keeps_nothing_is_named_not_the_attributes_it_took_away(cli: Cli) -> None:
+    """Every rule reading 'suit' or 'rank' said "unknown function 'rank'", far from the cause."""
+    text = cli.tiny().read_text(encoding="utf-8")
+    for where, column in (("false", 5), ('"rank > 5"', 13)):
+        cli.write("none.yaml", text.replace(ENTRY, ENTRY + f"    where: {where}\n"))
+        r = cli("validate", "none.yaml")
+        assert r.code == 1
+        assert error_lines(r.out) == [
+            f"none.yaml:12:{column}: error: this 'where' keeps none of the 6 pieces its generator makes, so no "
+            "piece has the attributes 'suit', 'rank' that rules would read"]
+
+
+def test_a_generator_emptied_by_its_where_is_allowed_when_other_pieces_have_its_attributes(cli: Cli) -> None:
+    text = cli.tiny().read_text(encoding="utf-8")
+    extra = '  - id: "x-{suit}-{rank}"\n    generate: {suit: [c], rank: [4, 5]}\n    where: "rank > 5"\n'
+    cli.write("extra.yaml", text.replace(ENTRY, ENTRY + extra))
+    r = cli("validate", "extra.yaml")
+    assert r.code == 0, r.out

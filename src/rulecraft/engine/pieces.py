@@ -115,6 +115,8 @@ def build_piece_table(
     table = PieceTable()
     seen: dict[str, SourcePos] = {}
     made = 0
+    # Generators whose 'where' kept none of what they made, with the attributes they would have given.
+    kept_none: list[tuple[Any, int, list[str]]] = []
     for entry in spec:
         entry_pos = pos_of(entry)
         copies = int(entry.get("copies", 1))
@@ -129,6 +131,8 @@ def build_piece_table(
             gen: dict[str, list[Any]] = entry["generate"]
             keys = list(gen)
             combos: Iterable[tuple[Any, ...]] = itertools.product(*(gen[k] for k in keys))
+            before = len(table.types)
+            attr_names = [*keys, *entry.get("attributes", {}), *entry.get("derive", {})]
             for values in combos:
                 fields = dict(zip(keys, values, strict=True))
                 attrs = dict(fields)
@@ -146,6 +150,8 @@ def build_piece_table(
                     diags.append(Diagnostic(entry_pos, str(exc), "pieces"))
                     return table
                 _add(table, PieceType(pid, pname, attrs, copies, entry_pos, glyph, names), seen, diags)
+            if len(table.types) == before and here and entry.get("where") is not None:
+                kept_none.append((entry["where"], here // copies, attr_names))
         else:
             attrs = dict(entry.get("attributes", {}))
             for aname, expr in entry.get("derive", {}).items():
@@ -164,7 +170,28 @@ def build_piece_table(
                 diags,
             )
     table.finish()
+    _explain_vanished_attributes(table, kept_none, pos_of, diags)
     return table
+
+
+def _explain_vanished_attributes(
+    table: PieceTable,
+    kept_none: list[tuple[Any, int, list[str]]],
+    pos_of: Callable[[Any], SourcePos],
+    diags: list[Diagnostic],
+) -> None:
+    """A generator whose ``where`` keeps none of its pieces is allowed (an option may leave out a
+    whole kind of piece), but when no other piece has its attributes every rule reading them would
+    say "unknown function 'suit'" far from the cause: say it at the ``where``, and build nothing on it."""
+    for where, count, attr_names in kept_none:
+        gone = [a for a in dict.fromkeys(attr_names) if a not in table.columns]
+        if not gone:
+            continue
+        listed = ", ".join(f"'{a}'" for a in gone)
+        msg = (f"this 'where' keeps none of the {count} pieces its generator makes, so no piece has the "
+               f"attribute{'s' if len(gone) > 1 else ''} {listed} that rules would read")
+        diags.append(Diagnostic(pos_of(where), msg, "pieces"))
+        table.columns.pop("id", None)  # unfinished: the build stops at the pieces (build.py)
 
 
 def _kept(
