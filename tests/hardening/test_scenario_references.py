@@ -38,3 +38,27 @@ def test_dice_the_game_cannot_roll(cli: Cli) -> None:
     assert (r.code, r.out.splitlines()[1]) == (1, message)
     r = cli("validate", "dice.yaml")
     assert (r.code, r.out) == (1, message + "\n1 problem in 1 of 1 file\n")
+
+
+def test_a_scenario_or_mutants_file_named_as_a_ruleset_is_said_to_be_one(cli: Cli) -> None:
+    """Read as a ruleset, another scenario gave a dozen schema errors about keys a ruleset needs."""
+    cli.tiny()
+    cli.write("other.yaml", HEAD + "steps: [pass]\n")
+    cli.write("m.yaml", "equivalent: []\n")
+    cli.write("scenario.yaml", HEAD.replace("tiny.yaml", "other.yaml") + "steps: [pass]\n")
+    message = ("scenario.yaml:3:10: error: 'other.yaml' is a scenario (it plays the ruleset 'tiny.yaml'), "
+               "not a rule file")
+    for command in ("validate", "test"):
+        r = cli(command, "scenario.yaml")
+        assert r.code == 1 and message in r.out.splitlines(), r.out
+    r = cli("simulate", "other.yaml", "-n", "1")
+    assert (r.code, r.err.strip()) == (2, "error: 'other.yaml' is a scenario (it plays the ruleset 'tiny.yaml'), "
+                                          "not a rule file")
+    r = cli("simulate", "m.yaml", "-n", "1")
+    assert (r.code, r.err.strip()) == (2, "error: 'm.yaml' is a mutants file (it lists the equivalent mutants of a "
+                                          "rule file), not a rule file")
+    cli.write("overlay.yaml", "extends: other.yaml\n")
+    r = cli("validate", "overlay.yaml")
+    assert r.code == 1 and r.out.splitlines()[0] == (
+        "overlay.yaml:1:10: error: 'other.yaml' is a scenario (it plays the ruleset 'tiny.yaml'), not a rule file "
+        "to extend")

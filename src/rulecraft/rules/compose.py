@@ -63,7 +63,7 @@ from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import LDict, LList, LStr, pos_of
 from rulecraft.rules.paths import item_noun, item_step, key_step
 from rulecraft.rules.registry import bundled_path, list_bundled, path_target, resolve_ruleset
-from rulecraft.rules.rulefiles import read_rule_file
+from rulecraft.rules.rulefiles import document_kind, read_rule_file
 from rulecraft.rules.yamlload import YamlDocument
 
 DIRECTIVES = ("$delete", "$replace")
@@ -237,6 +237,7 @@ def load_chain(ref: str | Path, read: dict[Path, YamlDocument] | None = None) ->
             raise RuleFileError([Diagnostic(SourcePos(doc.file, 1, 1),
                                             f"the rule file is {what}: it should be keys like 'name:', 'pieces:', "
                                             "'hand:' (or 'extends:' for an overlay)")])
+        _refuse_non_rule_file(doc, docs[-1] if docs else None, via)
         docs.append(doc)
         ext = doc.data.get("extends")
         if ext is None:
@@ -257,6 +258,22 @@ def load_chain(ref: str | Path, read: dict[Path, YamlDocument] | None = None) ->
         current = target
     docs.reverse()
     return docs
+
+
+def _refuse_non_rule_file(doc: YamlDocument, extender: YamlDocument | None, via: Any) -> None:
+    """A scenario or a mutants file named where a rule file belongs is said to be one, once: read as a
+    ruleset it gave a dozen schema errors about keys a ruleset needs."""
+    kind = document_kind(doc.data)
+    if kind == "scenario":
+        what = f"a scenario (it plays the ruleset '{clip(doc.data['ruleset'])}')"
+    elif kind == "mutants":
+        what = "a mutants file (it lists the equivalent mutants of a rule file)"
+    else:
+        return
+    if extender is not None:
+        raise _file_error(extender, via, f"'{clip(via)}' is {what}, not a rule file to extend")
+    # Named on a command line or by a scenario: a usage error there, which a scenario reports at its 'ruleset:'.
+    raise UsageError(f"'{doc.file}' is {what}, not a rule file")
 
 
 def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset: str | None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from rulecraft.rules.registry import RULES_SUFFIX
 from rulecraft.rules.yamlload import YamlDocument, read_yaml_file
@@ -17,6 +18,20 @@ from rulecraft.rules.yamlload import YamlDocument, read_yaml_file
 def is_text_form(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` names a file in the text form (by its extension)."""
     return Path(path).suffix == RULES_SUFFIX
+
+
+def document_kind(data: Any) -> str:
+    """What a file's data is, by the key only its kind has: a scenario names the ``ruleset`` it plays, a
+    mutants file lists ``equivalent`` mutants, an overlay ``extends`` another file; else a whole ruleset."""
+    if not isinstance(data, dict):
+        return "unknown"
+    if "ruleset" in data:
+        return "scenario"
+    if "equivalent" in data:
+        return "mutants"
+    if "extends" in data:
+        return "overlay"
+    return "ruleset"
 
 
 def read_rule_file(path: str | os.PathLike[str], display: str | None = None) -> YamlDocument:

@@ -28,7 +28,7 @@ from typing import Any
 
 from rulecraft.errors import Diagnostic, RulecraftError, RuleFileError, SourcePos, sort_diagnostics
 from rulecraft.rules.registry import RULE_SUFFIXES
-from rulecraft.rules.rulefiles import read_rule_file
+from rulecraft.rules.rulefiles import document_kind, read_rule_file
 from rulecraft.rules.yamlload import YamlDocument, display_path
 
 
@@ -73,18 +73,6 @@ def collect_files(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
-def classify(data: Any) -> str:
-    if not isinstance(data, dict):
-        return "unknown"
-    if "ruleset" in data:
-        return "scenario"
-    if "equivalent" in data:
-        return "mutants"
-    if "extends" in data:
-        return "overlay"
-    return "ruleset"
-
-
 def validate_file(path: str | Path, build: bool = True, simulate: int | PlayCheck = 0) -> FileReport:
     """Every problem of one file (and of what it composes with), as Diagnostics.
 
@@ -99,7 +87,7 @@ def validate_file(path: str | Path, build: bool = True, simulate: int | PlayChec
     except RulecraftError as exc:
         sink.add(exc, name)
         return report
-    report.kind = classify(doc.data)
+    report.kind = document_kind(doc.data)
     if report.kind == "unknown":
         what = "empty" if doc.data is None else "not a mapping"
         report.diagnostics.append(Diagnostic(SourcePos(name, 1, 1), f"the file is {what}: a rule file, overlay or "
