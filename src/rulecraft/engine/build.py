@@ -13,6 +13,8 @@ import re
 from typing import Any, cast
 
 from rulecraft.dsl import Scope, T
+from rulecraft.dsl.bindings import MacroBinding
+from rulecraft.dsl.function_check import rule_function_problems
 from rulecraft.dsl.types import type_of_value
 from rulecraft.engine.board import Ctx
 from rulecraft.engine.builder import Builder
@@ -162,8 +164,19 @@ def build_from_data(
         for pid in draw.get(key) or ():
             if pid not in pieces.by_type_id:
                 b.ref(pid, pieces.by_type_id, "piece")
+    _check_rule_functions(b, root, tscope)
     b.raise_if_errors()
     return rs
+
+
+def _check_rule_functions(b: Builder, root: Scope, widest: Scope) -> None:
+    """What any place of use would find wrong in a rule function, said of every function, used or not
+    (``dsl/function_check.py``); a function a rule uses has had its problems said where it is used."""
+    reported = {d.message.split(":", 1)[0] for d in b.diags if d.message.startswith("in function '")}
+    unreported = [f for f in root.own_bindings()
+                  if isinstance(f, MacroBinding) and f"in function '{f.name}'" not in reported]
+    if unreported:
+        b.diags.extend(rule_function_problems(unreported, widest, b.source_text))
 
 
 # Top-level sections no phase's build reads: constants and rule functions are read only through the
