@@ -65,7 +65,7 @@ def ok(*args: str) -> str:
     (("range(3)",), "[0, 1, 2]"),
     (("[]",), "[]"),
     (("count(x for x in range(10) if x % 3 == 0)",), "4"),
-    (("a + b", "--set", "a=1", "--set", "b=2", "--set", "a=5"), "7"),  # the last --set of a name wins
+    (("a + b", "--set", "a=1", "--set", "b=2", "--set", "a=1"), "3"),  # the same value twice is no conflict
     (("  1 +\n  2",), "3"),
 ])
 def test_prints_the_value(args: tuple[str, ...], printed: str) -> None:
@@ -146,6 +146,8 @@ def test_runtime_errors_exit_1(expr: str, sets: list[str], message: str) -> None
     (("x", "--set", "x={a: 1}"),
      "error: a --set value is a number, true/false, a string or a list, not a mapping: '{a: 1}'"),
     (("x", "--set", "x=[1, 2"), "error: cannot read the value '[1, 2': invalid YAML"),
+    (("a", "--set", "a=1", "--set", "a=5"), "error: --set gives 'a' twice, as 1 and 5"),  # as -o does
+    (("a", "--set", "a=[1]", "--set", "a='x'"), 'error: --set gives \'a\' twice, as [1] and "x"'),
     (("1", "-o", "bird_rank=lowest"),
      "error: -o/--option and --preset choose options of a ruleset: give --ruleset too"),
 ])

@@ -18,7 +18,7 @@ import click
 
 from rulecraft.dsl import Scope, T, compile_expr
 from rulecraft.dsl.types import type_of_value
-from rulecraft.errors import RulecraftError, SourcePos, UsageError
+from rulecraft.errors import RulecraftError, SourcePos, UsageError, clip
 from rulecraft.rules.compose import plain
 
 EXPR_FILE = "<expression>"
@@ -57,8 +57,15 @@ def parse_assignments(items: Iterable[str]) -> dict[str, tuple[Any, T]]:
             raise UsageError(f"--set is written NAME=VALUE (e.g. --set tricks=7), not '{raw}'")
         if not _NAME.match(name) or name in _KEYWORDS:
             raise UsageError(f"'{name}' cannot be a name: use letters, digits and _, not a word of the language")
-        out[name] = parse_value(value.strip())
+        parsed = parse_value(value.strip())
+        if name in out and out[name] != parsed:  # as -o does: a name given two values is refused, not overridden
+            raise UsageError(f"--set gives '{name}' twice, as {_shown(out[name][0])} and {_shown(parsed[0])}")
+        out[name] = parsed
     return out
+
+
+def _shown(value: Any) -> str:
+    return clip(json.dumps(value, ensure_ascii=False))
 
 
 def eval_scope(assignments: dict[str, tuple[Any, T]], ruleset: str | None = None,
