@@ -3,7 +3,7 @@
 A piece is an int. ``zones`` holds one list per zone *instance* (a per-seat zone has one instance
 per seat); ``loc[p]`` is the instance holding piece p; ``face_down[p]`` and ``downed_by[p]`` say how
 it lies and who put it face down. Knowledge is kept alongside (``seen_public``, ``dealt_owner``,
-``marks``) because visibility rules and expressions need it. The flow of play (phases, hands, the
+``marks``, ``known``) because visibility rules and expressions need it. The flow of play (phases, hands, the
 match) and the public API (legal moves, apply, view) live in ``engine.state``, whose ``State`` is a
 Board under a Ruleset; phase kinds and effects, which sit below the ruleset, work on the Board.
 """
@@ -46,6 +46,7 @@ class Board:
         "hand_results",
         "history",
         "is_over",
+        "known",
         "loc",
         "marks",
         "payments",
@@ -76,6 +77,8 @@ class Board:
         self.seen_public = bytearray(n_pieces)
         self.dealt_owner: list[int] = [NOBODY] * n_pieces
         self.marks: dict[str, set[int]] = {}
+        # piece -> (seat, zone instance): the seat knows the piece lies there, while it does (pieces it passed)
+        self.known: dict[int, tuple[int, int]] = {}
         # For zones laid out as a grid (a wall): zone instance -> piece in each cell, -1 once taken.
         self.cells: dict[int, list[int]] = {}
         self.vars: list[Any] = []
@@ -113,6 +116,7 @@ class Board:
         c.seen_public = bytearray(self.seen_public)
         c.dealt_owner = list(self.dealt_owner)
         c.marks = {k: set(v) for k, v in self.marks.items()}
+        c.known = dict(self.known)
         c.cells = {k: list(v) for k, v in self.cells.items()}
         c.vars = [list(v) if isinstance(v, list) else v for v in self.vars]
         c.tricks = list(self.tricks)
