@@ -23,6 +23,7 @@ from rulecraft.engine.moves import Move
 from rulecraft.errors import GivenChanceError, clip
 
 NOBODY = -1
+SHOWN = "@shown"  # the marks entry of pieces shown to every seat where they lie (no rule's mark name has '@')
 
 
 class Board:
@@ -209,6 +210,10 @@ class Board:
         self.face_down[piece] = 1 if face_down else 0
         if face_down and by is not None:
             self.downed_by[piece] = by
+            shown = self.marks.get(SHOWN)
+            if shown:  # a seat put it down in secret: which of its shown pieces went, only it knows
+                shown.discard(piece)
+                shown.difference_update(self.zones[old])
         if not face_down and self.rs.public_instance[zi]:
             self.seen_public[piece] = 1
 
