@@ -15,7 +15,8 @@ def test_a_secret_discard_hides_which_shown_pieces_went(tmp_path: Any) -> None:
 
     overlay = tmp_path / "shown-nest.yaml"  # Rook whose nest is turned up for all before the bidder takes it
     overlay.write_text("extends: rook\nname: shown-nest\nhand:\n  phases:\n"
-                       "    - {id: show-nest, $before: nest, kind: effects, effects: [{show: {pieces: \"zone('nest')\"}}]}\n",
+                       "    - {id: show-nest, $before: nest, kind: effects,\n"
+                       "       effects: [{show: {pieces: \"zone('nest')\"}}]}\n",
                        encoding="utf-8")
     rs = load_ruleset(str(overlay))
     st = Game(rs, 3).new_state()
