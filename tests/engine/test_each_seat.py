@@ -101,8 +101,8 @@ def test_pieces_given_without_a_receiver_stay_laid_aside(tmp_path: Any) -> None:
 def test_a_giver_still_knows_where_the_pieces_it_passed_lie() -> None:
     """After the pass each seat sees its passed pieces in the receiver's hand (it handed them over), and
     a search agent's determinization leaves them there; the others do not; once played they are public anyway."""
+    from rulecraft.engine.board import SHOWN
     from rulecraft.engine.determinize import hidden_pieces
-    from rulecraft.engine.effects import SHOWN
     from rulecraft.engine.views import visible
 
     st = Game(ruleset("hearts"), 1).new_state()  # the first hand passes three cards left

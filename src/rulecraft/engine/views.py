@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulecraft.engine.board import Board
-from rulecraft.engine.effects import SHOWN
+from rulecraft.engine.board import SHOWN, Board
 
 SECRET_VERBS = frozenset({"down", "give", "claim"})
 # A play that broke a follow restriction (recorded at a table) looks like any play to the other seats
