@@ -455,6 +455,24 @@ def test_table_never_shows_another_seats_hand(name: str) -> None:
         assert mine <= words
 
 
+def test_table_names_what_the_viewer_knows_of_another_hand() -> None:
+    # Hearts' first hand passes three cards left: once delivered, the giver still knows where they are.
+    rs = ruleset("hearts")
+    st = Game(rs, 5).new_state()
+    passed: list[str] = []
+    while st.legal_moves()[0].verb == "give":
+        move = st.legal_moves()[0]
+        if st.to_act == 0:
+            passed.append(rs.pieces.type_id(move.pieces[0]))
+        st.apply(move)
+    lines = render_table(rs, st.view(0), Seats(("you", "a", "b", "c")))
+    line = next(line for line in lines if line.strip().startswith("hand (seat 1)"))
+    assert line.startswith("  hand (seat 1): 13 pieces, known: ")
+    assert sorted(line.partition("known: ")[2].split()) == sorted(passed)
+    other = next(line for line in lines if line.strip().startswith("hand (seat 3)"))
+    assert "known" not in other or "c2" in other  # only the 2 of clubs is shown to the table
+
+
 def _public_ids(st: State) -> set[str]:
     from rulecraft.engine.views import visible
 

@@ -1,6 +1,7 @@
 """Games written from the docs alone, as an outsider would (tests/dogfood/<game>/): each folder holds a
-rule file that is not bundled and the scenarios that play it. pytest checks every rule file as
-`rulecraft validate` does and runs every scenario, as `rulecraft test tests/dogfood` does."""
+rule file that is not bundled (YAML, or the text form `.rules`) and the scenarios that play it.
+pytest checks every rule file as `rulecraft validate` does and runs every scenario, as
+`rulecraft test tests/dogfood` does."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
     if file_path.suffix == ".yaml" and file_path.name != EQUIVALENT_MUTANTS_FILE:
         return DogfoodFile.from_parent(parent, path=file_path)
+    if file_path.suffix == ".rules":  # the text form holds nothing but a rule file
+        return TextFormFile.from_parent(parent, path=file_path)
     return None
 
 
@@ -27,6 +30,11 @@ class DogfoodFile(pytest.File):
             yield RuleFileItem.from_parent(self, name=f"validate {self.path.stem}")
         else:
             yield ScenarioItem.from_parent(self, name=self.path.stem)
+
+
+class TextFormFile(pytest.File):
+    def collect(self) -> Any:
+        yield RuleFileItem.from_parent(self, name=f"validate {self.path.stem}")
 
 
 class Failed(Exception):

@@ -96,3 +96,31 @@ def test_pieces_given_without_a_receiver_stay_laid_aside(tmp_path: Any) -> None:
     for seat, pieces in laid.items():
         assert set(st.zones[st.zone_instance("passing", seat)]) == pieces  # still where the seat put them
         assert len(st.hand(seat)) == 10 and not pieces & set(st.hand(seat))
+
+
+def test_a_giver_still_knows_where_the_pieces_it_passed_lie() -> None:
+    """After the pass each seat sees its passed pieces in the receiver's hand (it handed them over), and
+    a search agent's determinization leaves them there; the others do not; once played they are public anyway."""
+    from rulecraft.engine.board import SHOWN
+    from rulecraft.engine.determinize import hidden_pieces
+    from rulecraft.engine.views import visible
+
+    st = Game(ruleset("hearts"), 1).new_state()  # the first hand passes three cards left
+    passed: dict[int, list[int]] = {}
+    while st.legal_moves()[0].verb == "give":
+        seat = st.to_act
+        assert seat is not None
+        move = st.legal_moves()[0]
+        passed.setdefault(seat, []).append(move.pieces[0])
+        st.apply(move)
+    assert sorted(passed) == [0, 1, 2, 3]
+    for giver, pieces in passed.items():
+        receiver = (giver + 1) % 4  # Hearts passes to the left first: clockwise, the next seat
+        for p in pieces:
+            assert st.holds(receiver, p)
+            assert visible(st, p, giver) and visible(st, p, receiver)
+            if p not in st.marks.get(SHOWN, ()):  # the 2 of clubs is shown to the table: it must lead
+                assert not any(visible(st, p, s) for s in range(4) if s not in (giver, receiver))
+            assert p not in hidden_pieces(st, giver)
+        view = st.view(giver)["zones"][f"hand[{receiver}]"]
+        assert set(view.get("pieces", [])) == {st.rs.pieces.type_id(p) for p in pieces}

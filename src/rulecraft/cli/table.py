@@ -85,7 +85,10 @@ def zone_lines(rs: Ruleset, view: dict[str, Any], seats: Seats, lang: str | None
                 out.append(f"  {zone_label(rs, label)}: (empty)")
             continue
         if name == HAND_ZONE and viewer is not None:
-            out.append(f"  {zone_label(rs, label)}: {count} piece{'s' if count != 1 else ''}")
+            # another seat's hand: a count, and the pieces the viewer may see in it (shown to the
+            # table, or passed there by the viewer)
+            known = f", known: {' '.join(piece_text(rs, t, lang=lang) for t in shown)}" if shown else ""
+            out.append(f"  {zone_label(rs, label)}: {count} piece{'s' if count != 1 else ''}{known}")
             continue
         # In the order they were put there: a trick or pile reads in the order it was played.
         parts = [" ".join(piece_text(rs, t, lang=lang) for t in shown)] if shown else []

@@ -3,7 +3,7 @@
 A piece is an int. ``zones`` holds one list per zone *instance* (a per-seat zone has one instance
 per seat); ``loc[p]`` is the instance holding piece p; ``face_down[p]`` and ``downed_by[p]`` say how
 it lies and who put it face down. Knowledge is kept alongside (``seen_public``, ``dealt_owner``,
-``marks``) because visibility rules and expressions need it. The flow of play (phases, hands, the
+``marks``, ``known``) because visibility rules and expressions need it. The flow of play (phases, hands, the
 match) and the public API (legal moves, apply, view) live in ``engine.state``, whose ``State`` is a
 Board under a Ruleset; phase kinds and effects, which sit below the ruleset, work on the Board.
 """
@@ -23,6 +23,7 @@ from rulecraft.engine.moves import Move
 from rulecraft.errors import GivenChanceError, clip
 
 NOBODY = -1
+SHOWN = "@shown"  # the marks entry of pieces shown to every seat where they lie (no rule's mark name has '@')
 
 
 class Board:
@@ -46,6 +47,7 @@ class Board:
         "hand_results",
         "history",
         "is_over",
+        "known",
         "loc",
         "marks",
         "payments",
@@ -76,6 +78,8 @@ class Board:
         self.seen_public = bytearray(n_pieces)
         self.dealt_owner: list[int] = [NOBODY] * n_pieces
         self.marks: dict[str, set[int]] = {}
+        # piece -> (seat, zone instance): the seat knows the piece lies there, while it does (pieces it passed)
+        self.known: dict[int, tuple[int, int]] = {}
         # For zones laid out as a grid (a wall): zone instance -> piece in each cell, -1 once taken.
         self.cells: dict[int, list[int]] = {}
         self.vars: list[Any] = []
@@ -113,6 +117,7 @@ class Board:
         c.seen_public = bytearray(self.seen_public)
         c.dealt_owner = list(self.dealt_owner)
         c.marks = {k: set(v) for k, v in self.marks.items()}
+        c.known = dict(self.known)
         c.cells = {k: list(v) for k, v in self.cells.items()}
         c.vars = [list(v) if isinstance(v, list) else v for v in self.vars]
         c.tricks = list(self.tricks)
@@ -205,6 +210,10 @@ class Board:
         self.face_down[piece] = 1 if face_down else 0
         if face_down and by is not None:
             self.downed_by[piece] = by
+            shown = self.marks.get(SHOWN)
+            if shown:  # a seat put it down in secret: which of its shown pieces went, only it knows
+                shown.discard(piece)
+                shown.difference_update(self.zones[old])
         if not face_down and self.rs.public_instance[zi]:
             self.seen_public[piece] = 1
 

@@ -117,6 +117,8 @@ def _apply_mapping(src: State, c: State, mapping: dict[int, int]) -> None:
         c.face_down[new] = src.face_down[old]
         c.downed_by[new] = src.downed_by[old]
         c.dealt_owner[new] = src.dealt_owner[old]
+    if src.known:  # who knows what lies in a place goes with the place
+        c.known = {mapping.get(p, p): where for p, where in src.known.items()}
     if c.pdata is not None:
         c.pdata = remap_pieces(c.pdata, mapping)
 

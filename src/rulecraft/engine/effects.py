@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.dsl.types import accepts, describe
-from rulecraft.engine.board import Ctx
+from rulecraft.engine.board import SHOWN, Ctx
 from rulecraft.engine.context import bound_scope
 from rulecraft.errors import UNKNOWN_POS, ExpressionRuntimeError, SourcePos, python_reason
 from rulecraft.rules.located import pos_of
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 _LVALUE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.+)\])?\s*$")
 _FOR = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)$", re.S)
 ACTIONS = ("set", "add", "move", "mark", "show", "pay", "sit_out", "void_hand", "end_phase")
-SHOWN = "@shown"  # the marks entry of pieces shown to every seat where they lie (no rule's mark name has '@')
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,6 +117,7 @@ def _begin_hand(st: State) -> None:
     st.seen_public = bytearray(n)
     st.dealt_owner = [NOBODY] * n
     st.marks = {}
+    st.known = {}
     st.cells = {}
     st.tricks = [0] * rs.seats.count
     st.hand_fired = {}

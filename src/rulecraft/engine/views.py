@@ -1,8 +1,9 @@
 """What one seat may see, derived from zone visibility and placement alone.
 
 A piece is visible to a seat when it lies face up in a zone everyone sees, when it is in a zone
-the seat owns (its hand), when it lies face down and the seat itself put it there, or when a rule
-showed it to the table (a ``show`` effect: the card that must lead is known to all). Everything
+the seat owns (its hand), when it lies face down and the seat itself put it there, when the seat
+passed it to the hand it still lies in (``Board.known``), or when a rule showed it to the table (a
+``show`` effect: the card that must lead is known to all). Everything
 else shows as a count. Views and redacted logs both come from ``visible``. (``State.view`` adds what depends on the
 procedure: the phase, what it shows everyone, the legal moves, the result.)
 """
@@ -11,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulecraft.engine.board import Board
-from rulecraft.engine.effects import SHOWN
+from rulecraft.engine.board import SHOWN, Board
 
 SECRET_VERBS = frozenset({"down", "give", "claim"})
 # A play that broke a follow restriction (recorded at a table) looks like any play to the other seats
@@ -30,6 +30,10 @@ def visible(st: Board, piece: int, viewer: int | None) -> bool:
     if st.face_down[piece]:
         return st.downed_by[piece] == viewer
     zi = st.loc[piece]
+    if st.known:
+        knows = st.known.get(piece)
+        if knows is not None and knows[0] == viewer and knows[1] == zi:  # it passed the piece there
+            return True
     zone = st.zone_of_instance(zi)
     if zone.visibility == "all":
         return True

@@ -317,6 +317,10 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
         end = getattr(choice.patch, "end", None)
         if isinstance(end, SourcePos):
             regions.append((pos_of(choice.patch), end, layer))
+        else:  # a mapping without an end position (the text form's): the span of what the patch holds
+            span = _span(choice.patch)
+            if span is not None:
+                regions.append((span[0], span[1], layer))
         merger = _Merger(layer, source_text, provenance_deleted)
         data = merger.merge(data, choice.patch, "")
         merger.raise_if_errors()
@@ -790,6 +794,29 @@ def _is_delete(value: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- provenance and hash
+def _span(value: Any) -> tuple[SourcePos, SourcePos] | None:
+    """The first and last positions of a located value and of everything in it (keys included)."""
+    found: list[SourcePos] = []
+
+    def walk(v: Any) -> None:
+        pos = pos_of(v, UNKNOWN_POS)
+        if pos is not UNKNOWN_POS and pos.line > 0:
+            found.append(pos)
+        if isinstance(v, dict):
+            found.extend(p for p in getattr(v, "key_pos", {}).values() if isinstance(p, SourcePos) and p.line > 0)
+            for item in v.values():
+                walk(item)
+        elif isinstance(v, list):
+            for item in v:
+                walk(item)
+
+    walk(value)
+    if not found:
+        return None
+    found.sort(key=lambda p: (p.line, p.col))
+    return found[0], found[-1]
+
+
 def build_provenance(data: Any, file_layers: dict[str, str], regions: list[tuple[SourcePos, SourcePos, str]],
                      deleted: list[ProvenanceEntry] | None = None) -> Provenance:
     """Every leaf's origin: its own position (or its key's, for true/false/null), and the layer that wrote it.

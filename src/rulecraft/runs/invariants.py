@@ -55,6 +55,8 @@ def _may_see(st: State, piece: int, seat: int) -> bool:
         return True
     if st.face_down[piece]:
         return st.downed_by[piece] == seat
+    if st.known.get(piece) == (seat, zi):  # the seat passed it to the hand where it still lies
+        return True
     if zone.visibility == "all":
         return True
     if zone.visibility == "owner":

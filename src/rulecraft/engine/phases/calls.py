@@ -57,8 +57,10 @@ class ExtraCall:
 class Auction(Phase):
     """Calls in turn. Numeric ``bids`` (min, max, step) rise; a named call in ``calls`` wins at once.
 
-    Passing is final. The auction ends when one bidder is left, at the first named call, or when
-    everyone has passed (``all_pass`` effects run; by default the hand is void). ``extra_calls`` are
+    Passing is final (``pass_final: false``: a pass holds only until the next bid, which brings every
+    seat back in, so a seat that passed may bid again when its turn comes round; ``passes`` then marks
+    the seats that passed since the last bid). The auction ends when one bidder is left, at the first
+    named call, or when everyone has passed (``all_pass`` effects run; by default the hand is void). ``extra_calls`` are
     calls with their own condition and effects (a redeal request). ``winner``, ``amount`` and
     ``passes`` name variables that receive the winning seat, the winning bid and, per seat, whether
     it passed (rules later ask "did the first player pass?").
@@ -202,6 +204,12 @@ class Auction(Phase):
             return _step_on(self, st)
         if move.verb == "bid":
             d.high, d.high_seat = int(move.value), seat
+            if not self.pass_final and d.passed:  # a bid brings the seats that passed back in
+                if self.passes_var >= 0:
+                    marks = st.vars[self.passes_var]
+                    for s in d.passed:
+                        marks[s] = False
+                d.passed = []
             return _step_on(self, st)
         if any(e.id == move.value for e in self.extra):
             return self._extra_call(st, seat, move)

@@ -27,7 +27,8 @@ Passing is as at a table: each seat puts ``count`` pieces, one ``give`` at a tim
 instance of the per-seat zone ``zone``; only when every seat has passed do they go to the hands of
 the seats ``to`` names. What a seat can see of pieces passed to it before then follows the zone's
 declared visibility (``owner``: only the giver sees them), so nobody sees incoming pieces before
-passing their own. Without ``to`` the pieces stay where each seat put them, laid aside (bid-cards
+passing their own; once delivered, each giver still knows where the pieces it passed lie, while they
+stay in that hand (``Board.known``). Without ``to`` the pieces stay where each seat put them, laid aside (bid-cards
 whose suits say the bid, a discard kept in front of the seat).
 """
 
@@ -187,9 +188,11 @@ class EachSeat(Phase):
         for seat in d.decided:
             ctx.seat = seat
             moves.append((st.zone_instance(self.zone, seat), int(self.give_to(ctx))))
-        for zi, to in moves:
+        for (zi, to), giver in zip(moves, d.decided, strict=True):
+            hand = st.hand_instance(to)
             for p in list(st.zones[zi]):
-                st.put(p, st.hand_instance(to))
+                st.put(p, hand)
+                st.known[p] = (giver, hand)
 
     # ------------------------------------------------------------------ decisions
     def _values(self, st: Board) -> dict[str, Any]:
