@@ -3,7 +3,9 @@
 ``default`` (or ``default:N``) plays each decision by the kind of the phase that asks it:
 
 * a trick round: the heuristic of ``agents.policy`` (win cheaply when it counts, give the weakest play
-  otherwise); whether to *stop* play, where the rules allow it, by a one-ply search;
+  otherwise), knowing which pieces are worth taking or giving away (``agents.piece_values``: learnt
+  from the rules by random play, once per ruleset); whether to *stop* play, where the rules allow it,
+  by a one-ply search;
 * an auction: a one-ply search over passing, the lowest bid allowed and the named calls. Each is
   tried in N sampled worlds (determinizations from the seat's own knowledge) and played to the end of
   the hand by the heuristics, everyone else passing: a bid is made only when the hand, played out,
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.bluffer import Bluffer
 from rulecraft.agents.candidates import candidate_moves
+from rulecraft.agents.piece_values import piece_values
 from rulecraft.agents.policy import choose_by_holding, exchange_move, phase_kind, trick_move
 from rulecraft.agents.rollout import one_ply
 from rulecraft.errors import UsageError
@@ -58,7 +61,7 @@ class DefaultAgent:
             return self.bluffer.choose(state, seat)
         if kind == "tricks":
             plays = [m for m in legal if m.verb != "stop"]
-            best = trick_move(state, seat, plays, rng)
+            best = trick_move(state, seat, plays, rng, piece_values(state))
             if len(plays) == len(legal):
                 return best
             return self._search(state, seat, [best, *(m for m in legal if m.verb == "stop")])

@@ -11,7 +11,11 @@ and the phase's public view. They are cheap (no search), so they serve both as t
   that, and gives its weakest play when it cannot win. Leading, it leads its strongest single piece
   (a multi-piece combination when it has one: more pieces are worth more rounds). *Strength* is the
   rule file's strength of the play in the round as it stands; a piece's *power* (to order plays that
-  cannot win) is the strength it would have as a lead.
+  cannot win) is the strength it would have as a lead. Given what taking each piece is worth
+  (``agents.piece_values``, learnt from the rules by play), it wins only a round worth taking (gives
+  away what costs most where it cannot or will not win, and its strongest play where taking costs),
+  gives its partner what is worth taking, and leads low where taking costs on the whole; in a game
+  where no piece is clearly worth anything by itself this is the heuristic above, unchanged.
 * **choosing a value** (naming trump): the value of a piece attribute the seat holds most of, by
   count and then power; a value no attribute has is left to the caller.
 * **an exchange**: the seat gives its weakest piece of its shortest group.
@@ -26,6 +30,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.agents.candidates import plain_claims
@@ -43,6 +48,25 @@ def phase_kind(st: State) -> str:
 
 
 # ---------------------------------------------------------------------- trick rounds
+@dataclass(frozen=True)
+class PieceValues:
+    """What taking each piece is worth to a side (``worth``; learnt by ``agents.piece_values``), and its
+    part beyond what the median piece is worth (``own``: what sets it apart, to give a partner or to give
+    away); 0 where play shows nothing clear."""
+
+    worth: tuple[float, ...]
+    own: tuple[float, ...]
+
+    def __bool__(self) -> bool:
+        return any(self.worth) or any(self.own)
+
+    def taking(self, pieces: Sequence[int]) -> float:
+        return sum(self.worth[p] for p in pieces)
+
+    def own_part(self, pieces: Sequence[int]) -> float:
+        return sum(self.own[p] for p in pieces)
+
+
 def _rate(st: State, phase: Any, play: Play) -> tuple[Any, Any]:
     """The class and strength the rule file gives ``play`` by the seat to act, in the round as it stands."""
     ctx = st.ctx
@@ -78,8 +102,10 @@ def piece_power(st: State, phase: Any, pieces: Sequence[int]) -> dict[int, float
     return out
 
 
-def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) -> Move:
-    """A trick round's move by the heuristic of the module docstring."""
+def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random,
+               values: PieceValues | None = None) -> Move:
+    """A trick round's move by the heuristic of the module docstring; ``values``: what taking each piece
+    is worth (``agents.piece_values``), when the caller knows."""
     phase = st.rs.phases[st.pidx]
     d = st.pdata
     st.legal_moves()  # makes the round's options (the play behind each move)
@@ -93,19 +119,30 @@ def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) 
         return moves[0]
     hand = st.hand(seat)
     power = piece_power(st, phase, hand)
+    take = values if values else None
+    avoiding = take is not None and sum(take.worth) < 0  # taking costs more than it brings
 
     def weakness(mp: tuple[Move, Play]) -> tuple[float, float, float]:
         ps = mp[1].pieces
         return (len(ps) and sum(power.get(p, 0.0) for p in ps) / len(ps), -len(ps), rng.random())
 
+    def worth(pieces: Sequence[int]) -> float:
+        return take.taking(pieces) if take is not None else 0.0
+
+    def own(pieces: Sequence[int]) -> float:
+        return take.own_part(pieces) if take is not None else 0.0
+
     if not d.plays:  # leading
         big = max(len(p.pieces) for _, p in plays)
         up = [mp for mp in plays if mp[1].face_up and len(mp[1].pieces) == big] or plays
+        if avoiding:
+            return min(up, key=lambda mp: (weakness(mp)[0], rng.random()))[0]
         return max(up, key=lambda mp: (weakness(mp)[0], rng.random()))[0]
     team = st.rs.seats.team_of
     best_seat = d.seats[d.best] if d.best >= 0 else None
     if best_seat is not None and best_seat != seat and team[best_seat] == team[seat]:
-        return min(plays, key=weakness)[0]
+        # The partner takes this round: give it what is worth taking, else the weakest play.
+        return min(plays, key=lambda mp: (-own(mp[1].pieces), weakness(mp)))[0]
     winning: list[tuple[Any, tuple[Move, Play]]] = []
     for mp in plays:
         if not mp[1].face_up:
@@ -113,6 +150,21 @@ def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) 
         cls, strength = _rate(st, phase, mp[1])
         if d.best < 0 or (cls == d.classes[d.best] and strength > d.strengths[d.best]):
             winning.append((strength, mp))
+    if take is not None:
+        so_far = sum(worth(p.pieces) for p in d.plays if p.face_up)  # a face-down play is not the seat's to see
+        wins = {id(mp) for _, mp in winning}
+        losing = [mp for mp in plays if id(mp) not in wins]
+        worth_winning = [(s, mp) for s, mp in winning if so_far + worth(mp[1].pieces) >= 0]
+        if not worth_winning and losing:
+            # Give away what costs most, then the weakest play, or where taking costs the strongest that loses.
+            def giving(mp: tuple[Move, Play]) -> tuple[float, tuple[float, float, float]]:
+                w = weakness(mp)
+                return own(mp[1].pieces), ((-w[0], w[1], w[2]) if avoiding else w)
+
+            return min(losing, key=giving)[0]
+        if not worth_winning:  # every play wins: the least costly, and the lowest, which a later seat may beat
+            return min(winning, key=lambda sm: (-(so_far + worth(sm[1][1].pieces)), sm[0], rng.random()))[1][0]
+        winning = worth_winning
     if not winning:
         return min(plays, key=weakness)[0]
     last = len(d.plays) == len(d.order) - 1

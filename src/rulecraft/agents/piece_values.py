@@ -1,0 +1,143 @@
+"""What taking a piece is worth, learnt from the rules by play: the trick heuristic's sense of which
+tricks to win.
+
+Whether a trick is worth winning is written in a rule file's scoring, in any form (points per counter,
+a penalty per heart, a bonus for the last trick), so it is read off the play itself: a ruleset's hands
+are played at random, and for each piece the seats whose side ended the hand holding it (in any zone
+one seat or team owns: its tricks, a nest it took) are compared with those whose side did not, by the
+playout's own measure of a hand (``rollout.outcome``: the seat's score change against its opponents').
+A piece's value is that difference where it is clear of the noise (twice its standard error), else 0:
+in Rook the counters come out worth winning, in Hearts every heart and the queen of spades worth
+giving away, and in a game where only the number of tricks counts nothing is, which leaves the
+heuristic as it was. Worked out once per ruleset and process, from a fixed seed: the same in every run.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from typing import TYPE_CHECKING
+
+from rulecraft.agents.policy import PieceValues
+from rulecraft.agents.rollout import outcome, play_out, random_move
+from rulecraft.engine.game import Game
+from rulecraft.engine.standings import match_scores
+
+if TYPE_CHECKING:
+    from rulecraft.engine.ruleset import Ruleset
+    from rulecraft.engine.state import State
+
+MOVES = 100_000  # random moves played to learn a ruleset's values (hundreds of hands of a trick game)
+MAX_HANDS = 1_500
+SEED = 20261204
+RIDGE = 1.0
+CLEAR = 4.0  # standard errors a value must stand clear of 0 by (scores have heavy tails: 3 let noise through)
+_LEARNT: dict[int, tuple[Ruleset, PieceValues]] = {}
+
+
+def piece_values(st: State) -> PieceValues:
+    """What taking each piece is worth in ``st``'s ruleset (learnt once per ruleset and process)."""
+    rs = st.rs
+    kept = _LEARNT.get(id(rs))
+    if kept is None or kept[0] is not rs:
+        kept = (rs, _learn(st))
+        _LEARNT[id(rs)] = kept
+    return kept[1]
+
+
+def _learn(st: State) -> PieceValues:
+    rs = st.rs
+    n = len(rs.pieces.type_of)
+    team = rs.seats.team_of
+    rng = random.Random(SEED)
+    samples: list[tuple[list[int], float]] = []  # (the pieces the seat's side took, the seat's outcome)
+    moves = 0
+    for hand in range(MAX_HANDS):
+        if moves >= MOVES:
+            break
+        world = Game(rs, seed=SEED + hand, max_hands=1).new_state()
+        world.hand_limit = world.hand_no
+        base = match_scores(world)
+        before = len(world.history)
+        play_out(world, rng, MOVES, random_move)
+        moves += len(world.history) - before
+        if not world.is_over:
+            continue
+        sides = _taking_sides(world)
+        for seat in range(rs.seats.count):
+            mine = (("seat", seat), ("team", team[seat]))
+            samples.append(([p for p in range(n) if sides[p] in mine], outcome(world, seat, base)))
+    return _clear_values(samples, n, rs.seats.count)
+
+
+def _clear_values(samples: list[tuple[list[int], float]], n: int, per_hand: int) -> PieceValues:
+    """Each piece's part in the outcome, all pieces fitted together by least squares (with an intercept,
+    and a little ridge so that pieces always taken together share their part), and its part beyond the
+    median piece's. A figure counts only when more than ``CLEAR`` standard errors from 0. The
+    ``per_hand`` samples of one hand are one hand's evidence, not independent ones (partners' are the
+    same, opponents' mirror them): the error is taken as if there were one."""
+    k = n + 1  # the intercept last
+    if len(samples) <= k:
+        return PieceValues((0.0,) * n, (0.0,) * n)
+    xtx = [[0.0] * k for _ in range(k)]
+    xty = [0.0] * k
+    yty = 0.0
+    for taken, y in samples:
+        cols = [*taken, n]
+        for i in cols:
+            row = xtx[i]
+            for j in cols:
+                row[j] += 1.0
+            xty[i] += y
+        yty += y * y
+    for i in range(n):
+        xtx[i][i] += RIDGE
+    inverse = _inverse(xtx)
+    if inverse is None:
+        return PieceValues((0.0,) * n, (0.0,) * n)
+    coef = [sum(inverse[i][j] * xty[j] for j in range(k)) for i in range(k)]
+    fitted = sum(c * t for c, t in zip(coef, xty, strict=True))
+    variance = per_hand * max(yty - fitted, 0.0) / (len(samples) - k)
+    error = [math.sqrt(max(variance * inverse[i][i], 0.0)) for i in range(n)]
+    median = statistics.median(coef[:n])
+    own = [c - median if abs(c - median) > CLEAR * e else 0.0 for c, e in zip(coef, error, strict=False)]
+    # Parts closer than a tenth of the largest are the same (every heart alike, not the luckiest first).
+    step = max(map(abs, own)) / 10 or 1.0
+    return PieceValues(tuple(c if abs(c) > CLEAR * e else 0.0 for c, e in zip(coef, error, strict=False)),
+                       tuple(round(o / step) * step for o in own))
+
+
+def _inverse(m: list[list[float]]) -> list[list[float]] | None:
+    """The inverse of a square matrix by Gauss-Jordan elimination with partial pivoting (None if singular)."""
+    k = len(m)
+    a = [[*row, *(1.0 if i == j else 0.0 for j in range(k))] for i, row in enumerate(m)]
+    for col in range(k):
+        pivot = max(range(col, k), key=lambda r: abs(a[r][col]))
+        if abs(a[pivot][col]) < 1e-12:
+            return None
+        a[col], a[pivot] = a[pivot], a[col]
+        lead = a[col]
+        scale = 1.0 / lead[col]
+        for j in range(2 * k):
+            lead[j] *= scale
+        for r in range(k):
+            if r != col and a[r][col]:
+                f = a[r][col]
+                row = a[r]
+                for j in range(col, 2 * k):
+                    row[j] -= f * lead[j]
+    return [row[k:] for row in a]
+
+
+def _taking_sides(st: State) -> list[tuple[str, int] | None]:
+    """For each piece, the seat or team owning the zone it lies in at the end of the hand (None: no owner)."""
+    rs = st.rs
+    out: list[tuple[str, int] | None] = []
+    for p in range(len(rs.pieces.type_of)):
+        zone = rs.zone_of_instance[st.loc[p]]
+        if zone.per == "none" or zone.name == "hand":  # a hand's leftovers were not taken
+            out.append(None)
+        else:
+            out.append((zone.per, st.loc[p] - zone.base))
+    return out
