@@ -25,6 +25,7 @@ from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import pos_of
 from rulecraft.rules.paths import item_noun, rule_path
 from rulecraft.rules.registry import schemas_dir
+from rulecraft.rules.schema_quick import Check, Judge, Unsupported
 
 if TYPE_CHECKING:
     import jsonschema
@@ -215,6 +216,9 @@ def _judge(value: Any, schema: Any, where: str, kind: str, root: Any, fresh: lis
                 return False
             items = schema.get("items", {})
             return all(_parts_valid(v, items, f"{where}/items", kind, root, fresh) for v in value)
+    quick = _quick(kind, where, schema)
+    if quick is not None and quick(value):  # what it does not find valid, jsonschema judges (and explains)
+        return True
     mark = (kind, where, json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
     if mark not in _VALID:
         digest = hashlib.sha256("\0".join(mark).encode("utf-8", "surrogatepass")).hexdigest()[:40]
@@ -237,6 +241,27 @@ def _part_validator(kind: str, where: str, schema: Any) -> jsonschema.protocols.
 
 
 _PART_VALIDATORS: dict[tuple[str, str], jsonschema.protocols.Validator] = {}
+
+
+def _quick(kind: str, where: str, schema: Any) -> Check | None:
+    """The quick yes/no of the schema at ``where`` in ``kind``'s (``schema_quick``), or None where it has none."""
+    found = _QUICK.get((kind, where), _NONE)
+    if found is _NONE:
+        try:
+            found = _judge_of_schemas().check(schema, load_schema("overlay" if kind == "patch" else kind))
+        except Unsupported:
+            found = None
+        _QUICK[kind, where] = found
+    return found  # type: ignore[return-value]
+
+
+_QUICK: dict[tuple[str, str], Check | None] = {}
+_NONE = object()
+
+
+@functools.cache
+def _judge_of_schemas() -> Judge:
+    return Judge({load_schema(k)["$id"]: load_schema(k) for k in SCHEMA_FILES})
 
 
 @functools.cache
