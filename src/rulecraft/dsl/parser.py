@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rulecraft.disk_cache import Table, package_files, version_of
 from rulecraft.dsl import ast as A
+from rulecraft.dsl.quickparse import quick_parse
 from rulecraft.dsl.syntax_error import ExprSyntaxError
 from rulecraft.errors import Limit
 
@@ -43,8 +44,8 @@ def _trees() -> Table:
     """The trees of texts parsed before, kept between runs (``disk_cache``): the same text makes the same
     tree while this module, the tree's classes and the grammar are the same (their sources are the key)."""
     here = Path(__file__).resolve().parent
-    return Table("expression-trees", version_of(*(here / f for f in ("parser.py", "larkparse.py", "ast.py",
-                                                                    "grammar.lark")),
+    return Table("expression-trees", version_of(*(here / f for f in ("parser.py", "larkparse.py", "quickparse.py",
+                                                                    "ast.py", "grammar.lark")),
                                                 *package_files("lark", "__init__.py")),  # its version
                  limit=20_000)
 
@@ -68,6 +69,9 @@ def _parse(text: str) -> A.Node:
         raise ExprSyntaxError(0, MAX_LENGTH.message("this expression", len(text),
                                                     "name a long formula in 'functions:' and call it"))
     _check_brackets(text)
+    quick = quick_parse(text)
+    if quick is not None:
+        return quick
     from lark import Tree
     from lark.exceptions import UnexpectedInput, VisitError
 
