@@ -47,7 +47,7 @@ def _file_texts() -> list[str]:
 def _by_lark(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, ...]:
     """What ``parser._parse`` gives without the quick reader: the tree's repr, or the syntax error."""
     with monkeypatch.context() as m:
-        m.setattr(P, "quick_parse", lambda t: None)
+        m.setattr(P, "_quick", lambda t: None)
         try:
             return ("tree", repr(P._parse(text)))
         except ExprSyntaxError as exc:

@@ -160,14 +160,27 @@ def test_json_schemas_corners(schema: dict[str, Any] | bool, value: Any) -> None
     assert judge.check(schema, schema)(value) is jsonschema.Draft202012Validator(schema).is_valid(value)
 
 
-@pytest.mark.parametrize("schema", [
-    {"format": "email"}, {"oneOf": [{}]}, {"patternProperties": {"a": {}}}, {"prefixItems": [{}], "items": {}},
-    {"$ref": "#/$defs/none"}, {"$ref": "https://elsewhere.example/schema.json"}, {"type": "seat"},
-    {"properties": {"a": {"$dynamicRef": "#x"}}}, {"unevaluatedProperties": False}, {"pattern": "("},
+@pytest.mark.parametrize(("schema", "value"), [
+    ({"format": "email"}, "x"), ({"oneOf": [{}]}, 1), ({"patternProperties": {"a": {}}}, {}),
+    ({"prefixItems": [{}], "items": {}}, []), ({"$ref": "#/$defs/none"}, 1),
+    ({"$ref": "https://elsewhere.example/schema.json"}, 1), ({"type": "seat"}, 1),
+    ({"properties": {"a": {"$dynamicRef": "#x"}}}, {"a": 1}), ({"unevaluatedProperties": False}, {}),
+    ({"pattern": "("}, "x"), ({"items": {"properties": {"b": {"oneOf": []}}}}, [{"b": 1}]),
 ])
-def test_what_it_does_not_know_is_left_to_jsonschema(schema: dict[str, Any]) -> None:
+def test_what_it_does_not_know_is_left_to_jsonschema(schema: dict[str, Any], value: Any) -> None:
+    check = Judge({}).check(schema, schema)
     with pytest.raises(Unsupported):
-        Judge({}).check(schema, schema)
+        check(value)
+    with pytest.raises(Unsupported):  # every time
+        check(value)
+
+
+def test_a_part_is_made_when_a_value_first_reaches_it() -> None:
+    # A part no value reaches is never made, so an unknown keyword there is never met.
+    check = Judge({}).check({"properties": {"a": {"oneOf": []}, "b": {"type": "string"}}}, None)
+    assert check({"b": "x"}) and not check({"b": 1})
+    with pytest.raises(Unsupported):
+        check({"a": 1})
 
 
 def test_a_place_left_to_jsonschema_is_checked_by_it(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -95,10 +95,8 @@ def test_validate_says_the_same_with_no_cache_an_empty_a_warm_and_a_damaged_one(
     home = tmp_path / "home"
     assert _validate(home, *paths) == expected  # cold: computed, and kept
     kept = home / "rulecraft"
-    # (no schema verdicts: the quick check, rules/schema_quick.py, answers every part of these schemas, and
-    # only jsonschema's verdicts on valid parts are kept)
     assert any(kept.glob("rule-documents-*/*.pickle")) and any(kept.glob("expression-trees-*.pickle")) \
-        and any(kept.glob("generated-code-*.pickle"))
+        and any(kept.glob("schema-verdicts-*.pickle")) and any(kept.glob("generated-code-*.pickle"))
     assert _validate(home, *paths) == expected  # warm
     assert _damage(kept, how) > 10
     assert _validate(home, *paths) == expected  # damaged: ignored, computed again...

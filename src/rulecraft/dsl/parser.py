@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from rulecraft.disk_cache import Table, package_files, version_of
 from rulecraft.dsl import ast as A
-from rulecraft.dsl.quickparse import quick_parse
 from rulecraft.dsl.syntax_error import ExprSyntaxError
 from rulecraft.errors import Limit
 
@@ -69,7 +68,7 @@ def _parse(text: str) -> A.Node:
         raise ExprSyntaxError(0, MAX_LENGTH.message("this expression", len(text),
                                                     "name a long formula in 'functions:' and call it"))
     _check_brackets(text)
-    quick = quick_parse(text)
+    quick = _quick(text)
     if quick is not None:
         return quick
     from lark import Tree
@@ -91,6 +90,13 @@ def _parse(text: str) -> A.Node:
         raise
     assert isinstance(node, A.Node)
     return node
+
+
+def _quick(text: str) -> A.Node | None:
+    """The tree the hand-written reader makes (``dsl/quickparse.py``), or None: lark reads the text."""
+    from rulecraft.dsl.quickparse import quick_parse  # as lark: imported when a text no run kept is read
+
+    return quick_parse(text)
 
 
 def _brackets(text: str) -> Iterator[tuple[int, str]]:

@@ -35,6 +35,12 @@ class Unsupported(Exception):
     """A schema part this module cannot judge exactly as jsonschema does: jsonschema judges it."""
 
 
+def _unsupported(exc: Exception) -> Check:
+    def unsupported(v: Any) -> bool:
+        raise Unsupported(str(exc))
+    return unsupported
+
+
 def _is_integer(v: Any) -> bool:
     if isinstance(v, bool):
         return False
@@ -77,45 +83,35 @@ def _unbool(v: Any) -> Any:
 
 
 class Judge:
-    """The quick checks of one set of schema documents (by their ``$id``), made once per place and kept."""
+    """The quick checks of one set of schema documents (by their ``$id``), each made the first time it is
+    asked (a run meets a small part of the schemas: the kinds of phase and effect its files use) and kept."""
 
     def __init__(self, documents: dict[str, Any]) -> None:
         self.documents = documents  # $id -> the document
         self._made: dict[tuple[int, int], Check] = {}
-        self._keep: list[Any] = []  # the schemas made (their ids key _made)
-        self._making: list[tuple[int, int]] = []  # the keys made during the outermost call being made
-        self._depth = 0
+        self._keep: list[Any] = []  # the schemas asked about (their ids key _made)
 
     def check(self, schema: Any, document: Any) -> Check:
-        """The quick check of ``schema``, whose references within its file resolve in ``document``;
-        raises Unsupported."""
+        """The quick check of ``schema``, whose references within its file resolve in ``document``. Made when
+        first called; a call raises Unsupported where a part of it that the value reaches is not known here."""
         key = (id(schema), id(document))
         found = self._made.get(key)
         if found is not None:
             return found
         made: list[Check] = []
 
-        def late(v: Any) -> bool:  # a schema that refers to itself (through $defs) is called as it is made
+        def first(v: Any) -> bool:
+            if not made:
+                try:
+                    made.append(self._make(schema, document))
+                except (Unsupported, re.error) as exc:
+                    made.append(_unsupported(exc))
+                self._made[key] = made[0]  # asked again, the check itself (the parts made before call this)
             return made[0](v)
 
-        self._made[key] = late
+        self._made[key] = first
         self._keep.append((schema, document))
-        self._making.append(key)
-        self._depth += 1
-        try:
-            made.append(self._make(schema, document))
-        except (Unsupported, re.error, RecursionError):
-            # Parts made meanwhile may call this one (through a reference back to it): none is kept.
-            for k in self._making:
-                self._made.pop(k, None)
-            self._making.clear()
-            raise Unsupported(schema) from None
-        finally:
-            self._depth -= 1
-            if not self._depth:
-                self._making.clear()
-        self._made[key] = made[0]
-        return made[0]
+        return first
 
     def _resolve(self, ref: Any, document: Any) -> tuple[Any, Any]:
         if not isinstance(ref, str):
