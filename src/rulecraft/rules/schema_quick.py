@@ -4,12 +4,13 @@ jsonschema explains every problem it finds (its errors carry paths, the failing 
 part), which ``schema_check`` turns into diagnostics; asking it only whether a part is valid still
 builds a validator per place and walks every keyword through its general machinery, and importing it
 costs about as much as a small check. Most of what ``validate`` checks is valid, so the question is
-asked here first, of a function made once per place of the schema from the keywords found there:
-``valid`` gives True only where jsonschema (Draft 2020-12, as ``schema_check.validator`` makes it)
-would find no error, and False where it would find one. A place holding any keyword this module does
-not know (``format``, ``oneOf``, ``patternProperties``, ``$dynamicRef``, ...) or a reference it cannot
-follow has no function here (``judge`` gives None): the caller asks jsonschema, as it does for anything
-found invalid, so that every problem is reported in jsonschema's terms.
+asked here first (after the verdicts kept between runs), of a function made for each place of the schema
+from the keywords found there, the first time a value reaches it (``Judge.check``): it gives True only
+where jsonschema (Draft 2020-12, as ``schema_check.validator`` makes it) would find no error, and False
+where it would find one. Where a value reaches a keyword this module does not know (``format``,
+``oneOf``, ``patternProperties``, ``$dynamicRef``, ...) or a reference it cannot follow, it raises
+Unsupported: the caller then asks jsonschema, as it does for anything not found valid, so that every
+problem is reported in jsonschema's terms.
 
 Each keyword below is the counterpart of jsonschema's own (``jsonschema/_keywords.py``, its type
 checker and ``_utils.equal``): the same types (a bool is no number, 1.0 is an integer), enum and
