@@ -43,8 +43,8 @@ def _trees() -> Table:
     """The trees of texts parsed before, kept between runs (``disk_cache``): the same text makes the same
     tree while this module, the tree's classes and the grammar are the same (their sources are the key)."""
     here = Path(__file__).resolve().parent
-    return Table("expression-trees", version_of(*(here / f for f in ("parser.py", "larkparse.py", "ast.py",
-                                                                    "grammar.lark")),
+    return Table("expression-trees", version_of(*(here / f for f in ("parser.py", "larkparse.py", "quickparse.py",
+                                                                    "ast.py", "grammar.lark")),
                                                 *package_files("lark", "__init__.py")),  # its version
                  limit=20_000)
 
@@ -68,6 +68,9 @@ def _parse(text: str) -> A.Node:
         raise ExprSyntaxError(0, MAX_LENGTH.message("this expression", len(text),
                                                     "name a long formula in 'functions:' and call it"))
     _check_brackets(text)
+    quick = _quick(text)
+    if quick is not None:
+        return quick
     from lark import Tree
     from lark.exceptions import UnexpectedInput, VisitError
 
@@ -87,6 +90,13 @@ def _parse(text: str) -> A.Node:
         raise
     assert isinstance(node, A.Node)
     return node
+
+
+def _quick(text: str) -> A.Node | None:
+    """The tree the hand-written reader makes (``dsl/quickparse.py``), or None: lark reads the text."""
+    from rulecraft.dsl.quickparse import quick_parse  # as lark: imported when a text no run kept is read
+
+    return quick_parse(text)
 
 
 def _brackets(text: str) -> Iterator[tuple[int, str]]:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from referencing import Registry
 
     from rulecraft.rules.compose import Composed
+    from rulecraft.rules.schema_quick import Check, Judge
 
 SCHEMA_FILES = {
     "ruleset": "ruleset.schema.json",
@@ -219,9 +220,10 @@ def _judge(value: Any, schema: Any, where: str, kind: str, root: Any, fresh: lis
     if mark not in _VALID:
         digest = hashlib.sha256("\0".join(mark).encode("utf-8", "surrogatepass")).hexdigest()[:40]
         if _verdicts().get(digest) is None:
-            check = validator(kind) if schema is root else _part_validator(kind, where, schema)
-            if next(check.iter_errors(value), None) is not None:
-                return False
+            if not _quick_valid(kind, where, schema, value):  # jsonschema judges (and explains) the rest
+                check = validator(kind) if schema is root else _part_validator(kind, where, schema)
+                if next(check.iter_errors(value), None) is not None:
+                    return False
             _verdicts().put(digest, True)
         fresh.append(mark)
     return True
@@ -237,6 +239,40 @@ def _part_validator(kind: str, where: str, schema: Any) -> jsonschema.protocols.
 
 
 _PART_VALIDATORS: dict[tuple[str, str], jsonschema.protocols.Validator] = {}
+
+
+def _quick(kind: str, where: str, schema: Any) -> Check | None:
+    """The quick yes/no of the schema at ``where`` in ``kind``'s (``schema_quick``), or None where it has none."""
+    found = _QUICK.get((kind, where), _NONE)
+    if found is _NONE:
+        found = _QUICK[kind, where] = _judge_of_schemas().check(schema, load_schema("overlay" if kind == "patch"
+                                                                                      else kind))
+    return found  # type: ignore[return-value]
+
+
+def _quick_valid(kind: str, where: str, schema: Any, value: Any) -> bool:
+    """Whether the quick check finds ``value`` valid (False: it does not, or has no answer)."""
+    from rulecraft.rules.schema_quick import Unsupported
+
+    quick = _quick(kind, where, schema)
+    if quick is None:
+        return False
+    try:
+        return quick(value)
+    except Unsupported:  # a part this value reaches has a keyword it does not know: jsonschema's, always
+        _QUICK[kind, where] = None
+        return False
+
+
+_QUICK: dict[tuple[str, str], Check | None] = {}
+_NONE = object()
+
+
+@functools.cache
+def _judge_of_schemas() -> Judge:
+    from rulecraft.rules.schema_quick import Judge  # imported when a part is not among the verdicts kept
+
+    return Judge({load_schema(k)["$id"]: load_schema(k) for k in SCHEMA_FILES})
 
 
 @functools.cache
