@@ -312,7 +312,7 @@ def _comprehension(when: _Laid | None, allow: _Laid, if_able: bool, loop: list[s
 
     test = f"not ({body(when)}) or ({body(allow)})" if when is not None else body(allow)
     lines = ["try:", *("    " + line for line in (allow.before if when is not None else [])),
-             f"    kept = [{ITEM} for {ITEM} in cands{reads} if {test}]"]
+             f"    kept = [{ITEM} for {ITEM} in cands{reads} if ({test})]"]  # (a conditional body needs them)
     if if_able:  # it lapses unless a candidate it applies to passed (one is among those kept)
         if when is None:
             lines.append("    passed = len(kept) > 0")
