@@ -52,3 +52,19 @@ def test_a_played_game_records_every_move_it_made() -> None:
         made.append((st.to_act, move.text))
         st.apply(move)
     assert [(e["seat"], e["move"]) for e in st.history if e["type"] == "move"] == made
+
+
+def test_a_pickled_or_deep_copied_history_records_into_its_own_list() -> None:
+    # (``append`` is the record's own list.append: a copy made any way must append to the copy's list)
+    import copy
+    import pickle
+
+    for made in (pickle.loads(pickle.dumps(_history())), copy.deepcopy(_history())):
+        original = _history()
+        made.append({"type": "round", "winner": 0, "value": 1})
+        made.add_move(1, BOOK.get("pass"))
+        assert len(made) == 6 and list(made)[:4] == list(original)
+    h = _history()
+    c = copy.deepcopy(h)
+    c.append({"type": "round", "winner": 0, "value": 1})
+    assert len(h) == 4 and len(c) == 5

@@ -14,9 +14,10 @@ import pytest
 from support import ruleset
 
 from rulecraft.engine.game import Game
+from rulecraft.engine.phases import trick_code
 from rulecraft.engine.phases.tricks import TrickData, Tricks
 from rulecraft.engine.state import State
-from rulecraft.errors import IllegalMoveError
+from rulecraft.errors import ExpressionRuntimeError, IllegalMoveError
 from rulecraft.load import load_ruleset
 
 ROOK_CHOICES = [{}, {"bird_rank": "lowest"}, {"bird_rank": "between-10-11"}, {"first_lead": "left-of-bidder"},
@@ -124,3 +125,70 @@ def test_a_trick_phase_with_no_restriction_at_all_is_generated_and_plays(tmp_pat
         st.apply(legal[0])
         moves += 1
     assert moves and _trick_phase(rs)._generated  # type: ignore[attr-defined]
+
+
+def _follow_rule(tmp_path: Path, when: str, allow: str) -> object:
+    """Rook with one more follow restriction (after the two of the rule file)."""
+    path = tmp_path / "extra.yaml"
+    path.write_text(
+        "extends: rook\n"
+        "hand:\n"
+        "  phases:\n"
+        "    - id: play\n"
+        "      follow:\n"
+        "        restrictions:\n"
+        f"          - {{id: extra, when: \"{when}\", allow: \"{allow}\"}}\n", encoding="utf-8")
+    return load_ruleset(str(path))
+
+
+def _to_a_follow(rs: object) -> State:
+    st = Game(rs, 2, max_hands=1).new_state()  # type: ignore[arg-type]
+    rng = random.Random(2)
+    while not (isinstance(st.pdata, TrickData) and st.pdata.plays):
+        legal = st.legal_moves()
+        st.apply(legal[rng.randrange(len(legal))])
+    return st
+
+
+def test_a_restriction_that_fails_fails_as_the_generic_path_says(tmp_path: Path) -> None:
+    # Every candidate makes the allow fail: the comprehension gives up and the loop reports the rule.
+    rs = _follow_rule(tmp_path, "piece != bird()", "order(piece) / (rank(led) - rank(led)) > 0")
+    st = _to_a_follow(rs)
+    generic = st.clone()
+    with pytest.raises(ExpressionRuntimeError) as theirs:
+        _trick_phase(rs)._options(generic)
+    with pytest.raises(ExpressionRuntimeError) as ours:
+        st.legal_moves()
+    assert _trick_phase(rs)._generated
+    assert str(ours.value) == str(theirs.value) and "division by zero" in str(ours.value)
+
+
+def test_an_allow_part_no_candidate_needs_is_not_an_error(tmp_path: Path) -> None:
+    # The allow's part about the position fails, but the restriction applies to no candidate: the
+    # generic path never asks it, so neither may the generated one (its comprehension tried it early).
+    rs = _follow_rule(tmp_path, "rank(piece) > 100", "1 / (rank(led) - rank(led)) > 0")
+    st = _to_a_follow(rs)
+    generic = st.clone()
+    assert st.legal_moves() == _trick_phase(rs)._options(generic).moves
+    assert _trick_phase(rs)._generated
+
+
+@pytest.mark.parametrize(("ref", "options"), CASES,
+                         ids=lambda c: c if isinstance(c, str) else
+                         ",".join(f"{k}={v}" for k, v in c.items()) or "defaults")
+def test_the_bundled_restrictions_are_judged_by_their_comprehensions(ref: str, options: dict[str, str],
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # A comprehension that fails hands its pass to the loop: right, but slow. None may fail in play.
+    monkeypatch.setattr(trick_code, "GIVE_UP", "raise")
+    rs = load_ruleset(ref, options)
+    phase = _trick_phase(rs)  # generated again, with GIVE_UP as set here (put back as it was afterwards)
+    monkeypatch.setattr(phase, "_generated", None)
+    monkeypatch.setattr(phase, "decide", phase.legal)
+    monkeypatch.setattr(phase, "play", phase.apply)
+    rng = random.Random(8)
+    for seed in range(3):
+        st = Game(rs, seed, max_hands=3).new_state()
+        while not st.is_over:
+            legal = st.legal_moves()
+            st.apply(legal[rng.randrange(len(legal))])
+    assert _trick_phase(rs)._generated

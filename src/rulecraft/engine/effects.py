@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.dsl.types import accepts, describe
-from rulecraft.engine.board import SHOWN, Ctx
+from rulecraft.engine.board import SHOWN, Ctx, held_number
 from rulecraft.engine.context import bound_scope
+from rulecraft.engine.effect_code import Runner, make_runner
 from rulecraft.errors import UNKNOWN_POS, ExpressionRuntimeError, SourcePos, python_reason
 from rulecraft.rules.located import pos_of
 
@@ -217,6 +218,24 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
 
 
 def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
+    """Run the effects in order (until one signals), as the list's generated function (``effect_code``)."""
+    if effects:
+        runner(effects)(st)
+
+
+def runner(effects: tuple[Effect, ...]) -> Runner:
+    """The generated function that runs ``effects`` (``run(st)``), made at its first use. Code that
+    runs one list often (a round's end) may keep it, and call it without looking it up."""
+    found = _RUNNERS.get(id(effects))
+    if found is None or found[0] is not effects:
+        if len(_RUNNERS) >= _RUNNERS_KEPT:
+            del _RUNNERS[next(iter(_RUNNERS))]  # the oldest
+        found = _RUNNERS[id(effects)] = (effects, make_runner(effects, _HELPERS))
+    return found[1]
+
+
+def run_effects_generic(st: Board, effects: tuple[Effect, ...]) -> None:
+    """``run_effects`` step by step: what the generated function of a list must do (tests compare them)."""
     ctx = st.ctx
     for e in effects:
         if st.signal:
@@ -229,11 +248,22 @@ def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
             elif e.when is None or e.when(ctx):  # most effects wait for a moment: ask before calling
                 _fire(st, e, ctx)
         except _CANNOT as exc:  # values its expressions gave that the action cannot use (adding a list to 3)
-            where = f"{e.pos}: " if e.pos is not UNKNOWN_POS else ""
-            name = f"effect '{e.id}'" if e.id else "effect"
-            reason = str(exc) if isinstance(exc, _Unusable) else python_reason(exc, 200)
-            raise ExpressionRuntimeError(f"{where}error: {name} cannot be done with the values its expressions "
-                                         f"gave: {reason}", reason) from exc
+            raise _cannot(e, exc) from exc
+
+
+def _cannot(e: Effect, exc: Exception) -> ExpressionRuntimeError:
+    """The error of an effect whose expressions gave values its action cannot use (adding a list to 3)."""
+    where = f"{e.pos}: " if e.pos is not UNKNOWN_POS else ""
+    name = f"effect '{e.id}'" if e.id else "effect"
+    reason = str(exc) if isinstance(exc, _Unusable) else python_reason(exc, 200)
+    return ExpressionRuntimeError(f"{where}error: {name} cannot be done with the values its expressions "
+                                  f"gave: {reason}", reason)
+
+
+# Each effect list's generated function, by the list's identity (the list is kept with it, so the
+# identity cannot pass to another list while the entry lives): made at the list's first run.
+_RUNNERS: dict[int, tuple[tuple[Effect, ...], Runner]] = {}
+_RUNNERS_KEPT = 4096
 
 
 _CANNOT = (TypeError, ValueError, IndexError, KeyError, ArithmeticError)
@@ -367,3 +397,8 @@ def _pay(st: Board, e: Effect, ctx: Ctx) -> None:
     if isinstance(amount, float) and amount.is_integer():
         amount = int(amount)
     st.transfer(p.account, int(payer), int(payee), amount, e.id or "payment", tuple(factors))
+
+
+_MISSING = object()
+_HELPERS: dict[str, Any] = {"_fire": _fire, "_holds_before": _holds_before, "_cannot": _cannot,
+                            "_CANNOT": _CANNOT, "_held": held_number, "_MISSING": _MISSING}

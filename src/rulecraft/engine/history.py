@@ -9,7 +9,7 @@ Every other event (chance, rounds, reveals, hand ends) is kept as the dict it wa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 if TYPE_CHECKING:
@@ -22,21 +22,30 @@ _Entry = Event | tuple[int | None, "Move"]
 class History(Sequence[Event]):
     """A sequence of event dicts; ``add_move`` records a move, ``append`` any other event."""
 
-    __slots__ = ("_entries",)
+    __slots__ = ("_entries", "append")
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
         self._entries: list[_Entry] = list(events)
+        # ``append(event)`` records any other event, and ``append((seat, move))`` is ``add_move``: the
+        # list's own append, no Python call (a playout records a move at every step, a round at every trick).
+        self.append: Callable[[_Entry], None] = self._entries.append
 
     def add_move(self, seat: int | None, move: Move) -> None:
         self._entries.append((seat, move))
 
-    def append(self, event: Event) -> None:
-        self._entries.append(event)
+    # Pickled and copied as its entries: ``append`` is made again, bound to the copy's own list.
+    def __getstate__(self) -> list[_Entry]:
+        return self._entries
+
+    def __setstate__(self, entries: list[_Entry]) -> None:
+        self._entries = entries
+        self.append = entries.append
 
     def copy(self) -> History:
         """An independent history with the same events (recorded events are never changed)."""
         c = History.__new__(History)
         c._entries = self._entries.copy()
+        c.append = c._entries.append
         return c
 
     def __len__(self) -> int:

@@ -7,7 +7,8 @@ passed every check, so it never re-checks a rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from rulecraft.dsl import CompiledExpr
 from rulecraft.engine.effects import Effect
@@ -31,3 +32,6 @@ class Ruleset(Equipment):
     phases: tuple[Phase, ...] = ()
     on_void: tuple[Effect, ...] = ()
     match: MatchSpec | None = None
+    # What ``engine.state`` works out once per ruleset for every new hand and hand end (see its
+    # ``_Fresh``): made at first use, never part of what the ruleset is.
+    fresh: Any = field(default=None, compare=False, repr=False)

@@ -48,7 +48,7 @@ class State(Board):
         legal = self._legal_cache
         if legal is None or isinstance(move, str) or move not in legal:  # (callers usually just asked)
             move = legal_move(self, move)
-        self.history.add_move(self.to_act, move)
+        self.history.append((self.to_act, move))  # (add_move, without a Python call)
         self._legal_cache = None
         if not self.rs.phases[self.pidx].play(self, move):
             advance(self)
@@ -100,13 +100,35 @@ def _initial(value: Any, per: str, rs: Ruleset) -> Any:
     return value
 
 
+class _Fresh:
+    """What every hand of a ruleset begins and ends with, worked out once (kept on ``Ruleset.fresh``)."""
+
+    __slots__ = ("hand_names", "hand_vars", "start_zi")
+
+    def __init__(self, rs: Ruleset) -> None:
+        # The hand's variables: (index, initial value, how many entries: None for a single value).
+        per = {"seat": rs.seats.count, "team": len(rs.seats.teams)}
+        self.hand_vars = tuple((i, v.initial, per.get(v.per)) for i, v in enumerate(rs.variables)
+                               if v.scope == "hand")
+        self.hand_names = tuple((i, v.name) for i, v in enumerate(rs.variables) if v.scope == "hand")
+        self.start_zi = rs.zone_by_name[rs.start_zone].base
+
+
+def _fresh(rs: Ruleset) -> _Fresh:
+    fresh: _Fresh | None = rs.fresh
+    if fresh is None:
+        fresh = rs.fresh = _Fresh(rs)
+    return fresh
+
+
 def _begin_hand(st: State) -> None:
     rs = st.rs
+    fresh = _fresh(rs)
     st.hand_no += 1
-    for i, v in enumerate(rs.variables):
-        if v.scope == "hand":
-            st.vars[i] = _initial(v.initial, v.per, rs)
-    start_zi = rs.zone_by_name[rs.start_zone].base
+    vars_ = st.vars
+    for i, value, entries in fresh.hand_vars:  # (as _initial makes them)
+        vars_[i] = value if entries is None else [value] * entries
+    start_zi = fresh.start_zi
     for z in st.zones:
         z.clear()
     st.zones[start_zi].extend(range(rs.pieces.count))
@@ -187,7 +209,7 @@ def _end_hand(st: State, voided: bool) -> None:
         "payments": list(st.payments),
         "fired": dict(st.hand_fired),
         # What the hand's own variables came to (they are reset when the next hand begins).
-        "vars": {v.name: _copied(st.vars[i]) for i, v in enumerate(rs.variables) if v.scope == "hand"},
+        "vars": {name: _copied(st.vars[i]) for i, name in _fresh(rs).hand_names},
     })
     st.history.append({"type": "hand_end", "number": st.hand_no, "voided": voided})
     if rs.match.end_when(st.ctx):

@@ -88,6 +88,7 @@ class Auction(Phase):
         self.pass_final = True
         self.passes_var = -1  # a per-seat variable marking the seats that passed
         self._fixed_moves: dict[int, list[Move]] = {}  # by lowest bid allowed: the moves that need no condition
+        self._extra_moves: list[Move] = []  # each extra call's move, made at first use
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -130,14 +131,16 @@ class Auction(Phase):
         d: AuctionData = st.pdata
         if d.done:
             return False
-        live = [s for s in d.order if s not in d.passed]
-        if not live:
-            run_effects(st, self.all_pass)
-            d.done = True
-            return False
-        if d.high_seat is not None and live == [d.high_seat]:
-            self._finish(st, d)
-            return False
+        order, passed = d.order, d.passed
+        if len(passed) + 1 >= len(order):  # (a seat passes once, and only a seat of the order passes)
+            live = [s for s in order if s not in passed]
+            if not live:
+                run_effects(st, self.all_pass)
+                d.done = True
+                return False
+            if d.high_seat is not None and live == [d.high_seat]:
+                self._finish(st, d)
+                return False
         # Next seat still in, from the turn pointer.
         for _ in range(len(d.order)):
             seat = d.order[d.turn % len(d.order)]
@@ -182,8 +185,12 @@ class Auction(Phase):
             self._fixed_moves[start] = moves
         if not self.extra:
             return list(moves)
-        st.ctx.seat = st.to_act
-        return moves + [st.rs.moves.get("call", (), e.id) for e in self.extra if e.when(st.ctx)]
+        ctx = st.ctx
+        ctx.seat = st.to_act
+        calls = self._extra_moves
+        if not calls:
+            calls.extend(st.rs.moves.get("call", (), e.id) for e in self.extra)
+        return moves + [m for e, m in zip(self.extra, calls, strict=True) if e.when(ctx)]
 
     def apply(self, st: Board, move: Move) -> bool:
         d: AuctionData = st.pdata
@@ -267,10 +274,23 @@ def _step_on(phase: Phase, st: Board) -> bool:
 @dataclass(slots=True)
 class Counter:
     n: int = 0
-    started: bool = False
+    # A choice's values as its decision worked them out (the text of each move -> the value), kept
+    # for the move that follows; never changed once made, so clones share it.
+    values: dict[str, Any] | None = None
 
     def copy(self) -> Counter:
-        return Counter(self.n, self.started)
+        return Counter(self.n, self.values)
+
+
+@dataclass(slots=True)
+class Giving:
+    """An exchange under way: how many pieces were given back, and by whom (once the seat has taken)."""
+
+    n: int = 0
+    seat: int = -1
+
+    def copy(self) -> Giving:
+        return Giving(self.n, self.seat)
 
 
 class Exchange(Phase):
@@ -286,6 +306,7 @@ class Exchange(Phase):
         self.give = 0
         self.when: CompiledExpr | None = None
         self._give_moves: list[Move] = []  # by piece, made at first use
+        self._to_zi = -1  # the instance of the zone given to, looked up at first use
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -301,14 +322,14 @@ class Exchange(Phase):
         return x
 
     def begin(self, st: Board) -> None:
-        st.pdata = Counter()
+        st.pdata = Giving()
 
     def step(self, st: Board) -> bool:
-        d: Counter = st.pdata
-        assert self.seat is not None
-        seat = seat_of(self.seat, st.ctx, st.rs.seats.count, f"phase '{self.id}' seat")
-        if not d.started:
-            d.started = True
+        d: Giving = st.pdata
+        seat = d.seat
+        if seat < 0:  # the exchange starts: its seat is named once, and takes the zone
+            assert self.seat is not None
+            seat = d.seat = seat_of(self.seat, st.ctx, st.rs.seats.count, f"phase '{self.id}' seat")
             if self.take:
                 zi = st.zone_instance(self.take)
                 for p in list(st.zones[zi]):
@@ -337,11 +358,16 @@ class Exchange(Phase):
         return out
 
     def apply(self, st: Board, move: Move) -> bool:
-        d: Counter = st.pdata
-        seat = st.to_act
-        st.put(move.pieces[0], st.zone_instance(self.to), face_down=True, by=seat)
+        d: Giving = st.pdata
+        zi = self._to_zi
+        if zi < 0:
+            zi = self._to_zi = st.zone_instance(self.to)
+        st.put(move.pieces[0], zi, True, d.seat)
         d.n += 1
-        return _step_on(self, st)  # the next piece to give, or done (as for the auction's bids)
+        if d.n < self.give:  # the same seat gives the next piece: nothing else runs (what step would do)
+            return True
+        st.to_act = None
+        return False  # done: the flow moves on (as it did after stepping the phase once more)
 
     def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:
         left = self.give - st.pdata.n
@@ -398,15 +424,20 @@ class Choose(Phase):
         return out
 
     def legal(self, st: Board) -> list[Move]:
-        return [st.rs.moves.get("name", (), text) for text in self._values(st)]
+        values = st.pdata.values = self._values(st)  # (the move that follows reads them: nothing changed)
+        return [st.rs.moves.get("name", (), text) for text in values]
 
     def apply(self, st: Board, move: Move) -> bool:
         assert self.options is not None
-        value = checked(self._values(st).get(move.value, move.value), self.target, self.options)
+        values = st.pdata.values
+        if values is None:
+            values = self._values(st)
+        value = checked(values.get(move.value, move.value), self.target, self.options)
         if self.target is not None:
             st.ctx.seat = st.to_act
             self.target.write(st, value)
         st.pdata.n = 1
+        st.pdata.values = None
         return False
 
     def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:

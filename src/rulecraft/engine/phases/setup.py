@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.board import grouped_targets
 from rulecraft.engine.context import bound_scope
-from rulecraft.engine.effects import Effect, compile_effects, run_effects
+from rulecraft.engine.effect_code import Runner
+from rulecraft.engine.effects import Effect, compile_effects, runner
 from rulecraft.engine.phases.base import Phase, rule_failed, seat_of
 from rulecraft.errors import clip
 from rulecraft.rules.located import pos_of
@@ -189,11 +191,16 @@ class Effects(Phase):
         super().__init__(pid, pos)
         self.effects = effects
 
+    @functools.cached_property
+    def _run(self) -> Runner:
+        return runner(self.effects)  # (the list's generated function, kept)
+
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
         pid = str(raw.get("id", "effects"))
         return cls(pid, pos_of(raw), compile_effects(b, rs, raw.get("effects", ()), scope, f"phase '{pid}'"))
 
     def step(self, st: Board) -> bool:
-        run_effects(st, self.effects)
+        if self.effects:
+            self._run(st)
         return False

@@ -23,13 +23,14 @@ face-down discard).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl.compiler import NUMBER_CHECK, compile_generated
 from rulecraft.dsl.itemloop import ITEM, inline_reads, loop_parts, renamed
-from rulecraft.engine.effects import run_effects
+from rulecraft.engine.effects import runner
 from rulecraft.engine.phases.tricks import Options, Restriction, Tricks
 
 if TYPE_CHECKING:
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
     from rulecraft.engine.moves import Move
 
 LegalFn = Callable[["Board"], "list[Move]"]
+# What a restriction's comprehension does when something in it fails: leave the pass to the loop. (A
+# test makes it re-raise, to see that the bundled games' comprehensions never fail in play.)
+GIVE_UP = "kept = None"
 ApplyFn = Callable[["Board", "Move"], bool]
 
 
@@ -112,11 +116,12 @@ def generate_apply(phase: Tricks, st: Board) -> ApplyFn:
     rs = st.rs
     spec = phase.combos[0]
     trick_zi = st.zone_instance(phase.trick_zone)
+    captures = [st.owned_instance(phase.capture_to, s) for s in range(rs.seats.count)]
     out = _Source({"_singles": spec.singles, "_hb": rs.hand_base, "_tz": trick_zi, "_cls": (spec.id, 1),
-                   "_on_lead": phase.on_lead, "_run_effects": run_effects, "_generic": phase.apply,
-                   "_step": phase.step, "_captures": [st.owned_instance(phase.capture_to, s)
-                                                      for s in range(rs.seats.count)],
-                   "_value": spec.value if spec.value is not None else phase.value, "_on_round": phase.on_round,
+                   "_on_lead": runner(phase.on_lead), "_generic": phase.apply,
+                   "_step": phase.step, "_captures": captures,
+                   "_value": spec.value if spec.value is not None else phase.value,
+                   "_on_round": runner(phase.on_round),  # (the lists' generated functions, kept)
                    "_end_when": phase.end_when})
     rate: list[str] = []
     for expr, prefix, name, default in ((spec.strength, "_s", "strength", f"{ITEM}.entry_strength"),
@@ -133,7 +138,7 @@ def generate_apply(phase: Tricks, st: Board) -> ApplyFn:
     if spec.ends_play:
         lead.append("d.order = [seat]  # shown to end play: nobody follows")
     if phase.on_lead:
-        lead += ["_run_effects(st, _on_lead)", "return False"]
+        lead += ["_on_lead(st)", "return False"]
     lines = [
         "def _apply(st, move):",
         "    d = st.pdata",
@@ -173,13 +178,34 @@ def generate_apply(phase: Tricks, st: Board) -> ApplyFn:
         "        st.to_act = seat",
         "        ctx.seat = seat",
         "        return True",
-        *("    " + line for line in _round_end(phase)),
+        *("    " + line for line in _round_end(phase, any(rs.public_instance[zi] for zi in captures))),
     ]
     apply: ApplyFn = out.define(lines, f"trick phase '{phase.id}' apply")
     return apply
 
 
-def _round_end(phase: Tricks) -> list[str]:
+def _capture(public: bool) -> list[str]:
+    """The round's pieces to the winner's capture zone, each lying as it lies (``Board.gather``).
+
+    Written out where no capture zone is public (nobody sees a piece arrive); otherwise ``gather``.
+    """
+    if public:
+        return ["st.gather([pl.pieces[0] for pl in plays], _captures[winner])"]
+    return [
+        "won = _captures[winner]",
+        "zones, loc = st.zones, st.loc",
+        "pile = zones[won]",
+        "for pl in plays:",
+        "    p = pl.pieces[0]",
+        "    old = loc[p]",
+        "    if old != won:",
+        "        zones[old].remove(p)",
+        "        pile.append(p)",
+        "        loc[p] = won",
+    ]
+
+
+def _round_end(phase: Tricks, public_capture: bool) -> list[str]:
     """After the round's last play: what ``phase.step`` does then (``_finish_round``, the next lead).
 
     Written out for a phase that captures every play to one zone (no ``own_to``); any other goes to
@@ -200,9 +226,9 @@ def _round_end(phase: Tricks) -> list[str]:
         "ctx.seat = winner",
         f"value = d.value = {value}",
         "st.tricks[winner] += value",
-        "st.gather([pl.pieces[0] for pl in plays], _captures[winner])",
+        *_capture(public_capture),
         "st.history.append({'type': 'round', 'winner': winner, 'value': value})",
-        *(["_run_effects(st, _on_round)", "if st.signal:", "    return False"] if phase.on_round else []),
+        *(["_on_round(st)", "if st.signal:", "    return False"] if phase.on_round else []),
         f"if {' or '.join([*ends, 'not st.zones[_hb + winner]', *(['_end_when(ctx)'] if phase.end_when else [])])}:",
         "    d.ended = True",
         "    return False",
@@ -226,6 +252,10 @@ def _rules(rules: tuple[Restriction, ...], tag: str, out: _Source, indent: str) 
     A restriction's ``allow`` is asked only of candidates its ``when`` applies to, and its reads
     that are not about the candidate happen at the first such candidate (never when none applies),
     so an expression fails here exactly where the generic path would.
+
+    The pass is first tried as one list comprehension (``_comprehension``), which judges a candidate
+    in a few steps where the loop takes a dozen; should anything in it fail, the loop runs instead,
+    and fails (or not) exactly where it always did: the expressions read the state and change nothing.
     """
     code: list[str] = []
     for k, r in enumerate(rules):
@@ -238,7 +268,8 @@ def _rules(rules: tuple[Restriction, ...], tag: str, out: _Source, indent: str) 
         if r.when is None or not r.when_per_play:
             check = ["kept = []", *start, f"for {ITEM} in cands:",
                      *("    " + line for line in allow.judged("_a")),
-                     "    if _a:", f"        kept.append({ITEM})", *passed, *keep]
+                     "    if _a:", f"        kept.append({ITEM})", *passed]
+            check = [*_comprehension(None, allow, r.if_able, check), *keep]
             if r.when is None:
                 code += [*allow.guarded(allow.before), *check]
             else:  # the condition is about the position, not the candidate: asked once
@@ -248,19 +279,54 @@ def _rules(rules: tuple[Restriction, ...], tag: str, out: _Source, indent: str) 
             continue
         when = out.lay(r.when, f"{rule}w")
         first = ["if not ready:", *("    " + line for line in allow.before), "    ready = True"] if allow.before else []
-        code += [*when.guarded(when.before), "kept = []", *start, "ready = False",
+        loop = ["kept = []", *start, "ready = False",
                 f"for {ITEM} in cands:", *("    " + line for line in when.judged("_w")),
                 "    if not _w:", f"        kept.append({ITEM})", "        continue",
                 *("    " + line for line in allow.guarded([*first, *allow.item_lines(), f"_a = {allow.body}"])),
-                "    if _a:", f"        kept.append({ITEM})", *passed, *keep]
+                "    if _a:", f"        kept.append({ITEM})", *passed]
+        code += [*when.guarded(when.before), *_comprehension(when, allow, r.if_able, loop), *keep]
     return [indent + line for line in code]
+
+
+def _comprehension(when: _Laid | None, allow: _Laid, if_able: bool, loop: list[str]) -> list[str]:
+    """``loop`` (which sets ``kept``, and ``passed`` for an if_able restriction), tried first as a
+    comprehension over the candidates: ``when`` (None: every candidate) and ``allow`` judged inline,
+    each candidate's reads bound by ``for name in [read]`` (as fast as an assignment). ``allow``'s
+    reads that are not about the candidate are made before it (the loop makes them only when a
+    candidate applies: here a failure just sends the pass to the loop). A layout that must put the
+    candidate into the context for a read is left to the loop."""
+    laid = [x for x in (when, allow) if x is not None]
+    if any(x.store for x in laid):
+        return loop
+    bound: dict[str, str] = {}  # each read once: a name whose read was made already stands for that name
+    same: dict[str, str] = {}
+    for x in laid:
+        for line in x.per_item:
+            name, read = line.split(" = ", 1)
+            same[name] = bound.setdefault(read, name)
+    reads = "".join(f" for {name} in [{read}]" for read, name in bound.items())
+    named = re.compile(r"\b(" + "|".join(map(re.escape, same)) + r")\b") if same else None
+
+    def body(x: _Laid) -> str:
+        return named.sub(lambda m: same[m.group(1)], x.body) if named is not None else x.body
+
+    test = f"not ({body(when)}) or ({body(allow)})" if when is not None else body(allow)
+    lines = ["try:", *("    " + line for line in (allow.before if when is not None else [])),
+             f"    kept = [{ITEM} for {ITEM} in cands{reads} if ({test})]"]  # (a conditional body needs them)
+    if if_able:  # it lapses unless a candidate it applies to passed (one is among those kept)
+        if when is None:
+            lines.append("    passed = len(kept) > 0")
+        else:
+            lines += ["    passed = False", f"    for {ITEM} in kept:", *("        " + line for line in when.per_item),
+                      f"        if {when.body}:", "            passed = True", "            break"]
+    return [*lines, "except Exception:", f"    {GIVE_UP}", "if kept is None:", *("    " + line for line in loop)]
 
 
 class _Source:
     """One generated function in the making: the namespace and getters of the expressions it lays out."""
 
     def __init__(self, names: dict[str, Any]) -> None:
-        self.namespace: dict[str, Any] = {"__builtins__": {}, "len": len, **names}
+        self.namespace: dict[str, Any] = {"__builtins__": {}, "len": len, "Exception": Exception, **names}
         self.getters: dict[str, NameBinding] = {}
 
     def lay(self, fn: Any, prefix: str) -> _Laid:
