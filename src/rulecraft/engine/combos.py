@@ -117,6 +117,10 @@ class Play:
     entry_cls: Any = None
     entry_strength: float = 0.0
     move: Move | None = None  # the move that makes this play, once known
+    size: int = field(init=False)  # len(pieces), kept: restrictions ask it of every candidate ('size')
+
+    def __post_init__(self) -> None:
+        self.size = len(self.pieces)
 
 
 def _needs(pattern: tuple[tuple[int, ...], ...]) -> tuple[int, int]:

@@ -235,7 +235,7 @@ def trick_scope(parent: Scope) -> Scope:
     s.add_name("combo", T.STRING, code="ctx.combo.combo if ctx.combo else None",
                doc="the combination of the play being considered", item_code="_it.combo")
     s.add_name("size", T.NUMBER, getter=lambda c: len(c.combo.pieces) if c.combo else 0,
-               doc="how many pieces the play has", per_item=True)
+               doc="how many pieces the play has", item_code="_it.size")
     s.add_name("piece", T.PIECE, code="ctx.combo.pieces[0] if ctx.combo else None",
                doc="the play's (first) piece", item_code="_it.pieces[0]")
     s.add_name("play", T.LIST, getter=lambda c: list(c.combo.pieces) if c.combo else [],
