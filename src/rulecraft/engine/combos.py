@@ -114,6 +114,10 @@ class ComboSpec:
     # kind fixed: what a hand must hold, as TableEntry.need1 and need2 (bit masks of piece types)
     fixed_need: tuple[int, int] = field(init=False, default=(0, 0))
     fixed_picks: tuple[tuple[int, int], ...] = field(init=False, default=())  # kind fixed: as TableEntry.picks
+    # kind run, made on first use (``_run_bits``): per piece, one bit for its group and value, so that
+    # a hand with no run of the length asked is turned away by a few shifts; [] until made, [-1] when
+    # the values are not small whole numbers.
+    run_bits: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.fixed:
@@ -266,6 +270,17 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
                             play = interned[(-1, ps)] = Play(sid, ps, True, key=value)
                         out.append(play)
     elif kind == "run":
+        lo, hi = (spec.min_len, spec.max_len) if size is None else (size, size)
+        bits = spec.run_bits or _run_bits(spec, pieces)
+        if bits[0] >= 0:  # (a run of lo values is lo consecutive bits of the hand's mask)
+            m = 0
+            for p in hand:
+                m |= bits[p]
+            r = m
+            for i in range(1, lo):
+                r &= m >> i
+            if not r:
+                return out
         col = pieces.columns.get(spec.by or "", [])
         gcol = pieces.columns.get(spec.within or "", []) if spec.within else None
         groups2: dict[Any, dict[Any, list[int]]] = {}
@@ -286,7 +301,6 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
                 by_value[v] = [p]
             else:
                 members.append(p)
-        lo, hi = (spec.min_len, spec.max_len) if size is None else (size, size)
         for g, by_value in groups2.items():
             if len(by_value) < lo:
                 continue  # too few values for any run
@@ -394,6 +408,31 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
                     play = interned.get((i, ps))
                     out.append(play if play is not None else _table_play(spec, i, ps))
     return out
+
+
+def _run_bits(spec: ComboSpec, pieces: PieceTable) -> list[int]:
+    """``ComboSpec.run_bits``, made and kept: piece p's bit is ``group * stride + value - lowest`` (0 for
+    a piece without a value or a group), a stride one wider than the values' span so that no run of
+    bits crosses from one group into the next; [-1] when a value is not a whole number or they span
+    more than 64."""
+    col = pieces.columns.get(spec.by or "", [])
+    gcol = pieces.columns.get(spec.within or "", []) if spec.within else None
+    values = [v for v in col if v is not None]
+    bits = [-1]
+    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values) \
+            and max(values) - min(values) < 64:
+        low, stride = int(min(values)), int(max(values) - min(values)) + 2
+        groups: dict[Any, int] = {}
+        bits = []
+        for p in range(pieces.count):
+            v = col[p]
+            g = gcol[p] if gcol is not None else 0
+            if v is None or g is None:
+                bits.append(0)
+            else:
+                bits.append(1 << (groups.setdefault(g, len(groups)) * stride + int(v) - low))
+    spec.run_bits[:] = bits
+    return bits
 
 
 def _table_play(spec: ComboSpec, i: int, ps: tuple[int, ...]) -> Play:
