@@ -10,6 +10,7 @@ decision of seeded games.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -64,3 +65,17 @@ def test_only_expressions_of_the_play_alone_are_kept() -> None:
     assert not play_alone(combos["set"].strength)  # reads is_lead
     rook = load_ruleset("rook").combinations["single"]
     assert not play_alone(rook.strength)  # reads trump and the lead
+
+
+def test_a_copy_with_other_pieces_rates_itself_again() -> None:
+    # Determinization remaps hidden pieces with dataclasses.replace: a kept rating must not follow.
+    rs = load_ruleset("tien-gow")
+    phase = next(p for p in rs.phases if isinstance(p, Tricks))
+    st = Game(rs, 1, 1).new_state()
+    singles = rs.combinations["single"].singles
+    first = singles[0]
+    other = next(p for p in singles if phase._rate(st, p) != phase._rate(st, first))
+    assert first.known_cls is not NOT_KNOWN and first.known_strength is not NOT_KNOWN
+    copy = dataclasses.replace(first, pieces=other.pieces)
+    assert copy.known_cls is NOT_KNOWN and copy.known_strength is NOT_KNOWN
+    assert phase._rate(st, copy) == phase._rate(st, other)

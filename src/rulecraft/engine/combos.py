@@ -146,9 +146,10 @@ class Play:
     size: int = field(init=False)  # len(pieces), kept: restrictions ask it of every candidate ('size')
     # The play's class and strength once worked out, when its combination's expression for it depends on
     # the play alone (``Tricks`` decides which); NOT_KNOWN until then. Every phase that rates the play
-    # rates it with the same expression, so it is kept on the play.
-    known_cls: Any = field(default=NOT_KNOWN, repr=False)
-    known_strength: Any = field(default=NOT_KNOWN, repr=False)
+    # rates it with the same expression, so it is kept on the play. Not init fields: a copy with other
+    # pieces (``dataclasses.replace``, as determinization remaps hidden pieces) works them out again.
+    known_cls: Any = field(default=NOT_KNOWN, init=False, repr=False)
+    known_strength: Any = field(default=NOT_KNOWN, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.size = len(self.pieces)
