@@ -76,6 +76,11 @@ class FunctionBinding:
     # not a rule function's parameter): what reads the data without compiling it (the content hash
     # of rules/compose.py) finds each call by its text.
     literal_args: bool = False
+    # The call as a Python expression over ``ctx`` and its arguments ``{0}``, ``{1}``... (engine code,
+    # no builtins), when it is that simple: generated code then computes it inline instead of calling
+    # ``impl`` (an argument may be read more than once, so only arguments that are names, literals or
+    # getters are put in; any other call is made through ``impl``, which must give the same).
+    code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

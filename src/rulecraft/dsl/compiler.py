@@ -276,6 +276,8 @@ class _Compiler:
             arg = args[0][0]
             table = self.bind("t", b.table, ("t", n.func))
             return f"({table}[{arg}] if {arg} is not None else None)", rt
+        if b.code is not None and all(_is_simple(c) for c, _ in args):
+            return f"({b.code.format(*(c for c, _ in args))})", rt
         codes = ", ".join(c for c, _ in args)
         fn = self.bind("b" if not b.takes_ctx else "f", b.impl, ("i", n.func))
         if b.takes_ctx and b.returns is T.LIST:
@@ -641,7 +643,7 @@ def describe_binding(b: NameBinding | FunctionBinding | MacroBinding | None, eve
         return ("name", b.name, b.type, b.per_item, b.item_code, b.code, b.elem)
     if isinstance(b, FunctionBinding):
         return ("function", b.name, b.params, b.returns, b.takes_ctx, b.param_names, b.pure, b.table is not None,
-                b.elem, b.literal_args)
+                b.elem, b.literal_args, b.code)
     if isinstance(b, MacroBinding):
         return ("macro", b.name, b.params, str(b.body))
     return None

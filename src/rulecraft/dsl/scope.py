@@ -57,9 +57,10 @@ class Scope:
 
     def add_function(self, name: str, params: list[T] | tuple[T, ...], returns: T, impl: Callable[..., Any],
                      doc: str = "", param_names: tuple[str, ...] = (), pure: bool = False,
-                     table: list[Any] | None = None, elem: T = T.ANY, literal_args: bool = False) -> None:
+                     table: list[Any] | None = None, elem: T = T.ANY, literal_args: bool = False,
+                     code: str | None = None) -> None:
         self._functions[name] = FunctionBinding(name, tuple(params), returns, impl, doc, True, param_names, pure,
-                                                table, elem, literal_args)
+                                                table, elem, literal_args, code)
 
     def add_user_function(self, name: str, params: list[str], body: Any, pos: SourcePos = UNKNOWN_POS,
                           doc: str = "") -> None:

@@ -20,6 +20,7 @@ trick round where the play is made (so "stronger when led" is expressible).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from rulecraft.engine.pieces import PieceTable
 
 KINDS = ("single", "same", "run", "fixed", "table", "groups")
+NOT_KNOWN: Any = object()  # Play.known_cls / known_strength not worked out (yet)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,18 +52,36 @@ class TableEntry:
     need1: int = field(init=False, default=0)
     need2: int = field(init=False, default=0)
 
+    # When positions have alternatives (and not too many): each way of choosing one type per position,
+    # in the order _pick_types tries them, as (picks, types, need1, need2) like the fields above.
+    ways: tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...], int, int], ...] | None = \
+        field(init=False, default=None)
+
     def __post_init__(self) -> None:
         need1, need2 = _needs(self.pattern)
         object.__setattr__(self, "need1", need1)
         object.__setattr__(self, "need2", need2)
         if all(len(alts) == 1 for alts in self.pattern):
-            seen: dict[int, int] = {}
-            picks = []
-            for (t,) in self.pattern:
-                picks.append((t, seen.get(t, 0)))
-                seen[t] = seen.get(t, 0) + 1
-            object.__setattr__(self, "picks", tuple(picks))
+            object.__setattr__(self, "picks", _picks(tuple(t for (t,) in self.pattern)))
             object.__setattr__(self, "types", tuple(sorted(t for (t,) in self.pattern)))
+        elif math.prod(len(alts) for alts in self.pattern) <= MAX_WAYS:
+            object.__setattr__(self, "ways", tuple(
+                (_picks(choice), tuple(sorted(choice)), *_needs(tuple((t,) for t in choice)))
+                for choice in itertools.product(*self.pattern)))
+
+
+MAX_WAYS = 64  # an entry with more ways of choosing its alternatives is searched (_pick_types) instead
+
+
+def _picks(types: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Per position (type, which copy of it in the hand): the one way a hand can take these types, in
+    order, each position the next copy of its type not taken yet (what _pick_types takes)."""
+    seen: dict[int, int] = {}
+    picks = []
+    for t in types:
+        picks.append((t, seen.get(t, 0)))
+        seen[t] = seen.get(t, 0) + 1
+    return tuple(picks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +113,16 @@ class ComboSpec:
     of_size: dict[int | None, tuple[int, ...]] = field(default_factory=dict)
     # kind fixed: what a hand must hold, as TableEntry.need1 and need2 (bit masks of piece types)
     fixed_need: tuple[int, int] = field(init=False, default=(0, 0))
+    fixed_picks: tuple[tuple[int, int], ...] = field(init=False, default=())  # kind fixed: as TableEntry.picks
+    # kind run, made on first use (``_run_bits``): per piece, one bit for its group and value, so that
+    # a hand with no run of the length asked is turned away by a few shifts; [] until made, [-1] when
+    # the values are not small whole numbers.
+    run_bits: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.fixed:
             object.__setattr__(self, "fixed_need", _needs(tuple((t,) for t in self.fixed)))
+            object.__setattr__(self, "fixed_picks", _picks(self.fixed))
 
 
 @dataclass(slots=True, eq=False)
@@ -117,6 +143,16 @@ class Play:
     entry_cls: Any = None
     entry_strength: float = 0.0
     move: Move | None = None  # the move that makes this play, once known
+    size: int = field(init=False)  # len(pieces), kept: restrictions ask it of every candidate ('size')
+    # The play's class and strength once worked out, when its combination's expression for it depends on
+    # the play alone (``Tricks`` decides which); NOT_KNOWN until then. Every phase that rates the play
+    # rates it with the same expression, so it is kept on the play. Not init fields: a copy with other
+    # pieces (``dataclasses.replace``, as determinization remaps hidden pieces) works them out again.
+    known_cls: Any = field(default=NOT_KNOWN, init=False, repr=False)
+    known_strength: Any = field(default=NOT_KNOWN, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.size = len(self.pieces)
 
 
 def _needs(pattern: tuple[tuple[int, ...], ...]) -> tuple[int, int]:
@@ -235,6 +271,17 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
                             play = interned[(-1, ps)] = Play(sid, ps, True, key=value)
                         out.append(play)
     elif kind == "run":
+        lo, hi = (spec.min_len, spec.max_len) if size is None else (size, size)
+        bits = spec.run_bits or _run_bits(spec, pieces)
+        if bits[0] >= 0:  # (a run of lo values is lo consecutive bits of the hand's mask)
+            m = 0
+            for p in hand:
+                m |= bits[p]
+            r = m
+            for i in range(1, lo):
+                r &= m >> i
+            if not r:
+                return out
         col = pieces.columns.get(spec.by or "", [])
         gcol = pieces.columns.get(spec.within or "", []) if spec.within else None
         groups2: dict[Any, dict[Any, list[int]]] = {}
@@ -255,7 +302,6 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
                 by_value[v] = [p]
             else:
                 members.append(p)
-        lo, hi = (spec.min_len, spec.max_len) if size is None else (size, size)
         for g, by_value in groups2.items():
             if len(by_value) < lo:
                 continue  # too few values for any run
@@ -284,12 +330,17 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
         need1, need2 = spec.fixed_need
         if need1 & once != need1 or need2 & twice != need2:  # (the hand lacks one of its pieces)
             return out
-        for ps in _pick_types(by_type, [(t,) for t in spec.fixed]):
-            if _first_of_types(seen, type_of, ps):  # (seen is a set: fixed plays are always deduplicated)
-                play = interned.get((-1, ps))
-                if play is None:
-                    play = interned[(-1, ps)] = Play(sid, ps, True)
-                out.append(play)
+        got = []  # the one way of taking its pieces, as _pick_types takes it
+        for t, n in spec.fixed_picks:
+            group = by_type.get(t)
+            if group is None or len(group) <= n:  # (a type needed three times or more, held twice)
+                return out
+            got.append(group[n])
+        ps = tuple(got)
+        play = interned.get((-1, ps))
+        if play is None:
+            play = interned[(-1, ps)] = Play(sid, ps, True)
+        out.append(play)
     elif kind == "groups":
         for ps, top, low in group_plays(spec.by or "", spec.shape, hand, pieces):
             if seen is not None and not _first_of_types(seen, type_of, ps):
@@ -320,9 +371,28 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
                 continue
             picks = entry.picks
             if picks is None:
-                for ps in _pick_types(by_type, entry.pattern):
-                    if _first_of_types(seen, type_of, ps):
-                        out.append(_table_play(spec, i, ps))
+                ways = entry.ways
+                if ways is None:
+                    for ps in _pick_types(by_type, entry.pattern):
+                        if _first_of_types(seen, type_of, ps):
+                            out.append(_table_play(spec, i, ps))
+                    continue
+                # Each way of choosing the alternatives, in _pick_types's order: as one type per position.
+                for picks, key, need1, need2 in ways:
+                    if need1 & once != need1 or need2 & twice != need2:
+                        continue
+                    got = []
+                    for t, n in picks:
+                        group = by_type.get(t)
+                        if group is None or len(group) <= n:
+                            break
+                        got.append(group[n])
+                    else:
+                        if key not in seen:
+                            seen.add(key)
+                            ps = tuple(got)
+                            play = interned.get((i, ps))
+                            out.append(play if play is not None else _table_play(spec, i, ps))
                 continue
             # One type per position: the hand makes it in one way, or none; its types are known.
             got = []
@@ -339,6 +409,31 @@ def _enumerate(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: i
                     play = interned.get((i, ps))
                     out.append(play if play is not None else _table_play(spec, i, ps))
     return out
+
+
+def _run_bits(spec: ComboSpec, pieces: PieceTable) -> list[int]:
+    """``ComboSpec.run_bits``, made and kept: piece p's bit is ``group * stride + value - lowest`` (0 for
+    a piece without a value or a group), a stride one wider than the values' span so that no run of
+    bits crosses from one group into the next; [-1] when a value is not a whole number or they span
+    more than 64."""
+    col = pieces.columns.get(spec.by or "", [])
+    gcol = pieces.columns.get(spec.within or "", []) if spec.within else None
+    values = [v for v in col if v is not None]
+    bits = [-1]
+    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values) \
+            and max(values) - min(values) < 64:
+        low, stride = int(min(values)), int(max(values) - min(values)) + 2
+        groups: dict[Any, int] = {}
+        bits = []
+        for p in range(pieces.count):
+            v = col[p]
+            g = gcol[p] if gcol is not None else 0
+            if v is None or g is None:
+                bits.append(0)
+            else:
+                bits.append(1 << (groups.setdefault(g, len(groups)) * stride + int(v) - low))
+    spec.run_bits[:] = bits
+    return bits
 
 
 def _table_play(spec: ComboSpec, i: int, ps: tuple[int, ...]) -> Play:

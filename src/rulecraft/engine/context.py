@@ -135,19 +135,23 @@ def base_scope(rs: Equipment, parent: Scope) -> Scope:
                    doc="the pieces in a seat's hand", elem=T.PIECE)
     s.add_function("holds", params=[T.SEAT, T.PIECE], returns=T.BOOL,
                    impl=lambda c, x, p: p is not None and c.st.holds(x, p),
+                   code="ctx.st.loc[{1}] == ctx.st.rs.hand_base + {0} if {1} is not None else False",
                    doc="whether a seat holds a piece")
     s.add_function("tricks", params=[T.SEAT], returns=T.NUMBER, impl=lambda c, x: c.st.tricks[x],
-                   doc="tricks (rounds' worth) a seat has won this hand")
+                   code="ctx.st.tricks[{0}]", doc="tricks (rounds' worth) a seat has won this hand")
 
     # Knowledge.
     s.add_function("seen", params=[T.PIECE], returns=T.BOOL,
                    impl=lambda c, p: p is not None and bool(c.st.seen_public[p]),
+                   code="ctx.st.seen_public[{0}] != 0 if {0} is not None else False",
                    doc="whether every seat has seen this piece face up this hand")
     s.add_function("dealt_to", params=[T.SEAT, T.PIECE], returns=T.BOOL,
                    impl=lambda c, x, p: p is not None and c.st.dealt_owner[p] == x,
+                   code="ctx.st.dealt_owner[{1}] == {0} if {1} is not None else False",
                    doc="whether the piece was in the seat's hand as dealt")
     s.add_function("discarded_by", params=[T.SEAT, T.PIECE], returns=T.BOOL,
                    impl=lambda c, x, p: p is not None and c.st.downed_by[p] == x,
+                   code="ctx.st.downed_by[{1}] == {0} if {1} is not None else False",
                    doc="whether the seat itself put this piece face down")
     s.add_function("marked", params=[T.STRING, T.PIECE], returns=T.BOOL,
                    impl=lambda c, name, p: p in c.st.marks.get(name, ()),

@@ -22,12 +22,13 @@ to the other seats as a plain ``play`` until the round ends, and found when it d
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast, overload
 
 from rulecraft.dsl import CompiledExpr, Scope, T
-from rulecraft.engine.combos import ComboSpec, FaceDownPlays, Play, enumerate_all, may_have
+from rulecraft.engine.combos import NOT_KNOWN, ComboSpec, FaceDownPlays, Play, enumerate_all, may_have
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, MoveBook
 from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, seat_of
@@ -235,7 +236,7 @@ def trick_scope(parent: Scope) -> Scope:
     s.add_name("combo", T.STRING, code="ctx.combo.combo if ctx.combo else None",
                doc="the combination of the play being considered", item_code="_it.combo")
     s.add_name("size", T.NUMBER, getter=lambda c: len(c.combo.pieces) if c.combo else 0,
-               doc="how many pieces the play has", per_item=True)
+               doc="how many pieces the play has", item_code="_it.size")
     s.add_name("piece", T.PIECE, code="ctx.combo.pieces[0] if ctx.combo else None",
                doc="the play's (first) piece", item_code="_it.pieces[0]")
     s.add_name("play", T.LIST, getter=lambda c: list(c.combo.pieces) if c.combo else [],
@@ -259,6 +260,24 @@ def trick_scope(parent: Scope) -> Scope:
                code="ctx.st.pdata.plays[ctx.st.pdata.best].entry if ctx.st.pdata.best >= 0 else None",
                doc="the table entry of the best play so far (after the round: the winning play)")
     return s
+
+
+# The names of the trick scope that describe the candidate play and nothing else.
+PLAY_NAMES = frozenset({"combo", "size", "piece", "play", "top", "bottom", "group", "entry", "entry_class",
+                        "entry_strength"})
+_GAME_READS = re.compile(r"ctx\.st\b|\b_memo\(|\b_f\d+\(")
+
+
+def play_alone(expr: CompiledExpr) -> bool:
+    """Whether a compiled expression's value depends on the play being considered alone (and constants).
+
+    It reads no name but the play's (``PLAY_NAMES``; not the seat, the lead, a variable) and nothing of
+    the game through a function: no call of a game function (``_f``), inlined or remembered, in its code.
+    """
+    reads = getattr(expr, "reads", None)
+    source = getattr(expr, "python", None)
+    return (reads is not None and source is not None and reads <= PLAY_NAMES
+            and _GAME_READS.search(source) is None)
 
 
 def _last_round(c: Any) -> bool:
@@ -297,6 +316,9 @@ class Tricks(Phase):
             | None = None  # see _round_end_lookups: made at first use
         self._down: FaceDownPlays | None = None  # made at first use
         self._of_size: dict[int, tuple[ComboSpec, ...]] = {}  # the combinations that have plays of a size
+        # The combinations whose class, and whose strength, depend on the play alone (``play_alone``):
+        # a play's value is then worked out once and kept on the play (``Play.known_cls``).
+        self._play_alone: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
         # Told the ids of the restrictions that refused a candidate, at each decision they did
         # (rule-coverage tools set it before play; the generated decision is not used then).
         self.observer: Callable[[set[str]], None] | None = None
@@ -316,6 +338,8 @@ class Tricks(Phase):
             b.error(raw, "a trick phase needs at least one combination (e.g. a 'single')")
         t.combos = tuple(combos)
         t.combo_by_id = {c.id: c for c in combos}
+        t._play_alone = (frozenset(c.id for c in combos if c.cls is not None and play_alone(c.cls)),
+                         frozenset(c.id for c in combos if c.strength is not None and play_alone(c.strength)))
         t.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"{what} first leader")
         t.lead_rules = _restrictions(b, raw.get("lead", {}).get("restrictions", ()), tscope, what)
         follow = raw.get("follow", {})
@@ -449,17 +473,37 @@ class Tricks(Phase):
     # ------------------------------------------------------------------ options
     def _rate(self, st: Board, play: Play) -> tuple[Any, Any]:
         """The class and strength of a play made now by ``st.ctx.seat``."""
-        ctx = st.ctx
-        ctx.combo = play
+        cls = play.known_cls
+        if cls is NOT_KNOWN:
+            cls = self._cls_of(st.ctx, play)
+        strength = play.known_strength
+        if strength is NOT_KNOWN:
+            strength = self._strength_of(st.ctx, play)
+        return cls, strength
+
+    def _cls_of(self, ctx: Any, play: Play) -> Any:
+        """A play's class, worked out (and kept on the play when it depends on the play alone)."""
         spec = self.combo_by_id[play.combo or ""]
         if spec.cls is not None:
+            ctx.combo = play
             cls = spec.cls(ctx)
-        elif play.entry is not None:
-            cls = play.entry_cls
-        else:
-            cls = (play.combo, len(play.pieces))
-        strength = spec.strength(ctx) if spec.strength is not None else play.entry_strength
-        return cls, strength
+            if spec.id in self._play_alone[0]:
+                play.known_cls = cls
+            return cls
+        cls = play.known_cls = play.entry_cls if play.entry is not None else (play.combo, len(play.pieces))
+        return cls
+
+    def _strength_of(self, ctx: Any, play: Play) -> Any:
+        """A play's strength, worked out (and kept on the play when it depends on the play alone)."""
+        spec = self.combo_by_id[play.combo or ""]
+        if spec.strength is not None:
+            ctx.combo = play
+            strength = spec.strength(ctx)
+            if spec.id in self._play_alone[1]:
+                play.known_strength = strength
+            return strength
+        strength = play.known_strength = play.entry_strength
+        return strength
 
     def _beating(self, st: Board, d: TrickData, cands: list[Play]) -> list[Play]:
         """The plays of ``cands`` that would beat the best play so far (``_rate`` and ``_beats`` of each)."""
@@ -467,20 +511,16 @@ class Tricks(Phase):
             return cands
         best_cls, best_strength = d.classes[d.best], d.strengths[d.best]
         ctx = st.ctx
-        by_id = self.combo_by_id
         out = []
         for play in cands:
-            ctx.combo = play
-            spec = by_id[play.combo or ""]
-            if spec.cls is not None:
-                cls = spec.cls(ctx)
-            elif play.entry is not None:
-                cls = play.entry_cls
-            else:
-                cls = (play.combo, len(play.pieces))
+            cls = play.known_cls
+            if cls is NOT_KNOWN:
+                cls = self._cls_of(ctx, play)
             if cls != best_cls:
                 continue  # (a strength is asked only of a play in the best play's class)
-            strength = spec.strength(ctx) if spec.strength is not None else play.entry_strength
+            strength = play.known_strength
+            if strength is NOT_KNOWN:
+                strength = self._strength_of(ctx, play)
             if strength > best_strength:
                 out.append(play)
         return out
