@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.bluffer import Bluffer
 from rulecraft.agents.candidates import candidate_moves
+from rulecraft.agents.inference import Learner
 from rulecraft.agents.piece_values import piece_values
 from rulecraft.agents.policy import choose_by_holding, exchange_move, phase_kind, trick_move
 from rulecraft.agents.rollout import one_ply
@@ -50,6 +51,7 @@ class DefaultAgent:
         self.worlds = worlds
         self.bluffer = Bluffer(seed, seat)
         self.playouts = 0  # playouts made so far (for tests and benchmarks: counted, not timed)
+        self.learner = Learner()
 
     def choose(self, state: State, seat: int) -> Move:
         legal = state.legal_moves()
@@ -83,7 +85,7 @@ class DefaultAgent:
     def _search(self, state: State, seat: int, cands: list[Move]) -> Move:
         if len(cands) == 1:
             return cands[0]
-        move, made = one_ply(state, seat, cands, self.rng, self.worlds, DEPTH)
+        move, made = one_ply(state, seat, cands, self.rng, self.worlds, DEPTH, learner=self.learner)
         self.playouts += made
         return move
 

@@ -13,7 +13,8 @@ and from the rule file's own restrictions, never from hidden state:
   hand of the seat that picked the pile up, and are still there until that seat plays again.
 
 ``learnt_fits(state, seat, rng)`` turns them into ``fits(zone_instance, piece)`` for
-``engine.determinize`` (None when nothing has been learnt).
+``engine.determinize`` (None when nothing has been learnt); a ``Learner`` does the same for an agent
+that decides again and again in one game, reading only what was added to the record since.
 """
 
 from __future__ import annotations
@@ -32,11 +33,51 @@ Fits = Callable[[int, int], bool]
 
 
 def learnt_fits(state: State, seat: int, rng: random.Random) -> Fits | None:
-    events = _this_hand(state, seat)
+    return Learner().fits(state, seat, rng)
+
+
+class Learner:
+    """``learnt_fits`` for a searching agent that decides many times in one game.
+
+    Reading the whole hand's record again at every decision made a decision's cost grow with the
+    game (a claims hand runs to thousands of events), so the learner keeps what it has read of one
+    game's record (which only grows) and reads only the events added since. Any other record (a new
+    game, a clone) is read from its start. The facts, and so the fits, are those ``learnt_fits``
+    works out from the whole record.
+    """
+
+    __slots__ = ("_events", "_history", "_known", "_mine", "_read", "_seat")
+
+    def __init__(self) -> None:
+        self._history: object = None
+        self._seat = -1
+        self._read = 0
+        self._events: list[dict[str, Any]] = []  # this hand's events as the seat reads them
+        self._known: dict[int, int] = {}  # picked up: piece -> the seat holding it
+        self._mine: list[int] = []  # the seat's own pieces in the pile
+
+    def fits(self, state: State, seat: int, rng: random.Random) -> Fits | None:
+        history = state.history
+        if history is not self._history or seat != self._seat or len(history) < self._read:
+            self._history, self._seat, self._read = history, seat, 0
+            self._events, self._known, self._mine = [], {}, []
+        for event in history[self._read:]:
+            if event.get("type") == "hand":
+                self._events, self._known, self._mine = [], {}, []
+                continue
+            shown = redact_event(event, seat)
+            if shown is not None:
+                self._events.append(shown)
+                _note_pickup(state, seat, shown, self._known, self._mine)
+        self._read = len(history)
+        return _fits(state, seat, rng, self._events, dict(self._known))
+
+
+def _fits(state: State, seat: int, rng: random.Random, events: list[dict[str, Any]],
+          known: dict[int, int]) -> Fits | None:
     if not events:
         return None
     forbidden = _voids(state, seat, events, rng)
-    known = _picked_up(state, seat, events)
     if not forbidden and not known:
         return None
     hand_of = {state.hand_instance(s): s for s in range(state.rs.seats.count)}
@@ -50,21 +91,6 @@ def learnt_fits(state: State, seat: int, rng: random.Random) -> Fits | None:
         return owner is None or piece not in forbidden.get(owner, ())
 
     return fits
-
-
-def _this_hand(state: State, seat: int) -> list[dict[str, Any]]:
-    history = state.history
-    start = 0
-    for i in range(len(history) - 1, -1, -1):
-        if history[i].get("type") == "hand":
-            start = i + 1
-            break
-    out = []
-    for event in history[start:]:
-        shown = redact_event(event, seat)
-        if shown is not None:
-            out.append(shown)
-    return out
 
 
 def _pieces_of(state: State, words: list[str]) -> list[int] | None:
@@ -135,26 +161,23 @@ def _applies(r: Any, ctx: Any, cands: list[Any]) -> list[Any]:
 
 
 # ---------------------------------------------------------------------- picked up
-def _picked_up(state: State, seat: int, events: list[dict[str, Any]]) -> dict[int, int]:
-    known: dict[int, int] = {}
-    mine_in_pile: list[int] = []
-    for e in events:
-        kind = e.get("type")
-        if kind == "move":
-            words = str(e.get("move", "")).split()
-            if not words or words[0] != "claim":
-                continue
-            player = int(e["seat"])
-            for p in [p for p, s in known.items() if s == player]:
-                del known[p]  # it has played again: what it held may be in the pile now
-            if player == seat:
-                mine_in_pile.extend(_pieces_of(state, words[2:]) or [])
-        elif kind == "reveal":
-            picker = int(e["picker"])
-            for p in (_pieces_of(state, [str(w) for w in e.get("pieces", [])]) or []) + mine_in_pile:
-                if picker != seat:
-                    known[p] = picker
-            mine_in_pile = []
-        elif kind == "flush":
-            mine_in_pile = []
-    return known
+def _note_pickup(state: State, seat: int, e: dict[str, Any], known: dict[int, int], mine_in_pile: list[int]) -> None:
+    """Follow one event (as the seat reads it) in ``known`` (piece -> holder) and ``mine_in_pile``, in place."""
+    kind = e.get("type")
+    if kind == "move":
+        words = str(e.get("move", "")).split()
+        if not words or words[0] != "claim":
+            return
+        player = int(e["seat"])
+        for p in [p for p, s in known.items() if s == player]:
+            del known[p]  # it has played again: what it held may be in the pile now
+        if player == seat:
+            mine_in_pile.extend(_pieces_of(state, words[2:]) or [])
+    elif kind == "reveal":
+        picker = int(e["picker"])
+        for p in (_pieces_of(state, [str(w) for w in e.get("pieces", [])]) or []) + mine_in_pile:
+            if picker != seat:
+                known[p] = picker
+        mine_in_pile.clear()
+    elif kind == "flush":
+        mine_in_pile.clear()

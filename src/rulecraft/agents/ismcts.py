@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.candidates import candidate_moves
-from rulecraft.agents.inference import Fits, learnt_fits
+from rulecraft.agents.claim_truth import OpenClaim, open_claim
+from rulecraft.agents.inference import Fits, Learner
 from rulecraft.agents.mc import Budget, parse_budget
 from rulecraft.agents.policy import playout_move
 from rulecraft.agents.rollout import opponents, play_out, random_move, sample_world
@@ -60,6 +61,7 @@ class ISMCTSAgent:
         self.rng = agent_rng(seed, seat, "ismcts")
         self.budget = budget or Budget(playouts=DEFAULT_ITERATIONS)
         self.playouts = 0  # iterations (one playout each) made so far: counted, not timed
+        self.learner = Learner()
 
     def choose(self, state: State, seat: int) -> Move:
         legal = state.legal_moves()
@@ -70,9 +72,10 @@ class ISMCTSAgent:
         base = match_scores(state)
         root = Node(seat)
         scale = [1.0]
-        fits = learnt_fits(state, seat, self.rng)
+        fits = self.learner.fits(state, seat, self.rng)
+        claim = open_claim(state, seat)
         for _ in range(b.playouts):
-            self._iterate(state, seat, root, base, scale, fits)
+            self._iterate(state, seat, root, base, scale, fits, claim)
             self.playouts += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -84,9 +87,9 @@ class ISMCTSAgent:
         return next(iter(by_text.values()))
 
     def _iterate(self, state: State, seat: int, root: Node, base: list[float], scale: list[float],
-                 fits: Fits | None) -> None:
+                 fits: Fits | None, claim: OpenClaim | None) -> None:
         rng = self.rng
-        st = sample_world(state, seat, rng, fits)
+        st = sample_world(state, seat, rng, fits, claim)
         node = root
         path: list[Node] = []
         cap = self.budget.candidates

@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING
 
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.candidates import candidate_moves
-from rulecraft.agents.inference import learnt_fits
+from rulecraft.agents.claim_truth import open_claim
+from rulecraft.agents.inference import Learner
 from rulecraft.agents.policy import playout_move
 from rulecraft.agents.rollout import outcome, play_out, random_move, sample_world
 from rulecraft.engine.standings import match_scores
@@ -59,6 +60,7 @@ class MCAgent:
         self.rng = agent_rng(seed, seat, "mc")
         self.budget = budget or Budget()
         self.playouts = 0  # playouts made so far (for tests and benchmarks: counted, not timed)
+        self.learner = Learner()
 
     def choose(self, state: State, seat: int) -> Move:
         legal = state.legal_moves()
@@ -82,13 +84,14 @@ class MCAgent:
         alive = list(range(len(cands)))
         phases = max(1, math.ceil(math.log2(len(cands))))
         used = 0
-        fits = learnt_fits(state, seat, self.rng)
+        fits = self.learner.fits(state, seat, self.rng)
+        claim = open_claim(state, seat)
         for phase in range(phases):
             # This phase's share of what is left of the budget, spread over the moves still in the
             # running; a move that is still in gets at least one more playout.
             rounds = max(1, (b.playouts - used) // (len(alive) * (phases - phase)))
             for _ in range(rounds):
-                world = sample_world(state, seat, self.rng, fits)
+                world = sample_world(state, seat, self.rng, fits, claim)
                 for i in alive:
                     totals[i] += self._playout(world, cands[i], seat, base)
                     counts[i] += 1

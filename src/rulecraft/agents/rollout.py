@@ -14,7 +14,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from rulecraft.agents.inference import Fits, learnt_fits
+from rulecraft.agents.claim_truth import OpenClaim, make_plausible, open_claim
+from rulecraft.agents.inference import Fits, Learner
 from rulecraft.agents.policy import playout_move
 from rulecraft.engine.determinize import determinize
 from rulecraft.engine.standings import match_scores
@@ -59,28 +60,34 @@ def play_out(st: State, rng: random.Random, depth: int, policy: Policy = playout
         st.apply(policy(st, rng))
 
 
-def sample_world(state: State, seat: int, rng: random.Random, fits: Fits | None = None) -> State:
+def sample_world(state: State, seat: int, rng: random.Random, fits: Fits | None = None,
+                 claim: OpenClaim | None = None) -> State:
     """A determinization of ``state`` for ``seat`` whose playouts end with the hand in progress.
 
-    ``fits`` is what the seat has learnt (``agents.inference.learnt_fits``, worked out once a decision).
+    ``fits`` is what the seat has learnt (``agents.inference.learnt_fits``) and ``claim`` the claim it
+    may challenge (``agents.claim_truth.open_claim``), both worked out once a decision.
     """
     world = determinize(state, seat, rng, fits=fits)
+    if claim is not None:
+        make_plausible(world, claim, rng, fits)
     world.hand_limit = world.hand_no  # the playout ends with this hand: no later deal is simulated
     world.legal_moves()  # computed once, shared by every copy
     return world
 
 
 def one_ply(state: State, seat: int, cands: Sequence[Move], rng: random.Random, worlds: int, depth: int,
-            policy: Policy = playout_move) -> tuple[Move, int]:
+            policy: Policy = playout_move, learner: Learner | None = None) -> tuple[Move, int]:
     """The candidate with the best mean playout in ``worlds`` sampled worlds (each tried in the same world).
 
-    Ties go to the earlier candidate. Returns the move and the number of playouts made.
+    Ties go to the earlier candidate. Returns the move and the number of playouts made. ``learner``: the
+    caller's own (``agents.inference.Learner``), which reads the game's record only once.
     """
     base = match_scores(state)
     totals = [0.0] * len(cands)
-    fits = learnt_fits(state, seat, rng)
+    fits = (learner or Learner()).fits(state, seat, rng)
+    claim = open_claim(state, seat)
     for _ in range(worlds):
-        world = sample_world(state, seat, rng, fits)
+        world = sample_world(state, seat, rng, fits, claim)
         for i, move in enumerate(cands):
             st = world.clone()
             st.apply(move)

@@ -123,6 +123,33 @@ def _apply_mapping(src: State, c: State, mapping: dict[int, int]) -> None:
         c.pdata = remap_pieces(c.pdata, mapping)
 
 
+def exchange(st: State, a: int, b: int) -> None:
+    """Swap the places of pieces ``a`` and ``b`` in ``st``, in place (a sampled world adjusted afterwards).
+
+    As in :func:`determinize`, what belongs to a place (zone and position, face down, who put it down,
+    who was dealt it) stays with the place, and the phase data's piece fields follow the pieces.
+    """
+    if a == b:
+        return
+    za, zb = st.loc[a], st.loc[b]
+    ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
+    st.zones[za][ia], st.zones[zb][ib] = b, a
+    for cells in st.cells.values():
+        for i, p in enumerate(cells):
+            if p in (a, b):
+                cells[i] = b if p == a else a
+    st.loc[a], st.loc[b] = zb, za
+    st.face_down[a], st.face_down[b] = st.face_down[b], st.face_down[a]
+    st.downed_by[a], st.downed_by[b] = st.downed_by[b], st.downed_by[a]
+    st.dealt_owner[a], st.dealt_owner[b] = st.dealt_owner[b], st.dealt_owner[a]
+    if st.pdata is not None:
+        st.pdata = remap_pieces(st.pdata, {a: b, b: a})
+    st._legal_cache = None
+
+
+_LEAVES = frozenset({int, str, float, bool, tuple, dict, type(None)})  # what remap_pieces leaves as it is
+
+
 def remap_pieces(obj: Any, mapping: dict[int, int], top: bool = True) -> Any:
     """``obj`` (phase data) with the piece references in its ``pieces`` / ``*_pieces`` fields remapped.
 
@@ -131,6 +158,8 @@ def remap_pieces(obj: Any, mapping: dict[int, int], top: bool = True) -> Any:
     dataclass that changes is replaced by a changed copy.
     """
     if isinstance(obj, list):
+        if all(type(item) in _LEAVES for item in obj):  # (a phase's record of public events grows all game)
+            return obj
         items = [remap_pieces(item, mapping, False) for item in obj]
         return items if any(a is not b for a, b in zip(items, obj, strict=True)) else obj
     if not dataclasses.is_dataclass(obj) or isinstance(obj, type):

@@ -66,6 +66,7 @@ membership and lookup by text, without ever building the whole list.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import math
 from collections.abc import Iterator, Sequence
@@ -159,27 +160,34 @@ class ClaimMoves(Sequence[Move]):
         self._names: list[str] = pieces.columns["id"]
         self._sort_key = pieces.sort_key
         self._pass = st.rs.moves.get("pass") if may_pass else None
-        hand = sorted(st.hand(seat), key=pieces.sort_key)
+        type_of = pieces.type_of
+        # In piece-type order, copies of a type by piece number: the order of ``sort_key``, sorted by
+        # two C-level keys (a turn's moves are made once per claim of every playout).
+        hand = sorted(sorted(st.hand(seat)), key=type_of.__getitem__)
         self.hand = frozenset(hand)
-        groups: dict[int, list[int]] = {}
-        for p in hand:
-            groups.setdefault(pieces.type_of[p], []).append(p)
-        self._groups = list(groups.values())
+        n_hand = len(hand)
+        self._ways: list[list[int]] | None = None
+        if len({type_of[p] for p in hand}) == n_hand:  # no identical copies in hand (the usual case)
+            self._groups = [[p] for p in hand]
+        else:
+            groups: dict[int, list[int]] = {}
+            for p in hand:
+                groups.setdefault(type_of[p], []).append(p)
+            self._groups = list(groups.values())
         self.kmin = max(1, kmin)
-        self.vmax = {v: min(k, len(hand)) for v, k in vmax.items()}
+        self.vmax = {v: k if k < n_hand else n_hand for v, k in vmax.items()}
         top = max(self.vmax.values(), default=0)
-        copies = [len(g) for g in self._groups]
-        # With no identical copies in hand (the usual case) the counts are binomial coefficients.
-        self._ways = None if all(c == 1 for c in copies) else _multiset_table(copies, top)
         # The moves are blocks, value by value and within a value size by size, of per_size[k] sets each.
         # before[k]: how many sets have kmin..k-1 pieces (the same for every value), so a value's block
         # of sets up to kmax holds before[kmax + 1] moves and an index finds its size by bisection.
-        if self._ways is None:
-            m, comb = len(self._groups), math.comb
-            per_size = [comb(m, k) if k >= self.kmin else 0 for k in range(top + 1)]
+        if n_hand == len(self._groups):
+            # With no identical copies the counts are binomial coefficients, the same for every hand of that size.
+            self._before = before = _binomial_blocks(n_hand, self.kmin, top)
         else:
+            copies = [len(g) for g in self._groups]
+            self._ways = _multiset_table(copies, top)
             per_size = [self._ways[0][k] if k >= self.kmin else 0 for k in range(top + 1)]
-        self._before = before = list(itertools.accumulate(per_size, initial=0))
+            self._before = before = list(itertools.accumulate(per_size, initial=0))
         self._values = [(v, before[kmax + 1]) for v, kmax in self.vmax.items()]  # (value, how many moves)
         self._total = (1 if self._pass else 0) + sum(n for _, n in self._values)
 
@@ -284,6 +292,13 @@ class ClaimMoves(Sequence[Move]):
             if k == 0:
                 break
         return tuple(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _binomial_blocks(m: int, kmin: int, top: int) -> list[int]:
+    """before[k]: how many sets of kmin..k-1 of m distinct pieces there are (shared: never changed)."""
+    per_size = [math.comb(m, k) if k >= kmin else 0 for k in range(top + 1)]
+    return list(itertools.accumulate(per_size, initial=0))
 
 
 def _multiset_table(copies: list[int], top: int) -> list[list[int]]:
