@@ -10,6 +10,7 @@ a signal, the umask, memory). Each also holds rulecraft to its time bound.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -88,3 +89,12 @@ def error_lines(text: str) -> list[str]:
 
 def lines_of(text: str) -> Sequence[str]:
     return text.rstrip("\n").split("\n")
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """For a child that a test interrupts with SIGINT (``preexec_fn``): SIGINT handled and not blocked, as
+    a terminal's foreground job has it. A child inherits an ignored or blocked SIGINT from the test run
+    (a run started in the background from a script ignores it), and Python keeps an inherited ignore:
+    the test would wait on a child that Ctrl-C cannot reach."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

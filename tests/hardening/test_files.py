@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_support import Cli
+from cli_support import Cli, ctrl_c_as_at_a_terminal
 
 
 def test_a_fifo_is_refused_at_once(cli: Cli) -> None:
@@ -63,7 +63,7 @@ def test_an_interrupted_run_leaves_no_temporary_file(cli: Cli, sig: signal.Signa
     # Rook's logs are about 600 kB: each takes long enough to write that a signal may well land mid-write.
     proc = subprocess.Popen([sys.executable, "-m", "rulecraft.cli.main", "simulate", "rook", "-n", "100000",
                              "--log-dir", "logs"], cwd=cli.cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=ctrl_c_as_at_a_terminal)
     logs = cli.cwd / "logs"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not logs.is_dir() or len(list(logs.iterdir())) < 3):

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_support import Cli
+from cli_support import Cli, ctrl_c_as_at_a_terminal
 
 from rulecraft.runs.pool import local_workers
 
@@ -52,6 +52,7 @@ def test_ten_thousand_workers_for_two_games_start_two_processes(cli: Cli, monkey
 
 def _limited_memory() -> None:
     os.setsid()  # a group of its own, as a terminal's foreground job: Ctrl-C reaches every process in it
+    ctrl_c_as_at_a_terminal()
     limit = 2 * 1024**3
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
