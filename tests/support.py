@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -23,3 +24,15 @@ def located(value: Any) -> Any:
     if isinstance(value, list):
         return (pos_of(value), [located(v) for v in value])
     return (pos_of(value), type(value).__name__, str(value))
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every text in rule data (mapping values and list items, depth first), as plain strings."""
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from strings_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings_in(v)
+    elif isinstance(value, str):
+        yield str(value)

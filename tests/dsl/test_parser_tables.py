@@ -10,7 +10,7 @@ from typing import Any
 
 import lark
 import pytest
-from support import located
+from support import located, strings_in
 
 from rulecraft import parser_cache
 from rulecraft.dsl import larkparse as L
@@ -50,22 +50,11 @@ def _built(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
-    elif isinstance(value, str):
-        yield str(value)
-
-
 def _expression_texts() -> list[str]:
     """Every text of the bundled rule files (most are expressions; the others are syntax errors to word)."""
     texts: set[str] = set()
     for path in sorted((ROOT / "variants").glob("*/*.yaml")):
-        texts.update(_strings(read_rule_file(path).data))
+        texts.update(strings_in(read_rule_file(path).data))
     return [*sorted(texts), "max(0, tricks - 5) * (2 if tricks >= 10 else 1)", "(a", "a b", "1 +", "'\\x4'"]
 
 

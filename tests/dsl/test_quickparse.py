@@ -10,11 +10,11 @@ generated expressions.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support import strings_in
 
 from rulecraft.dsl import parser as P
 from rulecraft.dsl.quickparse import quick_parse
@@ -26,21 +26,10 @@ FILES = sorted([*(ROOT / "variants").glob("*/*.yaml"), *(ROOT / "variants").glob
                 *(ROOT / "tests" / "dogfood").glob("*/*.yaml")])
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
-    elif isinstance(value, str):
-        yield str(value)
-
-
 def _file_texts() -> list[str]:
     texts: dict[str, None] = {}
     for path in FILES:
-        texts.update(dict.fromkeys(_strings(read_rule_file(path).data)))
+        texts.update(dict.fromkeys(strings_in(read_rule_file(path).data)))
     return [t for t in texts if t.strip() and len(t) <= P.MAX_LENGTH.value]
 
 
