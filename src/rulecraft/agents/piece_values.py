@@ -2,13 +2,13 @@
 tricks to win.
 
 Whether a trick is worth winning is written in a rule file's scoring, in any form (points per counter,
-a penalty per heart, a bonus for the last trick), so it is read off the play itself: a ruleset's hands
-are played at random, and for each piece the seats whose side ended the hand holding it (in any zone
-one seat or team owns: its tricks, a nest it took) are compared with those whose side did not, by the
-playout's own measure of a hand (``rollout.outcome``: the seat's score change against its opponents').
-A piece's value is that difference where it is clear of the noise (twice its standard error), else 0:
-in Rook the counters come out worth winning, in Hearts every heart and the queen of spades worth
-giving away, and in a game where only the number of tricks counts nothing is, which leaves the
+a penalty per card of a suit, a bonus for the last trick), so it is read off the play itself: a
+ruleset's hands are played at random, and each seat's outcome (the playout's own measure of a hand,
+``rollout.outcome``: its score change against its opponents') is fitted by least squares on the
+pieces its side ended the hand holding (in any zone one seat or team owns: its tricks, a pile it
+took). A piece's value is its part in that fit where it stands clear of the noise (``CLEAR`` standard
+errors), else 0: counters that score come out worth winning, penalty cards worth giving away, and in
+a game where only the number of tricks counts no piece is worth anything by itself, which leaves the
 heuristic as it was. Worked out once per ruleset and process, from a fixed seed: the same in every run.
 """
 
