@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.agents.candidates import plain_claims
@@ -56,9 +56,16 @@ class PieceValues:
 
     worth: tuple[float, ...]
     own: tuple[float, ...]
+    # Worked out once, not at every decision: whether anything is clear, and what taking all would be worth.
+    anything: bool = field(init=False)
+    total: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "anything", any(self.worth) or any(self.own))
+        object.__setattr__(self, "total", sum(self.worth))
 
     def __bool__(self) -> bool:
-        return any(self.worth) or any(self.own)
+        return self.anything
 
     def taking(self, pieces: Sequence[int]) -> float:
         return sum(self.worth[p] for p in pieces)
@@ -120,7 +127,7 @@ def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random,
     hand = st.hand(seat)
     power = piece_power(st, phase, hand)
     take = values if values else None
-    avoiding = take is not None and sum(take.worth) < 0  # taking costs more than it brings
+    avoiding = take is not None and take.total < 0  # taking costs more than it brings
 
     def weakness(mp: tuple[Move, Play]) -> tuple[float, float, float]:
         ps = mp[1].pieces
