@@ -15,6 +15,9 @@ otherwise count against whichever side was running. Speed is measured here, neve
   trick game. Needs the optional ``bench`` extra (``pip install -e '.[bench]'``); skipped without it.
 - tien-gow: ``tiengow_baseline.py``, a naive plain-Python Tien Gow.
 - luk-fu: ``lukfu_baseline.py``, a naive plain-Python Luk Fu.
+- rook-by-hand: not the engine but ``rook_baseline.py``, a hand-written plain-Python Rook, against
+  the same OpenSpiel hearts: what straightforward Python achieves, to read the rook pair's target by
+  (only when asked for with ``--pair rook-by-hand``).
 
 Decisions are counted alike on both sides: every move a player (not chance) makes.
 """
@@ -32,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import lukfu_baseline
+import rook_baseline
 import tiengow_baseline
 
 from rulecraft.engine.game import Game
@@ -115,8 +119,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=5.0, help="engine time per pair (as much again for the yardstick)")
     ap.add_argument("--slices", type=int, default=10, help="alternating slices per pair")
-    ap.add_argument("--pair", action="append", choices=["rook", "tien-gow", "luk-fu"],
-                    help="ruleset to measure (default: all three)")
+    ap.add_argument("--pair", action="append", choices=["rook", "tien-gow", "luk-fu", "rook-by-hand"],
+                    help="ruleset to measure (default: the three rulesets)")
     ap.add_argument("--clock", choices=list(CLOCKS), default="cpu",
                     help="time by this process's CPU time (default: steadier on a shared machine) or the wall clock")
     args = ap.parse_args()
@@ -127,19 +131,20 @@ def main() -> None:
         "tien-gow": ("tiengow_baseline.py", tiengow_baseline.play_match),
         "luk-fu": ("lukfu_baseline.py", lukfu_baseline.play_match),
     }
-    print(f"{'ruleset':<10} {'engine dec/s':>13} {'yardstick dec/s':>16} {'ratio':>6} {'quartiles':>15}  yardstick"
+    print(f"{'ruleset':<12} {'engine dec/s':>13} {'yardstick dec/s':>16} {'ratio':>6} {'quartiles':>15}  yardstick"
           f"   ({args.slices} slices, one hand per match)")
     for ref in args.pair or list(yardsticks):
-        name, play = yardsticks[ref]
+        name, play = yardsticks["rook" if ref == "rook-by-hand" else ref]
         if play is None:
-            print(f"{ref:<10} skipped: {name} needs the bench extra (pip install -e '.[bench]')")
+            print(f"{ref:<12} skipped: {name} needs the bench extra (pip install -e '.[bench]')")
             continue
-        engine, yardstick = Playouts(engine_hand(ref)), Playouts(play)
+        measured = (lambda seed: rook_baseline.play_match(seed, 1)) if ref == "rook-by-hand" else engine_hand(ref)
+        engine, yardstick = Playouts(measured), Playouts(play)
         engine.run(0.3)  # warm up: first-use caches, generated code
         yardstick.run(0.3)
         rate, base, ratios = interleaved(engine, yardstick, args.seconds, args.slices)
         q1, med, q3 = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (ratios[0],) * 3
-        print(f"{ref:<10} {rate:>13,.0f} {base:>16,.0f} {med:>6.2f} {q1:>7.2f}..{q3:<6.2f}  {name}")
+        print(f"{ref:<12} {rate:>13,.0f} {base:>16,.0f} {med:>6.2f} {q1:>7.2f}..{q3:<6.2f}  {name}")
 
 
 if __name__ == "__main__":
