@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rulecraft.errors import RuleFileError
 from rulecraft.load import load_ruleset
-from rulecraft.rules.comments import attach, yaml_comments
+from rulecraft.rules.comments import attach, blank_lines, yaml_comments
 from rulecraft.rules.compose import compose
 from rulecraft.rules.convert import read_annotated, render
 from rulecraft.rules.located import LStr
@@ -52,8 +52,9 @@ def test_every_bundled_file_converts_both_ways_with_the_same_data_and_comments(p
     assert plain(doc.data) == plain(source.data)
     # Every comment of the YAML is in the text form, and the canonical text prints itself again.
     assert [c[2] for c in sorted(comments)] == [c[2] for c in sorted(yaml_comments(path.read_text("utf-8")))]
-    assert print_rules(doc.data, attach(doc.data, comments)) == text
-    back = print_yaml(doc.data, attach(doc.data, comments))
+    layout = comments + blank_lines(text)
+    assert print_rules(doc.data, attach(doc.data, layout)) == text
+    back = print_yaml(doc.data, attach(doc.data, layout))
     again = parse_yaml_text(back, "y.yaml")
     assert plain(again.data) == plain(source.data)
     assert sorted(c[2] for c in yaml_comments(back)) == sorted(c[2] for c in comments)

@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulecraft.errors import RuleFileError
 from rulecraft.rules.comments import attach
-from rulecraft.rules.convert import read_annotated
+from rulecraft.rules.convert import read_annotated, render
 from rulecraft.rules.textload import load_rules_text, parse_rules_with_comments
 from rulecraft.rules.textprint import print_rules
 
@@ -229,3 +230,48 @@ def test_the_textmate_grammar_marks_the_kind_after_the_id() -> None:
     pattern, group = heads[0]
     kinds = [m.group(group) for line in _HEADS.splitlines() if (m := pattern.search(line))]
     assert kinds == ["deal", "claims", "shuffle"]
+
+
+# --------------------------------------------------------------------------- blank lines
+_SPACED_YAML = """# a game
+
+
+name: spaced
+
+constants:
+
+  a: 1
+
+
+  b: 2
+description: |
+  one
+
+  two
+zones:
+  - id: deck
+    visibility: nobody
+
+  # the hands
+  - id: hand
+    visibility: owner
+
+
+"""
+
+
+def test_blank_lines_that_set_sections_apart_are_kept_one_at_most(tmp_path: Path) -> None:
+    source = tmp_path / "spaced.yaml"
+    source.write_text(_SPACED_YAML, encoding="utf-8")
+    text = render(read_annotated(source), to_text=True)
+    # One blank line where there were one or more; none opening a block (after 'constants'), none at
+    # the end; the blank line inside the multi-line string is the string's, not layout.
+    assert text == ('# a game\n\nname spaced\n\nconstants\n  a 1\n\n  b 2\ndescription "one\\n\\ntwo\\n"\n'
+                    'zones | id | visibility\n  deck | nobody\n\n  # the hands\n  hand | owner\n')
+    rules = tmp_path / "spaced.rules"
+    rules.write_text(text, encoding="utf-8")
+    assert render(read_annotated(rules), to_text=True) == text  # fmt leaves it as it is
+    back = render(read_annotated(rules), to_text=False)
+    assert "# a game\n\nname: spaced\n\nconstants:\n  a: 1\n\n  b: 2\n" in back
+    assert "\n\n  # the hands\n" in back and not back.endswith("\n\n")
+    assert plain(yaml.safe_load(back)) == plain(yaml.safe_load(_SPACED_YAML))

@@ -1,5 +1,10 @@
 """Comments of a rule file, tied to the entries they stand by, so converting or formatting keeps them.
 
+Blank lines are kept the same way, as an empty comment: a line with nothing on it (outside a
+multi-line string) stands before the next entry, so sections an author set apart stay apart. The
+printers write at most one blank line in a row, none at the start of a block or of the file, none
+at its end.
+
 Loading keeps no comments (nothing downstream reads them); ``convert`` and ``fmt`` need them back in
 the text they print. A comment on a line of its own belongs before the next entry or list item
 (its *lead*); a comment after something on the same line belongs to the outermost entry that line
@@ -92,13 +97,65 @@ def attach(data: Any, comments: list[Comment]) -> Notes:
     return notes
 
 
-def yaml_comments(text: str) -> list[Comment]:
-    """The comments of a YAML text: each '#' outside a scalar, at a line's start or after a space."""
-    spans: list[tuple[int, int]] = []
-    for tok in yaml.scan(text, Loader=yaml.SafeLoader):
-        if isinstance(tok, yaml.ScalarToken):
-            spans.append((tok.start_mark.index, tok.end_mark.index))
+BLANK = ""
+"""The text of a blank line's note (a comment's text always starts with '#')."""
+
+
+def write_leads(lines: list[str], texts: list[str], pad: str, opens_block: bool) -> None:
+    """Append an entry's lead (its comments, at ``pad``, and blank lines) to a printer's ``lines``.
+
+    At most one blank line in a row, and none before the first line of a block (``opens_block``: the
+    entry is its container's first and nothing of its lead is written yet) or of the file.
+    """
+    for text in texts:
+        if text != BLANK:
+            lines.append(pad + text)
+            opens_block = False
+        elif lines and lines[-1] != "" and not opens_block:
+            lines.append("")
+
+
+def write_end(lines: list[str], texts: list[str]) -> None:
+    """Append the comments after a file's last entry; a blank line stays only between two of them."""
+    write_leads(lines, texts, "", False)
+    while lines and lines[-1] == "":
+        lines.pop()
+
+
+def opens_block(container: Any, key: Any) -> bool:
+    """Whether ``key`` is the first entry or item of ``container``."""
+    if isinstance(container, dict):
+        return bool(next(iter(container), None) == key)
+    return bool(key == 0)
+
+
+def blank_lines(text: str, spans: list[tuple[int, int]] | None = None) -> list[Comment]:
+    """A note for each blank line of ``text`` outside the sorted character ``spans`` (its multi-line strings)."""
+    spans = spans or []
+    starts = [s for s, _ in spans]
+    out: list[Comment] = []
+    offset = 0
+    for n, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            i = bisect.bisect_right(starts, offset) - 1
+            if not (i >= 0 and spans[i][0] <= offset < spans[i][1]):
+                out.append((n, 1, BLANK, True))
+        offset += len(line) + 1
+    return out
+
+
+def yaml_scalar_spans(text: str) -> list[tuple[int, int]]:
+    """Where each scalar of a YAML text lies, as sorted (start, end) character offsets."""
+    spans = [(tok.start_mark.index, tok.end_mark.index) for tok in yaml.scan(text, Loader=yaml.SafeLoader)
+             if isinstance(tok, yaml.ScalarToken)]
     spans.sort()
+    return spans
+
+
+def yaml_comments(text: str, spans: list[tuple[int, int]] | None = None) -> list[Comment]:
+    """The comments of a YAML text: each '#' outside a scalar, at a line's start or after a space."""
+    if spans is None:
+        spans = yaml_scalar_spans(text)
     starts = [s for s, _ in spans]
     out: list[Comment] = []
     offset = 0

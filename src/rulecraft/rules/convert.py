@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulecraft.errors import RuleFileError, SourcePos
-from rulecraft.rules.comments import Notes, attach, yaml_comments
+from rulecraft.rules.comments import Notes, attach, blank_lines, yaml_comments, yaml_scalar_spans
 from rulecraft.rules.registry import RULE_SUFFIXES, RULES_SUFFIX
 from rulecraft.rules.rulefiles import is_text_form, read_rule_file
 from rulecraft.rules.textload import parse_rules_text, parse_rules_with_comments
@@ -37,8 +37,10 @@ def read_annotated(path: str | os.PathLike[str]) -> Annotated:
     doc = read_rule_file(path)  # the checks on the file (size, encoding, a regular file) and the cache
     if is_text_form(path):
         fresh, comments = parse_rules_with_comments(doc.text, doc.file)
-        return Annotated(fresh.data, attach(fresh.data, comments), doc.file)
-    return Annotated(doc.data, attach(doc.data, yaml_comments(doc.text)), doc.file)
+        return Annotated(fresh.data, attach(fresh.data, comments + blank_lines(fresh.text)), doc.file)
+    spans = yaml_scalar_spans(doc.text)
+    layout = yaml_comments(doc.text, spans) + blank_lines(doc.text, spans)
+    return Annotated(doc.data, attach(doc.data, layout), doc.file)
 
 
 def render(source: Annotated, to_text: bool) -> str:

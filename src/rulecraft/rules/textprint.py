@@ -1,8 +1,8 @@
 """Rule data to its canonical ``.rules`` text (``rulecraft convert``, ``rulecraft fmt``).
 
-Canonical: the text depends only on the data and its comments, so printing what was read from a
-printed text gives the same text again. Reading the text gives back the same data (the tests check
-this on every bundled file and on generated ones). The choices, in order:
+Canonical: the text depends only on the data, its comments and its blank lines (``comments``), so
+printing what was read from a printed text gives the same text again. Reading the text gives back
+the same data (the tests check this on every bundled file and on generated ones). The choices, in order:
 
 - a string is written unquoted when it reads back as itself (a name, an expression), else quoted;
   a list of two or more strings that are words (``A``, ``10``, ``6-6``) is written as its words,
@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from rulecraft.rules.comments import Notes
+from rulecraft.rules.comments import Notes, opens_block, write_end, write_leads
 from rulecraft.rules.textload import read_back_value
 
 WIDTH = 110
@@ -51,8 +51,7 @@ def print_rules(data: Any, notes: Notes | None = None) -> str:
         p.items(data, 0)
     elif data is not None:
         raise ValueError("a rule file's text form holds a mapping or a list")
-    for text in p.notes.end:
-        p.lines.append(text)
+    write_end(p.lines, p.notes.end)
     return "\n".join(p.lines) + "\n" if p.lines else ""
 
 
@@ -140,8 +139,7 @@ class _Printer:
         self.lines.append(INDENT * indent + text + (f"  {trail}" if trail else ""))
 
     def leads(self, container: Any, key: Any, indent: int) -> str:
-        for text in self.notes.before(container, key):
-            self.lines.append(INDENT * indent + text)
+        write_leads(self.lines, self.notes.before(container, key), INDENT * indent, opens_block(container, key))
         return self.notes.after(container, key)
 
     # -- blocks
@@ -325,9 +323,7 @@ class _Printer:
 
     def id_item(self, item: dict[str, Any], ident: str, indent: int, trail: str) -> None:
         # Comments on the id itself stand by the item (they share its line).
-        extra = self.notes.before(item, "id")
-        for text in extra:
-            self.lines.append(INDENT * indent + text)
+        write_leads(self.lines, self.notes.before(item, "id"), INDENT * indent, True)
         trail = " ".join(t for t in (trail, self.notes.after(item, "id")) if t)
         rest = [(k, v) for k, v in item.items() if k != "id"]
         head = INDENT * indent + key_text(ident) + ":"

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from rulecraft.rules.comments import Notes
+from rulecraft.rules.comments import Notes, opens_block, write_end, write_leads
 
 WIDTH = 110
 INDENT = "  "
@@ -31,7 +31,7 @@ def print_yaml(data: Any, notes: Notes | None = None) -> str:
         p.items(data, 0)
     elif data is not None:
         p.lines.append(p.flow(data))
-    p.lines.extend(p.notes.end)
+    write_end(p.lines, p.notes.end)
     return "\n".join(p.lines) + "\n" if p.lines else ""
 
 
@@ -73,8 +73,7 @@ class _Printer:
         return text if len(text) <= room else None
 
     def leads(self, container: Any, key: Any, indent: int) -> str:
-        for text in self.notes.before(container, key):
-            self.lines.append(INDENT * indent + text)
+        write_leads(self.lines, self.notes.before(container, key), INDENT * indent, opens_block(container, key))
         trail = self.notes.after(container, key)
         return f"  {trail}" if trail else ""
 
