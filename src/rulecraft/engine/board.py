@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import weakref
 from collections.abc import Iterator
 from typing import Any, Self
 
@@ -30,6 +31,7 @@ class Board:
     """Where everything is in one game. ``engine.state.State`` adds the rules' procedure and the API."""
 
     __slots__ = (
+        "__weakref__",  # the state's Ctx refers to it weakly (see Ctx)
         "_legal_cache",
         "_rng",
         "_rng_state",
@@ -440,8 +442,12 @@ class Ctx:
     __slots__ = ("bind", "cand", "combo", "extra", "memo", "piece", "seat", "st")
 
     def __init__(self, st: Board | None = None) -> None:
-        # None only where no game is read (constants at load time, `rulecraft eval` without a game)
-        self.st: Board = st  # type: ignore[assignment]
+        # None only where no game is read (constants at load time, `rulecraft eval` without a game).
+        # A weak reference: the state holds its Ctx, and a strong one back would make every state a
+        # reference cycle, freed only by the cyclic garbage collector. A playout drops a state (or a
+        # clone) per hand, and the collections that garbage set off, full ones over the loaded rules
+        # included, took about a third of a playout's time.
+        self.st: Board = weakref.proxy(st) if st is not None else None  # type: ignore[assignment]
         self.seat: int | None = None
         self.piece: int | None = None
         self.cand: tuple[int, ...] = ()

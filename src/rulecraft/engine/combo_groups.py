@@ -26,7 +26,9 @@ def group_plays(by: str, shape: Sequence[int], hand: Sequence[int],
             groups[col[p]].append(p)
     values = sorted(groups, key=repr)
 
-    def rec(i: int, used: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], tuple[int, ...]]]:
+    # The recursion goes through an argument: a closure naming itself would be a reference cycle,
+    # left (with the hand's groups) for the cyclic garbage collector after every call.
+    def rec(i: int, used: tuple[Any, ...], rec: Any) -> Iterator[tuple[tuple[Any, ...], tuple[int, ...]]]:
         if i == len(shape):
             yield used, ()
             return
@@ -37,8 +39,8 @@ def group_plays(by: str, shape: Sequence[int], hand: Sequence[int],
             if i > 0 and shape[i] == shape[i - 1] and repr(v) < repr(used[-1]):
                 continue
             for ps in itertools.combinations(groups[v], shape[i]):
-                for vals, rest in rec(i + 1, (*used, v)):
+                for vals, rest in rec(i + 1, (*used, v), rec):
                     yield vals, tuple(ps) + rest
 
-    for vals, ps in rec(0, ()):
+    for vals, ps in rec(0, (), rec):
         yield ps, vals[0], vals[1] if len(vals) > 1 else None

@@ -478,7 +478,8 @@ def _pick_types(by_type: dict[int, list[int]], pattern: Sequence[tuple[int, ...]
             return []
     results: list[tuple[int, ...]] = []
 
-    def rec(i: int, used: dict[int, int], acc: list[int]) -> None:
+    # The recursion goes through an argument: a closure naming itself would be a reference cycle.
+    def rec(i: int, used: dict[int, int], acc: list[int], rec: Any) -> None:
         if i == len(pattern):
             results.append(tuple(acc))
             return
@@ -488,11 +489,11 @@ def _pick_types(by_type: dict[int, list[int]], pattern: Sequence[tuple[int, ...]
             if avail and n < len(avail):
                 used[t] = n + 1
                 acc.append(avail[n])
-                rec(i + 1, used, acc)
+                rec(i + 1, used, acc, rec)
                 acc.pop()
                 used[t] = n
 
-    rec(0, {}, [])
+    rec(0, {}, [], rec)
     return results
 
 
@@ -567,7 +568,9 @@ def _distinct_sets(ordered: list[int], type_of: list[int], size: int) -> list[tu
     acc: list[int] = []
     out: list[tuple[int, ...]] = []
 
-    def rec(start: int, k: int) -> None:
+    # The recursion goes through an argument: a closure naming itself would be a reference cycle,
+    # left (with everything it holds) for the cyclic garbage collector after every call.
+    def rec(start: int, k: int, rec: Any) -> None:
         for i in range(start, n - k + 1):
             j = below[i]
             if j >= 0 and not taken[j]:
@@ -577,12 +580,12 @@ def _distinct_sets(ordered: list[int], type_of: list[int], size: int) -> list[tu
                 out.append(tuple(acc))
             else:
                 taken[i] = 1
-                rec(i + 1, k - 1)
+                rec(i + 1, k - 1, rec)
                 taken[i] = 0
             acc.pop()
 
     if 0 < size <= n:
-        rec(0, size)
+        rec(0, size, rec)
     elif size == 0:
         out.append(())
     return out
