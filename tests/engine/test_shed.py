@@ -113,3 +113,16 @@ def test_play_blocked_when_every_seat_passes_ends_the_hand() -> None:
     last = [e for e in st.history if e.get("type") == "move"][-2:]
     assert [e["move"] for e in last] == ["pass", "pass"]
     assert sorted(e["seat"] for e in last) == [0, 1]  # each seat passed once: nobody could play
+
+
+def test_a_choice_with_nothing_to_choose_from_is_an_error_at_its_list() -> None:
+    from rulecraft.errors import ExpressionRuntimeError
+
+    def empty(play: dict[str, Any]) -> None:
+        item = next(i for i in play["on_play"] if i["id"] == "eight-names-suit")
+        item["choose"]["from"] = "[x for x in suits if x == 'none']"
+
+    st = _state(_eights(empty, players="2"), seed=3)
+    with pytest.raises(ExpressionRuntimeError, match="on_play 'eight-names-suit' makes its player choose, but"):
+        for _ in range(400):
+            st.apply(st.legal_moves()[0])

@@ -52,10 +52,11 @@ from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import Play, enumerate_all
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
-from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, seat_of
+from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, rule_failed, seat_of
 from rulecraft.engine.phases.tricks import TrickData, Tricks, _apply_restrictions, _restrictions
 from rulecraft.engine.phases.turns import VERBS
 from rulecraft.engine.phases.values import Target, build_target, check_items, checked, value_text
+from rulecraft.errors import clip
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -360,6 +361,9 @@ class Shed(Tricks):
                 if st.signal:
                     return
             if e.choose is not None:
+                if not self._values(st, e.choose):  # a decision with no move would stop the game
+                    raise rule_failed(e.choose.values.pos, f"on_play '{e.id}' makes its player choose, but "
+                                                           f"'{clip(e.choose.values.text, 100)}' gave no value")
                 d.pending = (i, seat, play, skip)
                 return
         if not st.hand(seat):
