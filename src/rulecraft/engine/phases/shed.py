@@ -16,6 +16,7 @@ A rule file writes it as ``kind: shed``::
         refill: {from: pile, keep: 1}      # an empty stock takes the pile but its top piece, shuffled
       places: place                        # per-seat variable: 1, 2, ... as seats go out
       end_when: "count(finished) >= 1"     # the hand ends after a play when this holds
+      on_pass: [...]                       # effects after a seat passes (seat: the one that passed)
       on_play:                             # what a play does, in order, when its condition holds
         - {id: wild-names, when: "rank(piece) == 8", choose: {from: "['c', 'd', 'h', 's']", set: named}}
         - {id: skip-next, when: "rank(piece) == 11", skip: 1}
@@ -156,6 +157,7 @@ class Shed(Tricks):
         self.refill_keep = 1
         self.places_var = -1
         self.on_play: tuple[ShedItem, ...] = ()
+        self.on_pass: tuple[Effect, ...] = ()
         self.decide = self.legal
         self.play = self.apply
 
@@ -198,6 +200,7 @@ class Shed(Tricks):
         if "end_when" in raw:
             t.end_when = b.expr(raw["end_when"], sscope, T.BOOL, f"{what} end_when")
         t.on_play = tuple(_item(b, rs, t, item, i, sscope, what) for i, item in enumerate(raw.get("on_play") or ()))
+        t.on_pass = compile_effects(b, rs, raw.get("on_pass", ()), sscope, f"{what} on_pass")
         t.track_barred = False
         return t
 
@@ -321,6 +324,11 @@ class Shed(Tricks):
             return False
         if move.verb == "pass":
             d.passed.append(seat)
+            if self.on_pass:  # (a pass that costs a chip)
+                st.ctx.seat, st.ctx.combo = seat, None
+                run_effects(st, self.on_pass)
+                if st.signal:
+                    return False
             holding = [s for s in st.order_from(seat) if st.hand(s) and s not in d.finished]
             if all(s in d.passed for s in holding):  # blocked: nobody can play or draw
                 d.ended = True
