@@ -38,7 +38,7 @@ WALK = 40  # moves walked at most to reach the first deal
 
 # Rule files of tests/dogfood whose phase kinds no bundled ruleset uses (a shed phase's stock and draws).
 DOGFOOD = Path(__file__).resolve().parents[1] / "dogfood"
-NOT_BUNDLED = [str(DOGFOOD / "crazy-eights" / "crazy-eights.yaml")]
+NOT_BUNDLED = [str(DOGFOOD / "crazy-eights" / "crazy-eights.yaml"), str(DOGFOOD / "fan-tan" / "fan-tan.yaml")]
 
 
 def _configurations() -> Iterator[tuple[str, dict[str, str], str | None]]:
