@@ -405,9 +405,12 @@ class Shed(Tricks):
     def public_view(self, st: Board) -> dict[str, Any] | None:
         d: ShedData = st.pdata
         ids = st.rs.pieces.type_id
-        return {"last_player": d.last_player, "last_play": [ids(p) for p in d.last_pieces],
-                "passed": list(d.passed), "finished": list(d.finished), "backwards": d.backwards,
-                "naming": self.on_play[d.pending[0]].id if d.pending is not None else None}
+        out: dict[str, Any] = {"last_player": d.last_player, "last_play": [ids(p) for p in d.last_pieces],
+                               "passed": list(d.passed), "finished": list(d.finished)}
+        if any(e.reverse for e in self.on_play):  # (said only where a play can turn the direction round)
+            out["backwards"] = d.backwards
+        out["naming"] = self.on_play[d.pending[0]].id if d.pending is not None else None
+        return out
 
     def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:
         d: ShedData = st.pdata
