@@ -14,10 +14,12 @@ import itertools
 import random
 from collections.abc import Iterator
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from rulecraft.engine.determinize import accounted_for
 from rulecraft.engine.game import Game
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
@@ -34,9 +36,15 @@ LOOK_AHEAD = 4  # other moves tried one step ahead at each step of the walk
 WALK = 40  # moves walked at most to reach the first deal
 
 
+# Rule files of tests/dogfood whose phase kinds no bundled ruleset uses (a shed phase's stock and draws).
+DOGFOOD = Path(__file__).resolve().parents[1] / "dogfood"
+NOT_BUNDLED = [str(DOGFOOD / "crazy-eights" / "crazy-eights.yaml"), str(DOGFOOD / "fan-tan" / "fan-tan.yaml")]
+
+
 def _configurations() -> Iterator[tuple[str, dict[str, str], str | None]]:
-    """Every bundled ruleset with its defaults, each non-default option choice, and each preset."""
-    for ref in list_bundled():
+    """Every bundled ruleset (and those of NOT_BUNDLED) with its defaults, each non-default option
+    choice, and each preset."""
+    for ref in [*list_bundled(), *NOT_BUNDLED]:
         base = compose(ref)
         yield ref, {}, None
         for opt in base.options:
@@ -57,6 +65,7 @@ def _ruleset(ref: str, options: tuple[tuple[str, str], ...], preset: str | None)
 
 def _label(config: tuple[str, dict[str, str], str | None]) -> str:
     ref, options, preset = config
+    ref = Path(ref).stem if ref.endswith(".yaml") else ref
     return ref + "".join(f" {k}={v}" for k, v in options.items()) + (f" preset={preset}" if preset else "")
 
 
@@ -66,9 +75,11 @@ def _first_hand_chance(st: State) -> list[dict[str, Any]]:
 
 
 def _hidden_pairs(st: State, seat: int) -> list[tuple[int, int]]:
-    """Pairs of pieces of different types, both hidden from ``seat``, lying in different places."""
+    """Pairs of pieces of different types, both hidden from ``seat``, lying in different places. A piece
+    the whole table saw face up before it was put where nobody sees it (a starter card turned up and
+    buried in the stock) is not hidden: the seat knows where it went."""
     rs = st.rs
-    hidden = [p for p in range(rs.pieces.count) if not visible(st, p, seat)]
+    hidden = [p for p in range(rs.pieces.count) if not accounted_for(st, p, seat)]
     return [(p, q) for p in hidden for q in hidden
             if p < q and st.loc[p] != st.loc[q] and rs.pieces.type_id(p) != rs.pieces.type_id(q)]
 

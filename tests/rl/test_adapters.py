@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -19,13 +20,15 @@ from rulecraft.rl.pettingzoo import env
 from rulecraft.rules.registry import list_bundled
 
 BUNDLED = list_bundled()
+# a shed phase's moves: 'draw' and the value a play makes its player name ('name h')
+CRAZY_EIGHTS = str(Path(__file__).resolve().parents[1] / "dogfood" / "crazy-eights" / "crazy-eights.yaml")
 
 
 def test_the_bundled_games_are_all_found() -> None:
     assert {"rook", "luk-fu", "tien-gow", "yukushi", "doubt"} <= set(BUNDLED)
 
 
-@pytest.mark.parametrize("ref", BUNDLED)
+@pytest.mark.parametrize("ref", [*BUNDLED, CRAZY_EIGHTS])
 def test_pettingzoo_api_test(ref: str) -> None:
     e = env(ref, max_hands=1, max_moves=3000)
     with warnings.catch_warnings():
@@ -33,7 +36,7 @@ def test_pettingzoo_api_test(ref: str) -> None:
         api_test(e, num_cycles=1000)
 
 
-@pytest.mark.parametrize("ref", BUNDLED)
+@pytest.mark.parametrize("ref", [*BUNDLED, CRAZY_EIGHTS])
 def test_openspiel_random_sim_test(ref: str) -> None:
     # A claims game played at random goes on for thousands of actions; 250 keep the test short (the
     # cap itself is then checked: such a game ends truncated, within max_game_length).

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from support import ruleset
 
@@ -17,6 +19,7 @@ from rulecraft.runs.invariants import state_problems
 from rulecraft.runs.log import log_lines, replay_lines
 from rulecraft.runs.simulate import play_game
 
+CRAZY_EIGHTS = str(Path(__file__).resolve().parents[1] / "dogfood" / "crazy-eights" / "crazy-eights.yaml")
 # Rook with random agents rarely reaches 300 (the bidder usually fails), so matches are kept short.
 GAMES = [("rook", {}, seed) for seed in range(6)] + [
     ("rook", {"bird_rank": "lowest", "ones": "kept"}, 100),
@@ -25,6 +28,10 @@ GAMES = [("rook", {}, seed) for seed in range(6)] + [
     ("luk-fu", {"players": "4", "old_cards": "public-plus-original-run", "five_tricks": "unbeatable"}, 8),
     ("tien-gow", {}, 9),
     ("tien-gow", {"bunmu_son": "wen-loses-to-long-seven", "pickup": "tiers-from-bottom"}, 10),
+    # a shed phase: draws from a stock, refilled from the pile; a play that makes its player choose
+    (CRAZY_EIGHTS, {}, 11),
+    (CRAZY_EIGHTS, {"players": "2", "draw": "one", "empty_stock": "reshuffle", "action_cards": "on"}, 12),
+    (CRAZY_EIGHTS, {"players": "3", "draw_when": "any-time", "draw": "three", "action_cards": "on"}, 13),
 ]
 
 

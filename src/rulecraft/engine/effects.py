@@ -333,6 +333,11 @@ def _fire(st: Board, e: Effect, ctx: Ctx) -> None:
         dst = st.zone_instance(m.dst.zone, m.dst.owner(ctx) if m.dst.owner else None)
         named = list(st.zones[src]) if m.pieces is None else _pieces(st, m.pieces(ctx))
         pieces = named if m.pieces is None else [p for p in named if st.loc[p] == src]
+        if src == dst:  # moved within their zone: to its end (a card buried at the bottom of the stock)
+            within = st.zones[src]
+            for p in pieces:
+                within.remove(p)
+                within.append(p)
         if m.face == "keep":
             st.gather(pieces, dst)
         else:

@@ -15,6 +15,7 @@ Text forms (pieces are written by their type id, as in the rule file):
     claim V: A [B ...]  pieces face down claimed to be V
     challenge           challenge the last claim (out of turn, in the response window)
     accept              let the last claim stand (the other answer in the response window)
+    draw                take a piece from a stock instead of playing (a shed phase)
 
 ``str(Move)`` gives the canonical form and ``parse_move(text, ...)`` reads it back.
 """
@@ -27,7 +28,7 @@ from rulecraft.errors import IllegalMoveError
 
 VERBS_WITH_PIECES = frozenset({"play", "down", "give", "claim", "revoke"})
 VERBS_WITH_VALUE = frozenset({"bid", "call", "name", "claim"})
-BARE_VERBS = frozenset({"pass", "stop", "challenge", "accept"})
+BARE_VERBS = frozenset({"pass", "stop", "challenge", "accept", "draw"})
 ALL_VERBS = VERBS_WITH_PIECES | VERBS_WITH_VALUE | BARE_VERBS
 
 

@@ -36,6 +36,7 @@ from rulecraft.engine.game import Game
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.calls import Auction, Choose
 from rulecraft.engine.phases.claims import Claims
+from rulecraft.engine.phases.shed import Shed
 from rulecraft.engine.phases.turns import EachSeat
 from rulecraft.engine.phases.values import value_text
 from rulecraft.engine.phases.wall import Dice
@@ -305,6 +306,12 @@ def _head_values(rs: Ruleset) -> list[tuple[str, str]]:
             out.extend((phase.verb, v) for v in _listed(rs, phase.values, phase.item_kind))
         elif isinstance(phase, Claims):
             out.extend(("claim", str(v)) for v in phase.values)
+        elif isinstance(phase, Shed):  # (only a ruleset with a stock to draw from gets an id for 'draw')
+            if phase.stock is not None:
+                out.append(("draw", ""))
+            for item in phase.on_play:
+                if item.choose is not None:
+                    out.extend((item.choose.verb, v) for v in _listed(rs, item.choose.values, item.choose.kind))
     return out
 
 
