@@ -15,7 +15,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from rulecraft.engine.state import State
 from rulecraft.engine.views import redact_event
 from rulecraft.errors import GivenChanceError, IllegalMoveError, Limit, LogError, UsageError, clip
 from rulecraft.runs.files import write_lines
+from rulecraft.runs.states_before import StatesBefore
 
 FORMAT = "rulecraft-log/1"
 
@@ -227,8 +228,9 @@ def check_identity(name: str, header: dict[str, Any], rs: Ruleset) -> None:
 
 def replay_events(header: dict[str, Any], events: list[tuple[int, dict[str, Any]]], rs: Ruleset,
                   name: str = "<log>", upto: int | None = None, keep_states: bool = False
-                  ) -> tuple[State, list[State]]:
-    """Replay parsed events; returns the final state and (optionally) the state before each move."""
+                  ) -> tuple[State, Sequence[State]]:
+    """Replay parsed events; returns the final state and (optionally) the state before each move (made
+    again on demand: see ``states_before``)."""
     check_identity(name, header, rs)
     agents = header.get("agents") or []
     if agents and len(agents) != rs.seats.count:
@@ -238,7 +240,8 @@ def replay_events(header: dict[str, Any], events: list[tuple[int, dict[str, Any]
     lines = {id(e): lineno for lineno, e in events}
     try:
         st = Game(rs, int(header["seed"]), header.get("max_hands")).new_state(chance=chance)
-        states: list[State] = []
+        moves = sum(1 for _, e in events if e["type"] == "move")
+        states = StatesBefore(moves if upto is None else min(moves, upto))
         n = 0
         for lineno, e in events:
             if e["type"] != "move":
@@ -246,7 +249,7 @@ def replay_events(header: dict[str, Any], events: list[tuple[int, dict[str, Any]
             if upto is not None and n >= upto:
                 break
             if keep_states:
-                states.append(st.clone())
+                states.record(st, str(e.get("move", "")))
             if st.is_over:
                 raise LogError(f"{name}:{lineno}:1: error: the game was already over; this move cannot be played")
             if st.to_act != e.get("seat"):
@@ -273,7 +276,7 @@ def replay_lines(lines: Iterable[str], rs: Ruleset, name: str = "<log>") -> Stat
 
 
 def replay(path: str | Path, rs: Ruleset, upto: int | None = None, keep_states: bool = False
-           ) -> tuple[State, list[State]]:
+           ) -> tuple[State, Sequence[State]]:
     """Replay a log file; with ``keep_states`` also the state before each move (for stepping through)."""
     header, events = read_log(path)
     return replay_events(header, events, rs, str(path), upto, keep_states)
