@@ -638,9 +638,10 @@ class _Builder:
         line, col = tok.line or 1, (tok.column or 1) + 1
         out: list[str] = []
         segs: list[tuple[int, SourcePos]] = [(0, self.pos(line, col))]
-        last = 0
+        last = value_index = 0  # the value's length so far (kept as it grows: summed afresh, n escapes cost n²)
         for m in _ESCAPE.finditer(raw):
             out.append(raw[last:m.start()])
+            value_index += m.start() - last
             code = m.group(1)
             if code[0] in "xuU" and len(code) > 1:
                 n = int(code[1:], 16)
@@ -656,7 +657,7 @@ class _Builder:
                            "\\\\ \\xNN \\uNNNN)")
                 ch = code
             out.append(ch)
-            value_index = sum(map(len, out))
+            value_index += len(ch)
             segs.append((value_index - 1, self.pos(line, col + m.start())))
             segs.append((value_index, self.pos(line, col + m.end())))
             last = m.end()
