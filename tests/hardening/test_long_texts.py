@@ -39,3 +39,22 @@ def test_a_text_of_many_escapes_is_read_in_seconds(cli: Cli) -> None:
     r = cli("validate", "long.rules")
     assert (r.code, r.err) == (0, "")
     assert r.out.startswith("ok: 1 file valid (")
+
+
+def test_a_key_path_deeper_than_a_file_may_nest_is_refused_at_the_key(cli: Cli) -> None:
+    # Each step of 'a.b.c' nests a mapping: 300,000 steps made a value too deep to cache (RecursionError,
+    # exit 3), after 300 MB in the key's pattern. YAML refuses the same nesting at 65 levels.
+    cli.write("deep.rules", "name x\n" + "a" + ".a" * 300_000 + " 1\n")
+    r = cli.process("validate", "deep.rules", preexec_fn=capped)
+    assert (r.returncode, r.stderr) == (1, "")
+    assert r.stdout.splitlines()[0] == ("deep.rules:2:1: error: this key nests lists and mappings 300,001 levels deep "
+                                        "or more; the limit is 64 levels")
+
+
+def test_a_line_of_more_words_than_a_file_may_hold_values_is_refused_at_the_first_too_many(cli: Cli) -> None:
+    # A list of words had no bound: 300,000 located strings took 360 MB (a million, 1.2 GB), where a YAML
+    # file stops at 100,000 values.
+    cli.write("words.rules", "name x\nvalues " + "ab " * 300_000 + "\n")
+    r = cli.process("validate", "words.rules", preexec_fn=capped)
+    assert (r.returncode, r.stderr) == (1, "")
+    assert r.stdout.splitlines()[0] == "words.rules:2:300005: error: the file holds more than 100,000 values"
