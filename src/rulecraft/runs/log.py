@@ -24,7 +24,7 @@ from rulecraft.engine.game import Game
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
 from rulecraft.engine.views import redact_event
-from rulecraft.errors import GivenChanceError, IllegalMoveError, Limit, LogError, UsageError, clip
+from rulecraft.errors import GivenChanceError, IllegalMoveError, Limit, LogError, RulecraftError, UsageError, clip
 from rulecraft.runs.files import write_lines
 from rulecraft.runs.states_before import StatesBefore
 
@@ -209,10 +209,28 @@ def load_logged_ruleset(header: dict[str, Any], name: str, ruleset: str | None =
     try:
         return load_ruleset(ruleset or str(logged["name"]), options)
     except UsageError as exc:
+        bundled = None if ruleset else _bundled_named(str(logged["name"]))
+        if bundled is not None:
+            return load_ruleset(bundled, options)
         # A log names its ruleset, not the path of the file it was read from: say how to give that file.
         hint = "" if ruleset else (f" (a game played from a rule file of your own: name that file, as in 'replay "
                                    f"{name} --ruleset FILE' or 'play FILE --resume {name}')")
         raise LogError(f"{name}:1:1: error: cannot load the ruleset this log was played under: {exc}{hint}") from None
+
+
+def _bundled_named(name: str) -> str | None:
+    """The bundled ruleset whose ``name:`` is ``name``: an overlay's name need not be the name it is bundled
+    under (``luk-fu/four-players`` is named ``luk-fu-four-players``), and a log records the former."""
+    from rulecraft.rules.compose import compose
+    from rulecraft.rules.registry import list_bundled
+
+    for ref in list_bundled():
+        try:
+            if compose(ref).name == name:
+                return ref
+        except RulecraftError:
+            continue
+    return None
 
 
 def check_identity(name: str, header: dict[str, Any], rs: Ruleset) -> None:
