@@ -146,7 +146,11 @@ class IllegalMoveError(RulecraftError):
 
     def __init__(self, message: str, rule_id: str = ""):
         self.rule_id = rule_id
-        super().__init__(message)
+        # A refusal quotes what the player typed, whichever rule refuses it: a 2 MB word is shown clipped.
+        super().__init__(_LONG_WORD.sub(lambda m: clip(m.group()), message))
+
+
+_LONG_WORD = re.compile(r"[^\s']{201,}")  # longer than any word a rule or a move of a game needs
 
 
 class ExpressionRuntimeError(RulecraftError):

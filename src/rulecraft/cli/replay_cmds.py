@@ -7,6 +7,7 @@ another ruleset stops with ``file:line:col: error`` before anything is shown.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -26,10 +27,11 @@ KEYS = "n/Enter next, p previous, g N go to after move N, q quit"
 class Replay:
     """Steps 0..M of a game of M moves: step i is the table before move i, step M the end."""
 
-    def __init__(self, rs: Ruleset, states: list[State], moves: list[dict[str, Any]], seat: int | None,
-                 seats: Seats, lang: str | None = None) -> None:
+    def __init__(self, rs: Ruleset, before: Sequence[State], final: State, moves: list[dict[str, Any]],
+                 seat: int | None, seats: Seats, lang: str | None = None) -> None:
         self.rs = rs
-        self.states = states
+        self.before = before  # made again on demand (runs.states_before): not one whole state per move
+        self.final = final
         self.moves = moves
         self.seat = seat
         self.seats = seats
@@ -37,7 +39,7 @@ class Replay:
 
     @property
     def last(self) -> int:
-        return len(self.states) - 1
+        return len(self.before)
 
     def move_line(self, i: int) -> str:
         """The i-th move (1-based in the text), redacted for the replay's seat."""
@@ -46,7 +48,7 @@ class Replay:
         return f"move {i + 1}/{len(self.moves)}: {text}"
 
     def table(self, step: int) -> list[str]:
-        st = self.states[step]
+        st = self.before[step] if step < len(self.before) else self.final
         shown = [redact_event(e, self.seat) for e in st.history[-40:]]
         recent = [t for t in (event_text(e, self.seats, self.rs, self.lang) for e in shown if e is not None)
                   if t is not None]
@@ -82,7 +84,7 @@ def replay(file: str, seat: int | None, ruleset: str | None, lang: str | None) -
     moves = [e for _, e in events if e.get("type") == "move"][:len(before)]
     agents = [str(a) for a in header.get("agents", [])]
     labels = tuple(("you" if s == seat else a) if s < len(agents) else "" for s, a in enumerate(agents))
-    rp = Replay(rs, [*before, final], moves, seat, Seats(labels or tuple("" for _ in range(rs.seats.count))),
+    rp = Replay(rs, before, final, moves, seat, Seats(labels or tuple("" for _ in range(rs.seats.count))),
                 shown_in)
     console = Console()
     if not console.interactive:

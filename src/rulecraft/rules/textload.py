@@ -34,7 +34,7 @@ from rulecraft.parser_cache import lalr_parser, write_shipped
 from rulecraft.rules.comments import Comment
 from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import LDict, LFloat, LInt, LList, LStr
-from rulecraft.rules.yamlload import MAX_BYTES, MAX_DEPTH, YamlDocument
+from rulecraft.rules.yamlload import MAX_BYTES, MAX_DEPTH, MAX_NODES, YamlDocument
 
 MAX_BRACKETS = Limit(50, "levels", "nests brackets {n} levels deep or more")
 """Deepest nesting of (), [] and {} on one value (the expression language's own limit)."""
@@ -190,7 +190,10 @@ def parse_rules_with_comments(text: str, filename: str = "<string>") -> tuple[Ya
     builder = _Builder(filename, text)
     assert isinstance(tree, Tree)
     lines = tree.children[0] if tree.children else None
-    data = builder.block(lines) if isinstance(lines, Tree) else None
+    try:
+        data = builder.block(lines) if isinstance(lines, Tree) else None
+    except _Limited as exc:
+        raise _error(filename, text, exc.line, exc.col, exc.message) from None
     if builder.diags:
         raise RuleFileError(builder.diags)
     return YamlDocument(data, text, filename), [(c.line, c.col, c.text, c.own_line) for c in comments]
@@ -327,6 +330,14 @@ class _Builder:
         self.file = filename
         self.text = text
         self.diags: list[Diagnostic] = []
+        self.values = 0
+
+    def count(self, n: int, at: SourcePos) -> None:
+        """``n`` more values, at ``at``: a file holds at most as many as a YAML file may (a line of a million
+        words was a list of a million located strings, 1.2 GB)."""
+        self.values += n
+        if self.values > MAX_NODES:
+            raise _Limited(at.line, at.col, f"the file holds more than {MAX_NODES:,} values")
 
     def pos(self, line: int | None, col: int | None) -> SourcePos:
         return SourcePos(self.file, line or 1, col or 1)
@@ -521,6 +532,9 @@ class _Builder:
             self.put(out, key, value)
             return
         pos = key.pos
+        if MAX_DEPTH.exceeded(len(steps)):  # each step nests a mapping (or a list and a mapping): as YAML's limit
+            self.error(pos, MAX_DEPTH.message("this key", len(steps)))
+            return
         for n in range(len(steps) - 1, 0, -1):
             is_id, name, offset = steps[n]
             # A step is where it is written; in a table (``written``: the header) a row's keys are at its cell.
@@ -568,13 +582,16 @@ class _Builder:
             out_words = LList(pos=self.at(node))
             for m in re.finditer(r"\S+", str(node)):
                 at = self.pos(node.line, (node.column or 1) + m.start())
+                self.count(1, at)
                 out_words.append(LStr(m.group(), at))
                 out_words.item_pos.append(at)
             return out_words
         if isinstance(node, Token):  # a bare terminal (NAME) when the value is a name
+            self.count(1, self.at(node))
             return LStr(str(node), self.at(node))
         rule = _rule(node)
         pos = self.at(node)
+        self.count(1, pos)
         if rule == "inline_map":
             out = LDict(pos=pos)
             if isinstance(node.children[0], Tree):
@@ -638,9 +655,10 @@ class _Builder:
         line, col = tok.line or 1, (tok.column or 1) + 1
         out: list[str] = []
         segs: list[tuple[int, SourcePos]] = [(0, self.pos(line, col))]
-        last = 0
+        last = value_index = 0  # the value's length so far (kept as it grows: summed afresh, n escapes cost n²)
         for m in _ESCAPE.finditer(raw):
             out.append(raw[last:m.start()])
+            value_index += m.start() - last
             code = m.group(1)
             if code[0] in "xuU" and len(code) > 1:
                 n = int(code[1:], 16)
@@ -656,7 +674,7 @@ class _Builder:
                            "\\\\ \\xNN \\uNNNN)")
                 ch = code
             out.append(ch)
-            value_index = sum(map(len, out))
+            value_index += len(ch)
             segs.append((value_index - 1, self.pos(line, col + m.start())))
             segs.append((value_index, self.pos(line, col + m.end())))
             last = m.end()

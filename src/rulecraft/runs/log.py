@@ -15,7 +15,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,9 @@ from rulecraft.engine.game import Game
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
 from rulecraft.engine.views import redact_event
-from rulecraft.errors import GivenChanceError, IllegalMoveError, Limit, LogError, UsageError, clip
+from rulecraft.errors import GivenChanceError, IllegalMoveError, Limit, LogError, RulecraftError, UsageError, clip
 from rulecraft.runs.files import write_lines
+from rulecraft.runs.states_before import StatesBefore
 
 FORMAT = "rulecraft-log/1"
 
@@ -208,10 +209,28 @@ def load_logged_ruleset(header: dict[str, Any], name: str, ruleset: str | None =
     try:
         return load_ruleset(ruleset or str(logged["name"]), options)
     except UsageError as exc:
+        bundled = None if ruleset else _bundled_named(str(logged["name"]))
+        if bundled is not None:
+            return load_ruleset(bundled, options)
         # A log names its ruleset, not the path of the file it was read from: say how to give that file.
         hint = "" if ruleset else (f" (a game played from a rule file of your own: name that file, as in 'replay "
                                    f"{name} --ruleset FILE' or 'play FILE --resume {name}')")
         raise LogError(f"{name}:1:1: error: cannot load the ruleset this log was played under: {exc}{hint}") from None
+
+
+def _bundled_named(name: str) -> str | None:
+    """The bundled ruleset whose ``name:`` is ``name``: an overlay's name need not be the name it is bundled
+    under (``luk-fu/four-players`` is named ``luk-fu-four-players``), and a log records the former."""
+    from rulecraft.rules.compose import compose
+    from rulecraft.rules.registry import list_bundled
+
+    for ref in list_bundled():
+        try:
+            if compose(ref).name == name:
+                return ref
+        except RulecraftError:
+            continue
+    return None
 
 
 def check_identity(name: str, header: dict[str, Any], rs: Ruleset) -> None:
@@ -227,8 +246,9 @@ def check_identity(name: str, header: dict[str, Any], rs: Ruleset) -> None:
 
 def replay_events(header: dict[str, Any], events: list[tuple[int, dict[str, Any]]], rs: Ruleset,
                   name: str = "<log>", upto: int | None = None, keep_states: bool = False
-                  ) -> tuple[State, list[State]]:
-    """Replay parsed events; returns the final state and (optionally) the state before each move."""
+                  ) -> tuple[State, Sequence[State]]:
+    """Replay parsed events; returns the final state and (optionally) the state before each move (made
+    again on demand: see ``states_before``)."""
     check_identity(name, header, rs)
     agents = header.get("agents") or []
     if agents and len(agents) != rs.seats.count:
@@ -238,7 +258,8 @@ def replay_events(header: dict[str, Any], events: list[tuple[int, dict[str, Any]
     lines = {id(e): lineno for lineno, e in events}
     try:
         st = Game(rs, int(header["seed"]), header.get("max_hands")).new_state(chance=chance)
-        states: list[State] = []
+        moves = sum(1 for _, e in events if e["type"] == "move")
+        states = StatesBefore(moves if upto is None else min(moves, upto))
         n = 0
         for lineno, e in events:
             if e["type"] != "move":
@@ -246,7 +267,7 @@ def replay_events(header: dict[str, Any], events: list[tuple[int, dict[str, Any]
             if upto is not None and n >= upto:
                 break
             if keep_states:
-                states.append(st.clone())
+                states.record(st, str(e.get("move", "")))
             if st.is_over:
                 raise LogError(f"{name}:{lineno}:1: error: the game was already over; this move cannot be played")
             if st.to_act != e.get("seat"):
@@ -273,7 +294,7 @@ def replay_lines(lines: Iterable[str], rs: Ruleset, name: str = "<log>") -> Stat
 
 
 def replay(path: str | Path, rs: Ruleset, upto: int | None = None, keep_states: bool = False
-           ) -> tuple[State, list[State]]:
+           ) -> tuple[State, Sequence[State]]:
     """Replay a log file; with ``keep_states`` also the state before each move (for stepping through)."""
     header, events = read_log(path)
     return replay_events(header, events, rs, str(path), upto, keep_states)

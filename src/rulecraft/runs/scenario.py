@@ -442,7 +442,7 @@ def _check(st: State, expect: dict[str, Any], label: str, where: SourcePos) -> N
                     problems.append(str(exc))
                     continue
                 got = sorted(rs.pieces.type_id(p) for p in st.zones[zi])
-                if isinstance(pids, int):  # only how many pieces the zone holds
+                if isinstance(pids, int | float):  # only how many pieces the zone holds (12.0 is a whole number too)
                     cmp(f"number of pieces in {zname}", len(got), pids)
                 elif isinstance(pids, dict):  # some pieces in, some out, perhaps how many
                     for pid in pids.get("contains", ()):

@@ -19,6 +19,8 @@ from rulecraft.web.render import table_html
 from rulecraft.wording import Seats
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rulecraft.engine.ruleset import Ruleset
     from rulecraft.engine.state import State
 
@@ -59,7 +61,7 @@ MAX_LOG_BYTES = 4 * 1024 * 1024
 @dataclass
 class Replay:
     rs: Ruleset
-    before: list[State]  # the state before each move
+    before: Sequence[State]  # the state before each move (made again on demand: runs.states_before)
     final: State
     agents: list[str]
 
