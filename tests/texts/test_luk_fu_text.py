@@ -141,7 +141,7 @@ def settle(o: dict[str, str], n: int, dealer: int, dealt: dict[int, set[str]], d
     if half:
         seen.add("elder-collects-from-declarer-only")
     total = tricks[winner]
-    base = (total - 5) * (3 if o["doubled_high"] == "on" and total == 12 else
+    base = (total - 5) * (3 if o["doubled_high"] == "on" and total >= 12 else
                           2 if o["doubled_high"] == "on" and total >= 10 else 1)
     taken = [c for plays, w, _ in rounds if w == winner for _, _, cs in plays for c in cs]
     own = [c for plays, w, _ in rounds if w == winner for s, _, cs in plays if s == winner for c in cs]
