@@ -17,10 +17,38 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING
 
+from rulecraft.agents.base import register
+from rulecraft.agents.candidates import candidate_moves
+from rulecraft.agents.default import OTHER_CANDIDATES, WORLDS, DefaultAgent
+from rulecraft.agents.policy import phase_kind
 from rulecraft.load import load_ruleset
 from rulecraft.runs.distribute import RunSpec, run_games
 from rulecraft.runs.stats import wilson
+
+if TYPE_CHECKING:
+    from rulecraft.engine.moves import Move
+    from rulecraft.engine.state import State
+
+class SearchingClimber(DefaultAgent):
+    """The default agent as it was before its climbing heuristic (``policy.climb_move``): a climbing round's
+    decision searched one ply, over at most 8 moves sampled from the legal ones, by random playouts. Every
+    other decision is the default's. Named ``default-search`` here, for comparisons."""
+
+    name = "default-search"
+
+    def choose(self, state: State, seat: int) -> Move:
+        legal = state.legal_moves()
+        if len(legal) > 1 and phase_kind(state) == "climb":
+            return self._search(state, seat, candidate_moves(state, seat, legal, self.rng, OTHER_CANDIDATES))
+        return super().choose(state, seat)
+
+
+@register("default-search")
+def _searching_climber(seed: int, seat: int, arg: str) -> SearchingClimber:
+    return SearchingClimber(seed, seat, int(arg) if arg else WORLDS)
+
 
 GAMES = ["rook", "luk-fu", "tien-gow", "yukushi", "doubt"]
 MAX_HANDS = {"rook": 6, "luk-fu": 4, "tien-gow": 4}  # long matches: the first hands, highest total wins

@@ -11,6 +11,7 @@
   the hand by the heuristics, everyone else passing: a bid is made only when the hand, played out,
   is expected to do better with it than without — the seat does not bid beyond what its hand supports,
   and raises one step at a time;
+* a climbing round: the heuristic of ``agents.policy`` (``climb_move``), no search;
 * naming a value (trump): the value of a piece attribute it holds most of, else a one-ply search;
 * an exchange: its weakest piece of its shortest group;
 * a claims round: the bluffer's play (true claims of the value it holds most of, honestly sized;
@@ -30,7 +31,7 @@ from rulecraft.agents.bluffer import Bluffer
 from rulecraft.agents.candidates import candidate_moves
 from rulecraft.agents.inference import Learner
 from rulecraft.agents.piece_values import piece_values
-from rulecraft.agents.policy import choose_by_holding, exchange_move, phase_kind, trick_move
+from rulecraft.agents.policy import choose_by_holding, climb_move, exchange_move, phase_kind, trick_move
 from rulecraft.agents.rollout import one_ply
 from rulecraft.errors import UsageError
 
@@ -80,6 +81,8 @@ class DefaultAgent:
                 return chosen
         elif kind == "exchange":
             return exchange_move(state, seat, legal, rng)
+        elif kind == "climb":
+            return climb_move(state, seat, legal, rng)
         return self._search(state, seat, candidate_moves(state, seat, legal, rng, OTHER_CANDIDATES))
 
     def _search(self, state: State, seat: int, cands: list[Move]) -> Move:

@@ -9,18 +9,30 @@ pieces its side ended the hand holding (in any zone one seat or team owns: its t
 took). A piece's value is its part in that fit where it stands clear of the noise (``CLEAR`` standard
 errors), else 0: counters that score come out worth winning, penalty cards worth giving away, and in
 a game where only the number of tricks counts no piece is worth anything by itself, which leaves the
-heuristic as it was. Worked out once per ruleset and process, from a fixed seed: the same in every run.
+heuristic as it was. Worked out once per ruleset, from a fixed seed: the same in every run.
+
+Learning costs a fraction of a second to a second of CPU, and every process of a run (each worker of
+``simulate --workers``, each side of ``compare``) would pay it again: the values are kept in the
+user's cache directory (``disk_cache``), one entry per ruleset, keyed by the ruleset's content hash and
+chosen options and by a digest of rulecraft's source (the learning method and the engine whose random
+hands it learns from), so a changed rule, option or version never reads another's values. An entry that
+cannot be read, or holds anything but values for this ruleset's pieces, is learnt again and written
+again; ``RULECRAFT_NO_CACHE=1`` learns every time.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import random
 import statistics
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from rulecraft.agents.policy import PieceValues
 from rulecraft.agents.rollout import outcome, play_out, random_move
+from rulecraft.disk_cache import Shelf, version_of
 from rulecraft.engine.game import Game
 from rulecraft.engine.standings import match_scores
 
@@ -37,13 +49,47 @@ _LEARNT: dict[int, tuple[Ruleset, PieceValues]] = {}
 
 
 def piece_values(st: State) -> PieceValues:
-    """What taking each piece is worth in ``st``'s ruleset (learnt once per ruleset and process)."""
+    """What taking each piece is worth in ``st``'s ruleset (learnt once per ruleset, kept between runs)."""
     rs = st.rs
     kept = _LEARNT.get(id(rs))
     if kept is None or kept[0] is not rs:
-        kept = (rs, _learn(st))
+        kept = (rs, _kept_or_learnt(st))
         _LEARNT[id(rs)] = kept
     return kept[1]
+
+
+@functools.cache
+def _shelf() -> Shelf:
+    """The kept values, one file per ruleset; its version is a digest of every source file of rulecraft
+    (what learning runs is the engine as much as this module), read once per process."""
+    package = Path(__file__).resolve().parents[1]
+    return Shelf("piece-values", version_of(*sorted(package.rglob("*.py"))), limit=1_000)
+
+
+def _key(rs: Ruleset) -> bytes:
+    return f"{rs.content_hash}\0{json.dumps(sorted(rs.chosen.items()))}".encode()
+
+
+def _kept_or_learnt(st: State) -> PieceValues:
+    n = len(st.rs.pieces.type_of)
+    key = _key(st.rs)
+    kept = _read(_shelf().get(key), n)
+    if kept is not None:
+        return kept
+    values = _learn(st)
+    _shelf().put(key, (values.worth, values.own))
+    return values
+
+
+def _read(entry: Any, n: int) -> PieceValues | None:
+    """The values in a kept entry, or None if it is not two rows of ``n`` numbers."""
+    if not (isinstance(entry, tuple) and len(entry) == 2):
+        return None
+    worth, own = entry
+    for row in (worth, own):
+        if not (isinstance(row, tuple) and len(row) == n and all(type(v) is float for v in row)):
+            return None
+    return PieceValues(worth, own)
 
 
 def _learn(st: State) -> PieceValues:

@@ -16,6 +16,11 @@ and the phase's public view. They are cheap (no search), so they serve both as t
   away what costs most where it cannot or will not win, and its strongest play where taking costs),
   gives its partner what is worth taking, and leads low where taking costs on the whole; in a game
   where no piece is clearly worth anything by itself this is the heuristic above, unchanged.
+* **climbing rounds** (each play beats the last, or the seat passes): go out when a play empties the
+  hand; lead the largest play that spends none of the seat's strongest pieces, lowest first; follow
+  with the cheapest play that beats (by the pieces' power and the larger plays it would break), or pass
+  rather than spend a strongest piece; against an opponent near out, lead what it cannot answer and
+  follow with the strongest play. (Cheap: one enumeration of the hand, against a search's playouts.)
 * **choosing a value** (naming trump): the value of a piece attribute the seat holds most of, by
   count and then power; a value no attribute has is left to the caller.
 * **an exchange**: the seat gives its weakest piece of its shortest group.
@@ -84,15 +89,17 @@ def _rate(st: State, phase: Any, play: Play) -> tuple[Any, Any]:
         ctx.seat, ctx.combo = saved
 
 
-def piece_power(st: State, phase: Any, pieces: Sequence[int]) -> dict[int, float]:
-    """Each piece's strength as a single piece led now (0 when it cannot be led alone)."""
+def piece_power(st: State, phase: Any, pieces: Sequence[int], blank: Any = None) -> dict[int, float]:
+    """Each piece's strength as a single piece led now (0 when it cannot be led alone). ``blank``: the
+    phase's data as it would be with no play made yet (by default a trick round's, with nothing else)."""
     from rulecraft.engine.phases.tricks import TrickData
 
     singles = [spec for spec in phase.combos if spec.kind == "single" and spec.singles]
     d = st.pdata
     ctx = st.ctx
     saved = st.pdata, ctx.seat, ctx.combo
-    st.pdata = TrickData(d.leader, d.round_no, d.order)  # no play yet: every candidate is a lead
+    # no play yet: every candidate is a lead
+    st.pdata = blank if blank is not None else TrickData(d.leader, d.round_no, d.order)
     ctx.seat = st.to_act
     out: dict[int, float] = {}
     try:
@@ -178,6 +185,89 @@ def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random,
     if last:
         return min(winning, key=lambda sm: (sm[0], weakness(sm[1])))[1][0]
     return max(winning, key=lambda sm: (sm[0], rng.random()))[1][0]
+
+
+# ---------------------------------------------------------------------- climbing rounds
+KEEP = 0.75  # pieces above this share of the hand (by power) are kept to win a round back, not spent
+BREAKING = 0.3  # what a follow pays, in shares of the hand, for each piece it takes out of a larger play
+NEAR_OUT = 2  # an opponent holding this few pieces may go out on its next play
+
+
+def climb_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) -> Move:
+    """A climbing round's move (each play must beat the last one, or the seat passes): go out when a play
+    empties the hand; lead the largest play that spends no kept piece, lowest first; follow with the
+    cheapest play that beats, cheapest by the pieces' power and by the larger plays it breaks; pass
+    rather than spend a kept piece or a larger play than the lead's, or to let a partner's play stand.
+    When an opponent is near out: lead what it cannot answer (more pieces than it holds, else the
+    strongest), and follow with the strongest play."""
+    from rulecraft.engine.combos import enumerate_all
+
+    phase: Any = st.rs.phases[st.pidx]
+    d = st.pdata
+    st.legal_moves()  # makes the decision's options (the play behind each move)
+    made: list[Move] | None = getattr(d, "moves", None)
+    plays_of: list[Play | None] | None = getattr(d, "plays_of", None)
+    if made is None or plays_of is None:
+        return moves[rng.randrange(len(moves))]
+    offered = set(moves)
+    plays: list[tuple[Move, Play]] = [(m, p) for m, p in zip(made, plays_of, strict=True)
+                                      if p is not None and m in offered]
+    passing = next((m for m, p in zip(made, plays_of, strict=True) if p is None and m in offered), None)
+    if not plays:
+        return passing if passing is not None else moves[0]
+    hand = st.hand(seat)
+    n = len(hand)
+    for m, p in plays:
+        if len(p.pieces) == n:
+            return m
+    blank = d.copy()
+    blank.seats, blank.plays, blank.classes, blank.strengths, blank.best = [], [], [], [], -1
+    power = piece_power(st, phase, hand, blank)
+    share = {p: i / max(n - 1, 1) for i, p in enumerate(sorted(hand, key=lambda p: (power[p], p)))}
+    team = st.rs.seats.team_of
+    held = [len(st.hand(s)) for s in range(st.rs.seats.count) if team[s] != team[seat] and st.hand(s)]
+    fewest = min(held) if held else n
+    near_out = fewest <= NEAR_OUT
+
+    def top(p: Play) -> float:
+        return max(share[x] for x in p.pieces)
+
+    def mean(p: Play) -> float:
+        return sum(share[x] for x in p.pieces) / len(p.pieces)
+
+    def lead_key(mp: tuple[Move, Play]) -> tuple[bool, int, float, float]:
+        p = mp[1]
+        return top(p) > KEEP, -len(p.pieces), mean(p), rng.random()
+
+    if not d.plays:  # leading
+        if near_out:
+            unanswerable = [mp for mp in plays if len(mp[1].pieces) > fewest]
+            if unanswerable:
+                return min(unanswerable, key=lead_key)[0]
+            return max(plays, key=lambda mp: (top(mp[1]), rng.random()))[0]
+        return min(plays, key=lead_key)[0]
+    last = d.seats[-1]
+    if passing is not None and last != seat and team[last] == team[seat]:
+        return passing
+    if near_out:
+        return max(plays, key=lambda mp: (_rate(st, phase, mp[1])[1], rng.random()))[0]
+    part: dict[int, int] = {}  # each piece's largest play (of the hand, as a lead)
+    for p in enumerate_all(phase.combos, hand, st.rs.pieces):
+        k = len(p.pieces)
+        for x in p.pieces:
+            if part.get(x, 0) < k:
+                part[x] = k
+    led = len(d.plays[0].pieces)
+
+    def cost(p: Play) -> float:
+        k = len(p.pieces)
+        broken = sum(1 for x in p.pieces if part.get(x, 1) > k)
+        return mean(p) + BREAKING * broken / k + (1.0 if k > led else 0.0)
+
+    best = min(plays, key=lambda mp: (cost(mp[1]), rng.random()))
+    if passing is not None and (top(best[1]) > KEEP or len(best[1].pieces) > led) and n > 2 * NEAR_OUT:
+        return passing
+    return best[0]
 
 
 # ---------------------------------------------------------------------- choices and exchanges
