@@ -211,6 +211,19 @@ def _held(by_type: dict[int, list[int]]) -> tuple[int, int]:
     return once, twice
 
 
+def single_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable) -> list[Play]:
+    """``enumerate_plays`` of a ``single`` combination: one made play per piece, identical copies once
+    (the first copy in the hand)."""
+    made = spec.singles
+    type_of = pieces.type_of
+    if len(pieces.types) == len(type_of):
+        return [made[p] for p in hand]
+    first: dict[int, int] = {}
+    for p in hand:
+        first.setdefault(type_of[p], p)
+    return [made[p] for p in first.values()]
+
+
 def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None = None,
                     by_type: dict[int, list[int]] | None = None) -> list[Play]:
     """Every distinct play of this combination from ``hand`` (identical copies counted once).
@@ -504,11 +517,12 @@ class FaceDownPlays:
     most C(pieces, size) of them.
     """
 
-    __slots__ = ("_made", "_pieces")
+    __slots__ = ("_made", "_one", "_pieces")
 
     def __init__(self, pieces: PieceTable) -> None:
         self._pieces = pieces
         self._made: dict[tuple[int, ...], Play] = {}
+        self._one: list[Play | None] = [None] * len(pieces.type_of)  # each piece's one-piece play, once made
 
     def from_hand(self, hand: Sequence[int], size: int) -> list[Play]:
         return self.plays(self.sets(hand, size))
@@ -522,6 +536,22 @@ class FaceDownPlays:
             if play is None:
                 play = made[ps] = Play(None, ps, False)
             out.append(play)
+        return out
+
+    def ones(self, hand: Sequence[int]) -> list[Play]:
+        """``from_hand(hand, 1)`` (the most common follow): the lowest copy of each type, in order."""
+        type_of = self._pieces.type_of
+        one = self._one
+        types: set[int] = set()
+        out: list[Play] = []
+        for p in sorted(hand):
+            t = type_of[p]
+            if t not in types:
+                types.add(t)
+                play = one[p]
+                if play is None:
+                    play = one[p] = self.play((p,))
+                out.append(play)
         return out
 
     def sets(self, hand: Sequence[int], size: int) -> list[tuple[int, ...]]:
