@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, cast, overload
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import (
@@ -203,18 +203,10 @@ class WithFaceDown(Sequence[Move]):
     __hash__ = None  # type: ignore[assignment]
 
 
-class Downs(NamedTuple):
-    """A decision's face-down plays: made (``plays``) when they are few, else left as sets of pieces
-    (``sets``, offered through ``WithFaceDown``); one of the two is empty."""
-
-    plays: list[Play]
-    sets: list[tuple[int, ...]]
-
-    def __bool__(self) -> bool:
-        return bool(self.plays or self.sets)
-
-
-NO_DOWNS = Downs([], [])
+# A decision's face-down plays: (plays, sets), the plays made when they are few, else the sets of pieces
+# (offered through ``WithFaceDown``); one of the two is empty. A plain tuple: one is made per follow.
+Downs = tuple[list["Play"], list[tuple[int, ...]]]
+NO_DOWNS: Downs = ([], [])
 
 
 def trick_scope(parent: Scope) -> Scope:
@@ -599,17 +591,19 @@ class Tricks(Phase):
             down = NO_DOWNS if can_beat else self._downs(st, hand, k)
         else:
             down = NO_DOWNS
-        if not allowed and not down:
+        if not allowed and not (down[0] or down[1]):
             down = self._downs(st, hand, k)  # nothing else is possible: discard
         return allowed, down, removed, barred
 
     def _downs(self, st: Board, hand: list[int], k: int) -> Downs:
         """The face-down plays of ``k`` pieces from ``hand``: made when they are few, else as sets."""
-        fd = self._face_down(st)
+        fd = self._down
+        if fd is None:
+            fd = self._face_down(st)
         if k == 1 and len(hand) <= FEW_SETS:
-            return Downs(fd.ones(hand), [])
+            return fd.ones(hand), []
         sets = fd.sets(hand, k)
-        return Downs(fd.plays(sets), []) if len(sets) <= FEW_SETS else Downs([], sets)
+        return (fd.plays(sets), []) if len(sets) <= FEW_SETS else ([], sets)
 
     def _options(self, st: Board) -> Options:
         d: TrickData = st.pdata
@@ -647,11 +641,11 @@ class Tricks(Phase):
         if stop is not None:
             moves.insert(0, stop)
             found.insert(0, None)
-        if down.sets:
-            lazy = WithFaceDown(moves, found, down.sets, self._face_down(st), st.rs.moves)
+        downs, sets = down
+        if sets:
+            lazy = WithFaceDown(moves, found, sets, self._face_down(st), st.rs.moves)
             return Options(cast(list[Move], lazy), found, barred)
-        if down.plays:
-            downs = down.plays
+        if downs:
             found.extend(downs)
             moves.extend([p.move or self._move_of(st, p) for p in downs])
         return Options(moves, found, barred)
@@ -667,6 +661,10 @@ class Tricks(Phase):
         return play.move
 
     def legal(self, st: Board) -> list[Move]:
+        return self._options(st).moves
+
+    def _legal_moves(self, st: Board) -> list[Move]:
+        """``legal``, as a subclass that overrides it may still decide (``decide``)."""
         return self._options(st).moves
 
     def breach(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> Move | None:
@@ -810,7 +808,7 @@ class Tricks(Phase):
         if len(chosen) != k:
             return f"you must play {k} piece{'s' if k != 1 else ''}, as many as were led"
         up, down, removed, _ = self._follow_options(st, seat)
-        if verb == "down" and not down:
+        if verb == "down" and not (down[0] or down[1]):
             beat = [p for p in up if self._beats(d, *self._rate(st, p))]
             if self.face_down == "when_cannot_beat" and beat:
                 names = " ".join(pieces.type_id(x) for x in beat[0].pieces)

@@ -85,7 +85,7 @@ class Wall(Phase):
             raise rule_failed(self.pos, f"wall '{self.id}': {len(pile)} pieces do not fit a wall of "
                                           f"{columns} x {tiers}")
         cells = pile + [-1] * (columns * tiers - len(pile))
-        st.put_from_top(src, [(dst, True)] * len(pile))  # (every piece, face down, in order)
+        st.put_from_top_grouped(src, len(pile), [(dst, True, tuple(range(len(pile))))])  # (all, face down, in order)
         st.cells[dst] = cells
         return False
 
