@@ -211,6 +211,19 @@ def _held(by_type: dict[int, list[int]]) -> tuple[int, int]:
     return once, twice
 
 
+def single_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable) -> list[Play]:
+    """``enumerate_plays`` of a ``single`` combination: one made play per piece, identical copies once
+    (the first copy in the hand)."""
+    made = spec.singles
+    type_of = pieces.type_of
+    if len(pieces.types) == len(type_of):
+        return [made[p] for p in hand]
+    first: dict[int, int] = {}
+    for p in hand:
+        first.setdefault(type_of[p], p)
+    return [made[p] for p in first.values()]
+
+
 def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None = None,
                     by_type: dict[int, list[int]] | None = None) -> list[Play]:
     """Every distinct play of this combination from ``hand`` (identical copies counted once).
@@ -505,11 +518,15 @@ class FaceDownPlays:
     most C(pieces, size) of them.
     """
 
-    __slots__ = ("_made", "_pieces")
+    __slots__ = ("_made", "_one", "_pieces", "_runs")
 
     def __init__(self, pieces: PieceTable) -> None:
         self._pieces = pieces
         self._made: dict[tuple[int, ...], Play] = {}
+        type_of = pieces.type_of
+        self._one: list[Play | None] = [None] * len(type_of)  # each piece's one-piece play, once made
+        # whether a piece's type never comes before the type of a lower piece (then copies are together)
+        self._runs = all(a <= b for a, b in itertools.pairwise(type_of))
 
     def from_hand(self, hand: Sequence[int], size: int) -> list[Play]:
         return self.plays(self.sets(hand, size))
@@ -524,6 +541,33 @@ class FaceDownPlays:
                 play = made[ps] = Play(None, ps, False)
             out.append(play)
         return out
+
+    def ones(self, hand: Sequence[int]) -> list[Play]:
+        """``from_hand(hand, 1)`` (the most common follow): the lowest copy of each type, in order."""
+        type_of = self._pieces.type_of
+        one = self._one
+        out: list[Play] = []
+        if self._runs:  # (copies of a type are consecutive pieces: in order, a type's copies are together)
+            last = -1
+            for p in sorted(hand):
+                t = type_of[p]
+                if t != last:
+                    last = t
+                    play = one[p]
+                    out.append(play if play is not None else self._one_made(p))
+            return out
+        types: set[int] = set()
+        for p in sorted(hand):
+            t = type_of[p]
+            if t not in types:
+                types.add(t)
+                play = one[p]
+                out.append(play if play is not None else self._one_made(p))
+        return out
+
+    def _one_made(self, p: int) -> Play:
+        play = self._one[p] = self.play((p,))
+        return play
 
     def sets(self, hand: Sequence[int], size: int) -> list[tuple[int, ...]]:
         """The distinct sets of ``size`` pieces of ``hand``, in order: the plays ``from_hand`` makes."""

@@ -59,6 +59,7 @@ class GeneratedTricks(Tricks):
                 self.decide = generate(self, st, Options)
                 self.play = generate_apply(self, st)
                 return self.decide(st)
+            self.decide = self._legal_moves  # (from now on, without this call and the one below)
         return super().legal(st)
 
 

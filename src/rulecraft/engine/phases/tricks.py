@@ -28,7 +28,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast, overload
 
 from rulecraft.dsl import CompiledExpr, Scope, T
-from rulecraft.engine.combos import NOT_KNOWN, ComboSpec, FaceDownPlays, Play, enumerate_all, may_have
+from rulecraft.engine.combos import (
+    NOT_KNOWN,
+    ComboSpec,
+    FaceDownPlays,
+    Play,
+    enumerate_all,
+    may_have,
+    single_plays,
+)
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, MoveBook
 from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, seat_of
@@ -104,6 +112,8 @@ class Options:
     def play_of(self, move: Move) -> Play | None:
         """The play behind a legal move."""
         moves = self.moves
+        if type(moves) is list:  # (the usual case; an isinstance test of the ABC below costs more)
+            return self.plays[moves.index(move)]
         if isinstance(moves, WithFaceDown):
             return moves.play_at(moves.index(move))
         return self.plays[moves.index(move)]
@@ -193,6 +203,12 @@ class WithFaceDown(Sequence[Move]):
     __hash__ = None  # type: ignore[assignment]
 
 
+# A decision's face-down plays: (plays, sets), the plays made when they are few, else the sets of pieces
+# (offered through ``WithFaceDown``); one of the two is empty. A plain tuple: one is made per follow.
+Downs = tuple[list["Play"], list[tuple[int, ...]]]
+NO_DOWNS: Downs = ([], [])
+
+
 def trick_scope(parent: Scope) -> Scope:
     """Names readable in trick rounds: the lead, the candidate play, the round's outcome.
 
@@ -210,7 +226,8 @@ def trick_scope(parent: Scope) -> Scope:
     s.add_name("lead_combo", T.STRING, code="ctx.st.pdata.plays[0].combo if ctx.st.pdata.plays else None",
                doc="the combination led this round ('none' for a face-down lead)")
     s.add_name("round_number", T.NUMBER, code="ctx.st.pdata.round_no", doc="1 for the hand's first round")
-    s.add_name("last_round", T.BOOL, getter=_last_round, doc="whether this round empties every hand", per_item=True)
+    s.add_name("last_round", T.BOOL, code=_LAST_ROUND, item_code=_LAST_ROUND_ITEM,
+               doc="whether this round empties every hand")
     s.add_name("best", T.SEAT, code="ctx.st.pdata.seats[ctx.st.pdata.best] if ctx.st.pdata.best >= 0 else None",
                doc="the seat with the best face-up play so far")
     s.add_name("best_combo", T.STRING,
@@ -280,12 +297,13 @@ def play_alone(expr: CompiledExpr) -> bool:
             and _GAME_READS.search(source) is None)
 
 
-def _last_round(c: Any) -> bool:
-    d: TrickData = c.st.pdata
-    if d.plays:
-        return d.last
-    seat = c.seat if c.seat is not None else d.leader
-    return bool(c.combo) and len(c.st.hand(seat)) == len(c.combo.pieces)
+# ``last_round``: after the lead, whether the lead emptied the leader's hand; before it, whether the play
+# considered (by the seat asked about, else the leader) would empty its player's hand. As code (no
+# builtins: ``__len__``) read inline, and per candidate of the item ``_it``.
+_HAND_LEN = ("ctx.st.zones[ctx.st.rs.hand_base + ctx.seat if ctx.seat is not None"
+             " else ctx.st.rs.hand_base + ctx.st.pdata.leader].__len__()")
+_LAST_ROUND = f"ctx.st.pdata.last if ctx.st.pdata.plays else ctx.combo is not None and {_HAND_LEN} == ctx.combo.size"
+_LAST_ROUND_ITEM = f"ctx.st.pdata.last if ctx.st.pdata.plays else {_HAND_LEN} == _it.size"
 
 
 class Tricks(Phase):
@@ -541,18 +559,24 @@ class Tricks(Phase):
 
     def _follow_options(
         self, st: Board, seat: int
-    ) -> tuple[list[Play], list[tuple[int, ...]], dict[tuple[int, ...], Restriction], frozenset[str]]:
-        """(face-up plays, face-down sets, removed-by-restriction, ids of restrictions that barred a win)."""
+    ) -> tuple[list[Play], Downs, dict[tuple[int, ...], Restriction], frozenset[str]]:
+        """(face-up plays, face-down plays, removed-by-restriction, ids of restrictions that barred a win)."""
         d: TrickData = st.pdata
-        hand = st.hand(seat)
-        k = len(d.plays[0].pieces)
+        hand = st.zones[st.rs.hand_base + seat]
+        k = d.plays[0].size
         st.ctx.seat = seat
         combos = self._of_size.get(k)
         if combos is None:  # (a follow has the lead's size: most combinations have no play of it)
             combos = self._of_size[k] = tuple(c for c in self.combos if may_have(c, k))
-        cands = enumerate_all(combos, hand, st.rs.pieces, k)
+        if len(combos) == 1 and combos[0].kind == "single":  # (the most common follow: one piece)
+            cands = single_plays(combos[0], hand, st.rs.pieces)
+        else:
+            cands = enumerate_all(combos, hand, st.rs.pieces, k)
         pool = self._beating(st, d, cands) if self.face_up == "beating" else cands
-        allowed, removed = _apply_restrictions(st, self.follow_rules, pool)
+        if self.follow_rules:
+            allowed, removed = _apply_restrictions(st, self.follow_rules, pool)
+        else:
+            allowed, removed = pool, {}
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
         # A restriction "barred" the round when it refused a play that would have beaten the best.
@@ -560,16 +584,26 @@ class Tricks(Phase):
                            if self.face_up == "beating" or self._beats(d, *self._rate(st, p))
                            ) if self.track_barred and removed else frozenset()
         if self.face_down == "always":
-            down = self._face_down(st).sets(hand, k)
+            down = self._downs(st, hand, k)
         elif self.face_down == "when_cannot_beat":
             can_beat = allowed if self.face_up == "beating" else [
                 p for p in allowed if self._beats(d, *self._rate(st, p))]
-            down = [] if can_beat else self._face_down(st).sets(hand, k)
+            down = NO_DOWNS if can_beat else self._downs(st, hand, k)
         else:
-            down = []
-        if not allowed and not down:
-            down = self._face_down(st).sets(hand, k)  # nothing else is possible: discard
+            down = NO_DOWNS
+        if not allowed and not (down[0] or down[1]):
+            down = self._downs(st, hand, k)  # nothing else is possible: discard
         return allowed, down, removed, barred
+
+    def _downs(self, st: Board, hand: list[int], k: int) -> Downs:
+        """The face-down plays of ``k`` pieces from ``hand``: made when they are few, else as sets."""
+        fd = self._down
+        if fd is None:
+            fd = self._face_down(st)
+        if k == 1 and len(hand) <= FEW_SETS:
+            return fd.ones(hand), []
+        sets = fd.sets(hand, k)
+        return (fd.plays(sets), []) if len(sets) <= FEW_SETS else ([], sets)
 
     def _options(self, st: Board) -> Options:
         d: TrickData = st.pdata
@@ -598,7 +632,7 @@ class Tricks(Phase):
                 if self.stop_when(st.ctx):
                     stop = st.rs.moves.get("stop")
             up, _removed = self._lead_options(st, seat)
-            down = [] if up else self._face_down(st).sets(st.hand(seat), 1)
+            down = NO_DOWNS if up else self._downs(st, st.zones[st.rs.hand_base + seat], 1)
             barred: frozenset[str] = frozenset()
         else:
             up, down, _removed, barred = self._follow_options(st, seat)
@@ -607,16 +641,14 @@ class Tricks(Phase):
         if stop is not None:
             moves.insert(0, stop)
             found.insert(0, None)
-        if len(down) > FEW_SETS:
-            lazy = WithFaceDown(moves, found, down, self._face_down(st), st.rs.moves)
-            opts = Options(cast(list[Move], lazy), found, barred)
-        else:
-            if down:
-                downs = self._face_down(st).plays(down)
-                found.extend(downs)
-                moves.extend([p.move or self._move_of(st, p) for p in downs])
-            opts = Options(moves, found, barred)
-        return opts
+        downs, sets = down
+        if sets:
+            lazy = WithFaceDown(moves, found, sets, self._face_down(st), st.rs.moves)
+            return Options(cast(list[Move], lazy), found, barred)
+        if downs:
+            found.extend(downs)
+            moves.extend([p.move or self._move_of(st, p) for p in downs])
+        return Options(moves, found, barred)
 
     def _face_down(self, st: Board) -> FaceDownPlays:
         if self._down is None:
@@ -629,6 +661,10 @@ class Tricks(Phase):
         return play.move
 
     def legal(self, st: Board) -> list[Move]:
+        return self._options(st).moves
+
+    def _legal_moves(self, st: Board) -> list[Move]:
+        """``legal``, as a subclass that overrides it may still decide (``decide``)."""
         return self._options(st).moves
 
     def breach(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> Move | None:
@@ -684,34 +720,59 @@ class Tricks(Phase):
         face_up = play.face_up
         plays = d.plays
         if not plays:
-            d.last = len(st.hand(seat)) == len(play.pieces)
+            d.last = len(st.zones[st.rs.hand_base + seat]) == play.size
         elif barred:
             d.barred |= barred
         d.options = None
         trick_zi = self._trick_zi
         if trick_zi < 0:
             trick_zi = self._trick_zi = st.zone_instance(self.trick_zone)
-        for p in play.pieces:
-            st.put(p, trick_zi, not face_up, None if face_up else seat)
+        ctx = st.ctx
         if face_up:
-            st.ctx.seat = seat
-            cls, strength = self._rate(st, play)
-            if self._beats(d, cls, strength):
+            # What st.put(p, trick_zi) does for a face-up piece, without a call per piece.
+            zones, loc, face_down = st.zones, st.loc, st.face_down
+            pile = zones[trick_zi]
+            public = st.rs.public_instance[trick_zi]
+            for p in play.pieces:
+                old = loc[p]
+                if old != trick_zi:
+                    zones[old].remove(p)
+                    pile.append(p)
+                    loc[p] = trick_zi
+                face_down[p] = 0
+                if public:
+                    st.seen_public[p] = 1
+            ctx.seat = seat
+            cls = play.known_cls
+            if cls is NOT_KNOWN:
+                cls = self._cls_of(ctx, play)
+            strength = play.known_strength
+            if strength is NOT_KNOWN:
+                strength = self._strength_of(ctx, play)
+            best = d.best
+            if best < 0 or (cls == d.classes[best] and strength > d.strengths[best]):
                 d.best = len(plays)
         else:
+            for p in play.pieces:
+                st.put(p, trick_zi, True, seat)
             cls, strength = None, None
         d.seats.append(seat)
         plays.append(play)
         d.classes.append(cls)
         d.strengths.append(strength)
-        if len(plays) == 1:
+        n = len(plays)
+        if n == 1:
             lead_spec = self.combo_by_id.get(play.combo or "")
             if lead_spec is not None and lead_spec.ends_play:
                 d.order = [seat]  # shown to end play: nobody follows
             if self.on_lead:
-                st.ctx.seat, st.ctx.combo = seat, play
+                ctx.seat, ctx.combo = seat, play
                 run_effects(st, self.on_lead)
                 return False  # the flow deals with what the effects signalled
+        if n < len(d.order) and not d.ended:  # what step does in mid-round: the next seat plays
+            seat = st.to_act = d.order[n]
+            ctx.seat = seat
+            return True
         return self.step(st)  # (when it returns False, stepping again returns False: it is done)
 
     # ------------------------------------------------------------------ explanations
@@ -747,7 +808,7 @@ class Tricks(Phase):
         if len(chosen) != k:
             return f"you must play {k} piece{'s' if k != 1 else ''}, as many as were led"
         up, down, removed, _ = self._follow_options(st, seat)
-        if verb == "down" and not down:
+        if verb == "down" and not (down[0] or down[1]):
             beat = [p for p in up if self._beats(d, *self._rate(st, p))]
             if self.face_down == "when_cannot_beat" and beat:
                 names = " ".join(pieces.type_id(x) for x in beat[0].pieces)

@@ -86,12 +86,16 @@ def value_text(value: Any, kind: T, piece_ids: list[str]) -> str:
     return str(value).replace(" ", "_")
 
 
+# The Python types a value of each type may have (made once: a choice is checked at every choose).
+_PYTHON_TYPES: dict[T, tuple[type, ...]] = {T.NUMBER: (int, float), T.SEAT: (int,), T.PIECE: (int,), T.STRING: (str,),
+                                            T.BOOL: (bool,), T.LIST: (list, tuple)}
+
+
 def checked(value: Any, target: Target | None, values: CompiledExpr) -> Any:
     """The chosen value, refused at the ``from`` expression when it is not of the target's type."""
     if target is None or target.type is T.ANY or value is None:
         return value
-    ok = {T.NUMBER: (int, float), T.SEAT: (int,), T.PIECE: (int,), T.STRING: (str,), T.BOOL: (bool,),
-          T.LIST: (list, tuple)}.get(target.type)
+    ok = _PYTHON_TYPES.get(target.type)
     if ok is None or (isinstance(value, ok) and (target.type is T.BOOL or not isinstance(value, bool))):
         return value
     raise ExpressionRuntimeError(

@@ -85,8 +85,7 @@ class Wall(Phase):
             raise rule_failed(self.pos, f"wall '{self.id}': {len(pile)} pieces do not fit a wall of "
                                           f"{columns} x {tiers}")
         cells = pile + [-1] * (columns * tiers - len(pile))
-        for p in pile:
-            st.put(p, dst, face_down=True)
+        st.put_from_top_grouped(src, len(pile), [(dst, True, tuple(range(len(pile))))])  # (all, face down, in order)
         st.cells[dst] = cells
         return False
 
@@ -120,6 +119,9 @@ class Pickup(Phase):
         self.end: CompiledExpr | None = None
         self.method: CompiledExpr | None = None
         self.patterns: dict[str, Pattern] = {}
+        # (pattern, from the far end) -> per take, the cells it takes as (index in the wall's cells, column,
+        # tier), in order: worked out at first use.
+        self._taken: dict[tuple[str, bool], list[list[tuple[int, int, int]]]] = {}
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -173,19 +175,33 @@ class Pickup(Phase):
         if cells is None:
             raise rule_failed(self.pos, f"pickup '{self.id}': the wall '{self.wall}' was not built this hand "
                                           "(a wall phase builds it, before the pickup)")
+        taken = self._taken.get((name, far_end))
+        if taken is None:
+            taken = self._taken[(name, far_end)] = [
+                [((columns - col if far_end else col - 1) * tiers + (tier - 1), col, tier)
+                 for col, tier in _cells(take, tiers, columns)] for take in pattern.takes]
+        # Each piece face up into the taker's hand, as st.put(piece, hand) puts it, without a call per piece.
+        zones, loc, face_down, dealt = st.zones, st.loc, st.face_down, st.dealt_owner
+        public, seen = st.rs.public_instance, st.seen_public
         seat = first
-        for take in pattern.takes:
+        for take_cells in taken:
             hand = st.zone_instance(self.to, seat)
-            for col, tier in _cells(take, tiers, columns):
-                physical = columns - col if far_end else col - 1
-                index = physical * tiers + (tier - 1)
+            pile, shown = zones[hand], public[hand]
+            for index, col, tier in take_cells:
                 piece = cells[index]
                 if piece < 0:  # an empty cell: the wall was built with fewer pieces than it has cells
                     raise rule_failed(self.pos, f"pickup '{self.id}': pattern '{name}' takes column {col}, tier "
                                                   f"{tier}, where the wall has no piece")
                 cells[index] = -1
-                st.put(piece, hand)
-                st.dealt_owner[piece] = seat
+                old = loc[piece]
+                if old != hand:
+                    zones[old].remove(piece)
+                    pile.append(piece)
+                    loc[piece] = hand
+                face_down[piece] = 0
+                if shown:
+                    seen[piece] = 1
+                dealt[piece] = seat
             seat = _next(st, seat, pattern.order)
         return False
 
