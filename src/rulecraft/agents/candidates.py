@@ -6,9 +6,10 @@ matter, so for a phase whose public view names the piece attribute that moves cl
 does) the candidates are the plays a person would weigh (``claim_candidates``): passing, the true
 claims (every piece held of a value, the values held most first, and the fewest pieces a play may
 have), a small lie (the fewest pieces, from the values held least), a true claim with one such piece
-added, and then a lie one piece larger. Only what is left of the cap comes from a uniform sample of the
-legal moves, drawn from the agent's RNG, so the choice is reproducible. ``plain_claims`` (passing and
-the claims made only of pieces that have the claimed value) is what heuristic playouts claim.
+added, and then other small lies (a piece or two larger, or of other pieces). Only what is left of the
+cap comes from a uniform sample of the legal moves, drawn from the agent's RNG, so the choice is
+reproducible. ``plain_claims`` (passing and the claims made only of pieces that have the claimed value)
+is what heuristic playouts claim.
 """
 
 from __future__ import annotations
@@ -93,6 +94,8 @@ def claim_candidates(st: State, seat: int, legal: Sequence[Move], rng: random.Ra
         out.append(claim(top, by_value[top][:lo]))
     out.extend(claim(v, by_value[v][:most(v)]) for v in held[2:])
     out.append(claim(lie_value, lie[:lo + 1]))
+    out.append(claim(lie_value, lie[lo:2 * lo]))  # another small lie, of other pieces
+    out.append(claim(lie_value, lie[:lo + 2]))
     return [m for m in out if m is not None]
 
 
