@@ -135,6 +135,24 @@ def test_per_hand_text_says_games_were_stopped_by_hands_not_truncated() -> None:
     assert "truncated" not in r.stdout
 
 
+def test_moves_mode_compares_the_first_moves_and_says_how_games_still_going_were_scored() -> None:
+    args = ["compare", "doubt", "doubt", "-b", "per_play=up-to-four", "--agents", "random", "-n", "6", "--seed", "2",
+            "--no-timings", "--moves", "120"]
+    r = run(*args, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(r.stdout)
+    assert rep["moves_per_game"] == 120
+    for side in (rep["a"], rep["b"]):
+        assert side["length"]["moves"]["max"] == 120  # a Doubt hand of random seats runs to thousands of moves
+        assert side["truncated"] == 6
+        assert all(score["max"] <= 0 for score in side["scores"])  # minus the pieces held
+    text = run(*args)
+    assert text.returncode == 0, text.stderr
+    assert "each game is its first 120 moves, a game still going then won by the seat holding the fewest pieces" \
+        in text.stdout
+    assert text.stdout.count("6 stopped (--moves 120 or --hands), 0 ended before") == 2
+
+
 def test_precision_follows_the_interval() -> None:
     from rulecraft.cli.compare_cmd import with_ci
 

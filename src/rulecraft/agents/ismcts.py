@@ -16,7 +16,7 @@ know and on the agent's RNG alone) and for the seat's own legal moves; everythin
 sampled world.
 
 Spec as for ``mc``: ``ismcts`` or ``ismcts:ARG[:ARG...]``, ARG ``N`` (iterations per decision, default
-100), ``Xs`` (seconds per decision at most), ``dN`` (moves per playout, default 60), ``kN`` (moves
+100), ``Xs`` (seconds per decision at most), ``dN`` (moves per playout, default as for ``mc``), ``kN`` (moves
 considered at most at a node, default 16; a claims turn offers thousands), ``h`` (heuristic playouts).
 """
 
@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING
 
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.candidates import candidate_moves
-from rulecraft.agents.claim_truth import OpenClaim, open_claim
+from rulecraft.agents.claim_truth import OpenClaim, open_claim, spread_draws
 from rulecraft.agents.inference import Fits, Learner
 from rulecraft.agents.mc import Budget, parse_budget
 from rulecraft.agents.policy import playout_move
-from rulecraft.agents.rollout import opponents, play_out, random_move, sample_world
+from rulecraft.agents.rollout import opponents, play_out, playout_depth, random_move, sample_world
 from rulecraft.engine.standings import match_scores
 
 if TYPE_CHECKING:
@@ -74,8 +74,10 @@ class ISMCTSAgent:
         scale = [1.0]
         fits = self.learner.fits(state, seat, self.rng)
         claim = open_claim(state, seat)
+        depth = playout_depth(state, b.depth)
+        draws = spread_draws(self.rng) if claim is not None else None
         for _ in range(b.playouts):
-            self._iterate(state, seat, root, base, scale, fits, claim)
+            self._iterate(state, seat, root, base, scale, fits, claim, depth, None if draws is None else next(draws))
             self.playouts += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -87,9 +89,9 @@ class ISMCTSAgent:
         return next(iter(by_text.values()))
 
     def _iterate(self, state: State, seat: int, root: Node, base: list[float], scale: list[float],
-                 fits: Fits | None, claim: OpenClaim | None) -> None:
+                 fits: Fits | None, claim: OpenClaim | None, depth: int, draw: float | None) -> None:
         rng = self.rng
-        st = sample_world(state, seat, rng, fits, claim)
+        st = sample_world(state, seat, rng, fits, claim, draw)
         node = root
         path: list[Node] = []
         cap = self.budget.candidates
@@ -125,7 +127,7 @@ class ISMCTSAgent:
             st.apply(best_move)
             node = children[best_move.text]
             path.append(node)
-        play_out(st, rng, self.budget.depth, playout_move if self.budget.heuristic else random_move)
+        play_out(st, rng, depth, playout_move if self.budget.heuristic else random_move)
         rewards = outcomes(st, base)
         top = max(abs(r) for r in rewards)
         if top > scale[0]:

@@ -17,9 +17,10 @@ hand, minus its opponents'.
 Spec: ``mc`` or ``mc:ARG[:ARG...]`` where an ARG is ``N`` (playouts per decision, default 40),
 ``Xs`` (seconds per decision at most; playouts stop at whichever limit comes first — a time limit
 makes play depend on the machine, so reproducible runs use playouts alone), ``dN`` (moves per
-playout before it is cut, default 60), ``kN`` (moves considered at most per decision, default 16) or
-``h`` (playouts by the default agent's rule-agnostic heuristics, ``agents.policy``, instead of random moves:
-slower playouts that judge a bid or a lead as plausible play would).
+playout before it is cut; by default 60, and in a claims phase one per seat: ``agents.rollout.playout_depth``),
+``kN`` (moves considered at most per decision, default 16) or ``h`` (playouts by the default agent's
+rule-agnostic heuristics, ``agents.policy``, instead of random moves: slower playouts that judge a bid
+or a lead as plausible play would).
 The agent's RNG is seeded from the game seed and its seat, so a game replays identically.
 """
 
@@ -32,10 +33,10 @@ from typing import TYPE_CHECKING
 
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.candidates import candidate_moves
-from rulecraft.agents.claim_truth import open_claim
+from rulecraft.agents.claim_truth import open_claim, spread_draws
 from rulecraft.agents.inference import Learner
 from rulecraft.agents.policy import playout_move
-from rulecraft.agents.rollout import outcome, play_out, random_move, sample_world
+from rulecraft.agents.rollout import outcome, play_out, playout_depth, random_move, sample_world
 from rulecraft.engine.standings import match_scores
 from rulecraft.errors import UsageError
 
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
 class Budget:
     playouts: int = 40
     seconds: float | None = None
-    depth: int = 60
+    depth: int | None = None  # None: as the phase kind asks (agents.rollout.playout_depth)
     candidates: int = 16
     heuristic: bool = False  # playouts by the default agent's heuristics (agents.policy) instead of at random
 
@@ -84,16 +85,18 @@ class MCAgent:
         alive = list(range(len(cands)))
         phases = max(1, math.ceil(math.log2(len(cands))))
         used = 0
+        depth = playout_depth(state, b.depth)
         fits = self.learner.fits(state, seat, self.rng)
         claim = open_claim(state, seat)
+        draws = spread_draws(self.rng) if claim is not None else None
         for phase in range(phases):
             # This phase's share of what is left of the budget, spread over the moves still in the
             # running; a move that is still in gets at least one more playout.
             rounds = max(1, (b.playouts - used) // (len(alive) * (phases - phase)))
             for _ in range(rounds):
-                world = sample_world(state, seat, self.rng, fits, claim)
+                world = sample_world(state, seat, self.rng, fits, claim, None if draws is None else next(draws))
                 for i in alive:
-                    totals[i] += self._playout(world, cands[i], seat, base)
+                    totals[i] += self._playout(world, cands[i], seat, base, depth)
                     counts[i] += 1
                 used += len(alive)
                 if deadline is not None and time.perf_counter() > deadline:
@@ -107,10 +110,10 @@ class MCAgent:
         best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
         return cands[best]
 
-    def _playout(self, world: State, move: Move, seat: int, base: list[float]) -> float:
+    def _playout(self, world: State, move: Move, seat: int, base: list[float], depth: int) -> float:
         st = world.clone()
         st.apply(move)
-        play_out(st, self.rng, self.budget.depth, playout_move if self.budget.heuristic else random_move)
+        play_out(st, self.rng, depth, playout_move if self.budget.heuristic else random_move)
         return outcome(st, seat, base)
 
 

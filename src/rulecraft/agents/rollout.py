@@ -6,6 +6,13 @@ is the hand's points for trick games, its chips for payment games and its finish
 shedding games, with nothing game-specific. A playout cut short by the depth limit before its hand
 ends (shedding games can run for thousands of moves) is scored by the one generic signal left: how
 many fewer pieces the seat holds than its opponents.
+
+How far a playout goes (``playout_depth``) is the caller's budget when it sets one; otherwise 60 moves,
+and in a claims phase as many moves as there are seats (a claim and the answers to it). There a move is
+a claim or an answer to one, and what a decision changes (who takes the pile) shows at once; random
+seats then challenge half the claims they are asked about, so every further move passes a pile back and
+forth and adds noise, not signal, at a cost. (Measured in Yukushi: mc:10 cut at 4 moves won 43% of its
+games against three mc:10 cut at 12, where an even share is 25%.)
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from rulecraft.agents.claim_truth import OpenClaim, make_plausible, open_claim
 from rulecraft.agents.inference import Fits, Learner
-from rulecraft.agents.policy import playout_move
+from rulecraft.agents.policy import phase_kind, playout_move
 from rulecraft.engine.determinize import determinize
 from rulecraft.engine.standings import match_scores
 
@@ -25,6 +32,17 @@ if TYPE_CHECKING:
     from rulecraft.engine.state import State
 
 Policy = Callable[["State", random.Random], "Move"]
+
+DEPTH = 60  # moves per playout before it is cut, when neither the caller nor the phase kind says otherwise
+DEPTH_IN_SEATS = {"claims": 1}  # phase kinds whose decisions show their effect within a round of the table
+
+
+def playout_depth(st: State, depth: int | None) -> int:
+    """Moves per playout from a decision in ``st``: ``depth`` when the caller set one (see the module docstring)."""
+    if depth is not None:
+        return depth
+    rounds = DEPTH_IN_SEATS.get(phase_kind(st))
+    return DEPTH if rounds is None else rounds * st.rs.seats.count
 
 
 def random_move(st: State, rng: random.Random) -> Move:
@@ -61,15 +79,16 @@ def play_out(st: State, rng: random.Random, depth: int, policy: Policy = playout
 
 
 def sample_world(state: State, seat: int, rng: random.Random, fits: Fits | None = None,
-                 claim: OpenClaim | None = None) -> State:
+                 claim: OpenClaim | None = None, draw: float | None = None) -> State:
     """A determinization of ``state`` for ``seat`` whose playouts end with the hand in progress.
 
     ``fits`` is what the seat has learnt (``agents.inference.learnt_fits``) and ``claim`` the claim it
-    may challenge (``agents.claim_truth.open_claim``), both worked out once a decision.
+    may challenge (``agents.claim_truth.open_claim``), both worked out once a decision; ``draw`` whether
+    the claim is made true in this world (``agents.claim_truth.spread_draws``).
     """
     world = determinize(state, seat, rng, fits=fits)
     if claim is not None:
-        make_plausible(world, claim, rng, fits)
+        make_plausible(world, claim, rng, fits, draw)
     world.hand_limit = world.hand_no  # the playout ends with this hand: no later deal is simulated
     world.legal_moves()  # computed once, shared by every copy
     return world

@@ -3,6 +3,10 @@
 A and B are rulesets, or one ruleset under two sets of options; as in ``rulecraft diff``, each side
 takes its own options (``-a/--a-option``, ``--a-preset`` for A; ``-b/--b-option``, ``--b-preset``
 for B). Both sides play games 0..N-1 of the same run seed with the same agents.
+
+``--moves N`` compares the games' first N moves (for hands that run to thousands of moves, as a claims
+hand between seats that challenge can): a game still going then is scored as a search scores a playout
+cut short (``runs.simulate.cut_result``: minus the pieces each seat holds; the fewest win), and says so.
 """
 
 from __future__ import annotations
@@ -41,6 +45,9 @@ def register(group: click.Group) -> None:
 @click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None, metavar="N",
               help="Play only the first N hands of each match (--hands 1: a per-hand comparison, for games "
                    "whose matches are long; each game is then a hand, its winner the seat ahead after it).")
+@click.option("--moves", "max_moves", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Play only the first N moves of each game; a game still going is won by the seat holding the "
+                   "fewest pieces, each seat scoring minus the pieces it holds (how searches score a cut playout).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Draw the distributions side by side (needs matplotlib: pip install 'rulecraft[plot]').")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -53,7 +60,7 @@ def register(group: click.Group) -> None:
               help="Text output: show options and the rules fired also by their names in this language.")
 def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: tuple[str, ...],
             a_preset: str | None, b_preset: str | None, agents: str, seed: int, max_hands: int | None,
-            plot_path: str | None, fmt: str,
+            max_moves: int | None, plot_path: str | None, fmt: str,
             no_timings: bool, workers: int, dask_address: str | None, lang: str | None) -> None:
     """Compare rulesets A and B over the same N seeded games: win rates, scores, length, rules fired, balance."""
     from rulecraft.cli.progress import progress_bar
@@ -78,10 +85,12 @@ def compare(a: str, b: str, games: int, a_options: tuple[str, ...], b_options: t
         rs = load_ruleset(ref, chosen, preset)
         language(rs, lang)  # before playing: both sides must have the language
         names = resolve_agents(rs, agent_list)
-        sides.append((rs, RunSpec.make(ref, chosen, preset, names, seed, max_hands)))
+        sides.append((rs, RunSpec.make(ref, chosen, preset, names, seed, max_hands, max_moves)))
     report: dict[str, Any] = {"games": games, "seed": seed}
     if max_hands is not None:
         report["hands_per_game"] = max_hands
+    if max_moves is not None:
+        report["moves_per_game"] = max_moves
     records = []
     with progress_bar(2 * games, "compare") as update:
         for label, (rs, spec) in zip("ab", sides, strict=True):
@@ -133,10 +142,19 @@ def _per_hand(hands_per_game: int | None) -> str:
     return f"; each game is {first} of a match, won by the seat ahead after it (--hands {hands_per_game})"
 
 
-def _stopped(side: dict[str, Any], hands_per_game: int | None) -> str:
-    """How many games were cut short: by ``--hands`` (asked for; each game is then its first hands) or
-    by the match's bound on hands (its end never came)."""
+def _per_moves(moves_per_game: int | None) -> str:
+    if moves_per_game is None:
+        return ""
+    return (f"; each game is its first {moves_per_game} moves, a game still going then won by the seat holding "
+            f"the fewest pieces, scores minus the pieces held (--moves {moves_per_game})")
+
+
+def _stopped(side: dict[str, Any], hands_per_game: int | None, moves_per_game: int | None = None) -> str:
+    """How many games were cut short: by ``--moves`` or ``--hands`` (asked for; each game is then its first
+    moves or hands) or by the match's bound on hands (its end never came)."""
     cut = side["truncated"]
+    if moves_per_game is not None:
+        return f"{cut} stopped (--moves {moves_per_game} or --hands), {side['games'] - cut} ended before"
     if hands_per_game is None:
         return f"truncated {cut}"
     ended = side["games"] - cut
@@ -151,7 +169,7 @@ def render_text(report: dict[str, Any], rulesets: tuple[Ruleset, Ruleset] | None
     rs_a, rs_b = rulesets if rulesets is not None else (None, None)
     lines = [f"A: {_label(a, rs_a, lang)}", f"B: {_label(b, rs_b, lang)}",
              f"{report['games']} games each, seed {report['seed']}, agents {','.join(a['agents'])}"
-             + _per_hand(report.get("hands_per_game"))]
+             + _per_hand(report.get("hands_per_game")) + _per_moves(report.get("moves_per_game"))]
     for title, side, rs in (("A", a, rs_a), ("B", b, rs_b)):
         lines.append("")
         lines.append(f"{title}: {side['title']}")
@@ -160,7 +178,8 @@ def render_text(report: dict[str, Any], rulesets: tuple[Ruleset, Ruleset] | None
             lines.append(f"  seat {w['seat']}: wins {100 * w['rate']:5.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f})"
                          f"  score {_dist(sc)}")
         lines.append(f"  moves {_dist(side['length']['moves'])}")
-        lines.append(f"  hands {_dist(side['length']['hands'])}   {_stopped(side, report.get('hands_per_game'))}")
+        stopped = _stopped(side, report.get("hands_per_game"), report.get("moves_per_game"))
+        lines.append(f"  hands {_dist(side['length']['hands'])}   {stopped}")
         fp = side["balance"]["first_player"]
         lines.append(f"  first player wins {100 * fp['win_rate']:.1f}% (95% CI {100 * fp['ci95'][0]:.1f}-"
                      f"{100 * fp['ci95'][1]:.1f}) vs mean {100 * fp['mean_win_rate']:.1f}%: "

@@ -34,11 +34,12 @@ class RunSpec:
     agents: tuple[str, ...]
     seed: int
     max_hands: int | None = None
+    max_moves: int | None = None  # games stopped after this many moves (``simulate.cut_result``)
 
     @classmethod
     def make(cls, ruleset: str, options: dict[str, str] | None, preset: str | None, agents: list[str], seed: int,
-             max_hands: int | None = None) -> RunSpec:
-        return cls(ruleset, tuple(sorted((options or {}).items())), preset, tuple(agents), seed, max_hands)
+             max_hands: int | None = None, max_moves: int | None = None) -> RunSpec:
+        return cls(ruleset, tuple(sorted((options or {}).items())), preset, tuple(agents), seed, max_hands, max_moves)
 
     def load(self) -> Ruleset:
         return load_ruleset(self.ruleset, dict(self.options), self.preset)
@@ -69,7 +70,8 @@ def run_chunk(spec: RunSpec, start: int, stop: int, log_dir: str | None = None) 
         def on_game(i: int, st: Any) -> None:
             write_log(Path(log_dir) / f"game-{i:06d}.jsonl", st, list(spec.agents))
 
-    records = [play_record(rs, spec.seed, i, spec.agents, spec.max_hands, on_game) for i in range(start, stop)]
+    records = [play_record(rs, spec.seed, i, spec.agents, spec.max_hands, on_game, spec.max_moves)
+               for i in range(start, stop)]
     return rs.content_hash, records
 
 

@@ -42,13 +42,14 @@ def resolve_agents(rs: Ruleset, agents: Sequence[str] | None) -> list[str]:
 
 
 def play_game(rs: Ruleset, seed: int, agent_names: Sequence[str],
-              on_state: Callable[[State], None] | None = None, max_hands: int | None = None) -> tuple[State, int]:
-    """Play one game to the end; returns the final state and the number of moves made."""
+              on_state: Callable[[State], None] | None = None, max_hands: int | None = None,
+              max_moves: int | None = None) -> tuple[State, int]:
+    """Play one game to the end, or until ``max_moves`` moves are made; returns the state and the number of moves."""
     st = Game(rs, seed, max_hands).new_state()
     agents = [make_agent(a, seed, s) for s, a in enumerate(agent_names)]
     moves = 0
     hand, hand_began = st.hand_no, 0
-    while not st.is_over:
+    while not st.is_over and (max_moves is None or moves < max_moves):
         if on_state is not None:
             on_state(st)
         seat = st.to_act
@@ -120,12 +121,22 @@ class _Tracker:
             self.hand = st.hand_no
 
 
+def cut_result(st: State) -> dict[str, Any]:
+    """The result of a game stopped by a bound on moves before it ended, scored as a search scores a playout
+    cut short (``agents.rollout``): each seat's score is minus the pieces it holds, and the fewest win."""
+    scores = [-len(st.hand(s)) for s in range(st.rs.seats.count)]
+    best = max(scores)
+    return {"scores": scores, "winners": [s for s, v in enumerate(scores) if v == best], "hands": st.hand_no,
+            "truncated": True}
+
+
 def game_record(st: State, moves: int, index: int = 0, first: int | None = None,
                 leaders: Sequence[int | None] = ()) -> dict[str, Any]:
-    """The plain, JSON-ready facts of one finished game that every statistic is computed from."""
-    assert st.result is not None
-    scores = list(st.result["scores"])
-    winners = list(st.result["winners"])
+    """The plain, JSON-ready facts of one game that every statistic is computed from (``cut_result`` for a
+    game stopped before it ended)."""
+    result = st.result if st.result is not None else cut_result(st)
+    scores = list(result["scores"])
+    winners = list(result["winners"])
     team_of = st.rs.seats.team_of
     rivals = [v for s, v in enumerate(scores) if winners and team_of[s] != team_of[winners[0]]]
     margin = (max(scores) - max(rivals)) if rivals else 0
@@ -137,16 +148,17 @@ def game_record(st: State, moves: int, index: int = 0, first: int | None = None,
             k -= 1
         led_from = k + 1  # the first hand after which the eventual winner stayed ahead
     return {"index": index, "seed": st.seed, "scores": scores, "winners": winners, "moves": moves,
-            "hands": st.result["hands"], "truncated": bool(st.result["truncated"]),
+            "hands": result["hands"], "truncated": bool(result["truncated"]),
             "fired": dict(sorted(st.fired.items())), "first": first, "margin": margin,
             "led_from": led_from}
 
 
 def play_record(rs: Ruleset, seed: int, index: int, agent_names: Sequence[str], max_hands: int | None = None,
-                on_game: Callable[[int, State], None] | None = None) -> dict[str, Any]:
+                on_game: Callable[[int, State], None] | None = None, max_moves: int | None = None) -> dict[str, Any]:
     """Play game ``index`` of a run with this seed, and return its record."""
     tracker = _Tracker()
-    st, moves = play_game(rs, game_seed(seed, index), agent_names, on_state=tracker, max_hands=max_hands)
+    st, moves = play_game(rs, game_seed(seed, index), agent_names, on_state=tracker, max_hands=max_hands,
+                          max_moves=max_moves)
     if on_game is not None:
         on_game(index, st)
     return game_record(st, moves, index, tracker.first, tracker.leaders)
