@@ -497,3 +497,14 @@ def test_table_shows_face_down_pieces_as_a_count() -> None:
     view["zones"]["trick"] = {"count": 3, "pieces": ["coins-9"]}
     text = "\n".join(render_table(rs, view, Seats(("you", "a", "b"))))
     assert "trick: coins-9 + 2 face down (?? ??)" in text
+
+
+@pytest.mark.parametrize(("ref", "shown"), [("rook", True), ("big-two", True), ("doubt", False),
+                                            ("tests/dogfood/crazy-eights/crazy-eights.yaml", False)])
+def test_the_table_counts_rounds_won_only_where_a_phase_counts_them(ref: str, shown: bool) -> None:
+    # A claims or shedding game has no rounds to win: a row of zeros would say nothing.
+    path = ROOT / ref if ref.endswith(".yaml") else None
+    rs = ruleset(str(path) if path is not None else ref)
+    st = Game(rs, 1).new_state()
+    lines = render_table(rs, st.view(0), Seats(tuple(f"s{s}" for s in range(rs.seats.count))))
+    assert any(line.startswith("tricks: seat 0: 0") for line in lines) == shown

@@ -96,3 +96,10 @@ def test_a_finished_game_is_told_in_the_terminals_words() -> None:
     assert said == ["result: winner seat 2 (b)", "scores: seat 0: -3  seat 1: 0  seat 2: 5  seat 3: -2",
                     "hands played: 200 (stopped early: hand limit)"]
     assert section.split("<br>") == ["<h3>result</h3>winner seat 2 (b)", said[1], said[2]]
+
+
+@pytest.mark.parametrize(("ref", "shown"), [("tien-gow", True), ("doubt", False)])
+def test_a_seat_shows_rounds_won_only_where_a_phase_counts_them(ref: str, shown: bool) -> None:
+    rs = load_ruleset(ref)
+    page = str(table_html(rs, Game(rs, 1).new_state().view(0), [], SEATS))
+    assert ("in hand, tricks 0</div>" in page) == shown

@@ -116,7 +116,8 @@ def render_table(rs: Ruleset, view: dict[str, Any], seats: Seats, recent: list[s
     out_seats = [s for s in range(rs.seats.count) if s not in active]
     if out_seats:
         lines.append(f"sitting out: {', '.join(seats.name(s) for s in out_seats)}")
-    lines.append("tricks: " + "  ".join(f"seat {s}: {short(n)}" for s, n in enumerate(view.get("tricks", []))))
+    if rs.counts_rounds:
+        lines.append("tricks: " + "  ".join(f"seat {s}: {short(n)}" for s, n in enumerate(view.get("tricks", []))))
     var_lines = variable_lines(rs, view.get("variables", {}), seats, lang=lang)
     if var_lines:
         lines.append("variables:")

@@ -35,3 +35,8 @@ class Ruleset(Equipment):
     # What ``engine.state`` works out once per ruleset for every new hand and hand end (see its
     # ``_Fresh``): made at first use, never part of what the ruleset is.
     fresh: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def counts_rounds(self) -> bool:
+        """Whether a phase counts the rounds each seat wins: only then do views show those counts."""
+        return any(p.counts_rounds for p in self.phases)

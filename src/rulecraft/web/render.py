@@ -171,7 +171,7 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
         hand = view["zones"].get(f"{HAND_ZONE}[{s}]", {})
         cls = "seat" + (" acting" if s == to_act else "") + (" me" if s == viewer else "") + (
             "" if s in active else " out")
-        tricks = view.get("tricks", [])
+        tricks = view.get("tricks", []) if rs.counts_rounds else []
         cells.append(Markup('<div class="{}" data-seat="{}"><b>{}</b><br>{} in hand{}</div>').format(
             cls, s, seats.name(s), hand.get("count", 0),
             Markup(", tricks {}").format(short(tricks[s])) if s < len(tricks) else ""))

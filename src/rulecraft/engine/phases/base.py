@@ -19,6 +19,9 @@ class Phase:
     """A step of a hand. Subclasses set ``kind`` and implement ``build`` and the run-time methods."""
 
     kind: ClassVar[str] = ""
+    # Whether the phase counts the rounds each seat wins (``tricks(seat)``): views show the counts
+    # only for a ruleset with such a phase, where they mean something.
+    counts_rounds: ClassVar[bool] = False
 
     def __init__(self, pid: str, pos: SourcePos) -> None:
         self.id = pid

@@ -146,6 +146,7 @@ def shed_scope(parent: Scope, phase: Shed) -> Scope:
 
 class Shed(Tricks):
     kind = "shed"
+    counts_rounds = False  # no rounds: a turn is one play
 
     def __init__(self, pid: str, pos: Any) -> None:
         super().__init__(pid, pos)

@@ -308,6 +308,7 @@ _LAST_ROUND_ITEM = f"ctx.st.pdata.last if ctx.st.pdata.plays else {_HAND_LEN} ==
 
 class Tricks(Phase):
     kind = "tricks"
+    counts_rounds = True
 
     def __init__(self, pid: str, pos: Any) -> None:
         super().__init__(pid, pos)
