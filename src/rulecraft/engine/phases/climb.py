@@ -51,7 +51,7 @@ from rulecraft.engine.combos import Play, enumerate_plays
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held
-from rulecraft.engine.phases.tricks import TrickData, Tricks, _apply_restrictions, _restrictions
+from rulecraft.engine.phases.tricks import TrickData, Tricks, apply_restrictions, build_restrictions
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -134,8 +134,8 @@ class Climb(Tricks):
         t.combos = tuple(combos)
         t.combo_by_id = {c.id: c for c in combos}
         t.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"{what} first leader")
-        t.lead_rules = _restrictions(b, (raw.get("lead") or {}).get("restrictions", ()), cscope, what)
-        t.follow_rules = _restrictions(b, (raw.get("follow") or {}).get("restrictions", ()), cscope, what)
+        t.lead_rules = build_restrictions(b, (raw.get("lead") or {}).get("restrictions", ()), cscope, what)
+        t.follow_rules = build_restrictions(b, (raw.get("follow") or {}).get("restrictions", ()), cscope, what)
         t.face_up = "beating"
         t.pass_final = bool(raw.get("pass_final", False))
         t.same_size = bool(raw.get("same_size", True))
@@ -237,10 +237,10 @@ class Climb(Tricks):
                     seen.add(key)
                     cands.append(p)
         if not d.plays:
-            allowed, removed = _apply_restrictions(st, self.lead_rules, cands)
+            allowed, removed = apply_restrictions(st, self.lead_rules, cands)
         else:
             beating = [p for p in cands if self._beats(d, *self._rate(st, p))]
-            allowed, removed = _apply_restrictions(st, self.follow_rules, beating)
+            allowed, removed = apply_restrictions(st, self.follow_rules, beating)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
         moves: list[Move] = [p.move or self._move_of(st, p) for p in allowed]

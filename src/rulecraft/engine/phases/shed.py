@@ -54,7 +54,7 @@ from rulecraft.engine.combos import Play, enumerate_all
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, rule_failed, seat_of
-from rulecraft.engine.phases.tricks import TrickData, Tricks, _apply_restrictions, _restrictions
+from rulecraft.engine.phases.tricks import TrickData, Tricks, apply_restrictions, build_restrictions
 from rulecraft.engine.phases.turns import VERBS
 from rulecraft.engine.phases.values import Target, build_target, check_items, checked, value_text
 from rulecraft.errors import clip
@@ -175,7 +175,7 @@ class Shed(Tricks):
         t.combos = tuple(combos)
         t.combo_by_id = {c.id: c for c in combos}
         t.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"{what} first player")
-        t.lead_rules = _restrictions(b, raw.get("restrictions", ()), sscope, what)
+        t.lead_rules = build_restrictions(b, raw.get("restrictions", ()), sscope, what)
         t.trick_zone = str(raw.get("zone", "pile"))
         b.shared_zone(t.trick_zone, rs.zone_by_name, "the zone a shed phase plays to")
         draw = raw.get("draw")
@@ -248,7 +248,7 @@ class Shed(Tricks):
             return [book.get(spec.verb, (), text) for text in self._values(st, spec)], [], {}
         ctx.seat, ctx.combo = seat, None
         cands = enumerate_all(self.combos, st.hand(seat), st.rs.pieces)
-        allowed, removed = _apply_restrictions(st, self.lead_rules, cands)
+        allowed, removed = apply_restrictions(st, self.lead_rules, cands)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
         moves: list[Move] = [p.move or self._move_of(st, p) for p in allowed]

@@ -360,9 +360,9 @@ class Tricks(Phase):
         t._play_alone = (frozenset(c.id for c in combos if c.cls is not None and play_alone(c.cls)),
                          frozenset(c.id for c in combos if c.strength is not None and play_alone(c.strength)))
         t.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"{what} first leader")
-        t.lead_rules = _restrictions(b, raw.get("lead", {}).get("restrictions", ()), tscope, what)
+        t.lead_rules = build_restrictions(b, raw.get("lead", {}).get("restrictions", ()), tscope, what)
         follow = raw.get("follow", {})
-        t.follow_rules = _restrictions(b, follow.get("restrictions", ()), tscope, what)
+        t.follow_rules = build_restrictions(b, follow.get("restrictions", ()), tscope, what)
         t.face_up = str(follow.get("face_up", "any"))
         t.face_down = str(follow.get("face_down", "never"))
         if t.face_up not in FACE_UP:
@@ -553,7 +553,7 @@ class Tricks(Phase):
         hand = st.hand(seat)
         st.ctx.seat = seat
         cands = enumerate_all(self.combos, hand, st.rs.pieces)
-        allowed, removed = _apply_restrictions(st, self.lead_rules, cands)
+        allowed, removed = apply_restrictions(st, self.lead_rules, cands)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
         return allowed, removed
@@ -575,7 +575,7 @@ class Tricks(Phase):
             cands = enumerate_all(combos, hand, st.rs.pieces, k)
         pool = self._beating(st, d, cands) if self.face_up == "beating" else cands
         if self.follow_rules:
-            allowed, removed = _apply_restrictions(st, self.follow_rules, pool)
+            allowed, removed = apply_restrictions(st, self.follow_rules, pool)
         else:
             allowed, removed = pool, {}
         if removed and self.observer is not None:
@@ -693,7 +693,7 @@ class Tricks(Phase):
             # (every candidate, not only these pieces: an if_able restriction lapses or not by all of them)
             cands = enumerate_all(self.combos, st.hand(seat), pieces, k)
             pool = self._beating(st, d, cands) if self.face_up == "beating" else cands
-            _allowed, removed = _apply_restrictions(st, self.follow_rules, pool)
+            _allowed, removed = apply_restrictions(st, self.follow_rules, pool)
         finally:
             st.ctx.memo = None
         return next(((p, removed[p.pieces].id) for p in pool
@@ -839,7 +839,8 @@ class Tricks(Phase):
         return f"{' '.join(piece_ids)} breaks no follow restriction here, so it is no revoke"
 
 
-def _restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple[Restriction, ...]:
+def build_restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple[Restriction, ...]:
+    """A phase's ``restrictions`` list compiled (the trick, climb and shed kinds share it)."""
     per_item = frozenset(n.name for n in scope.names() if n.per_item)
     out = []
     for i, r in enumerate(items or ()):
@@ -857,7 +858,7 @@ def _restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple[Rest
     return tuple(out)
 
 
-def _apply_restrictions(
+def apply_restrictions(
     st: Board, rules: tuple[Restriction, ...], cands: list[Play]
 ) -> tuple[list[Play], dict[tuple[int, ...], Restriction]]:
     """Apply restrictions in order; returns the plays left and, for each removed play, the rule that removed it."""
