@@ -220,7 +220,7 @@ def load_logged_ruleset(header: dict[str, Any], name: str, ruleset: str | None =
 
 def _bundled_named(name: str) -> str | None:
     """The bundled ruleset whose ``name:`` is ``name``: an overlay's name need not be the name it is bundled
-    under (``luk-fu/four-players`` is named ``luk-fu-four-players``), and a log records the former."""
+    under (an overlay bundled as ``game/variant`` may be named ``game-variant``), and a log records the former."""
     from rulecraft.rules.compose import compose
     from rulecraft.rules.registry import list_bundled
 
