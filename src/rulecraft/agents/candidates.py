@@ -47,13 +47,10 @@ def candidate_moves(st: State, seat: int, legal: Sequence[Move], rng: random.Ran
 def claim_candidates(st: State, seat: int, legal: Sequence[Move], rng: random.Random) -> list[Move]:
     """The claims a person would weigh on a claims turn, most telling first (see the module docstring);
     [] for any other decision."""
-    find = getattr(legal, "find", None)
-    if find is None or st.is_over:
+    turn = _claims_turn(st, legal)
+    if turn is None:
         return []
-    public: dict[str, Any] = st.rs.phases[st.pidx].public_view(st) or {}
-    attribute, values, counts = public.get("attribute"), public.get("may_claim"), public.get("counts")
-    if not attribute or not values or not counts or attribute not in st.rs.pieces.columns:
-        return []
+    find, public, attribute, values, counts = turn
     pieces = st.rs.pieces
     column = pieces.columns[attribute]
     lo, hi = max(1, int(counts[0])), int(counts[1])
@@ -101,13 +98,10 @@ def claim_candidates(st: State, seat: int, legal: Sequence[Move], rng: random.Ra
 
 def plain_claims(st: State, seat: int, legal: Sequence[Move]) -> list[Move]:
     """Passing, and claims made only of pieces that have the claimed value (see the module docstring)."""
-    find = getattr(legal, "find", None)
-    if find is None or st.is_over:
+    turn = _claims_turn(st, legal)
+    if turn is None:
         return []
-    public: dict[str, Any] = st.rs.phases[st.pidx].public_view(st) or {}
-    attribute, values, counts = public.get("attribute"), public.get("may_claim"), public.get("counts")
-    if not attribute or not values or not counts or attribute not in st.rs.pieces.columns:
-        return []
+    find, _public, attribute, values, counts = turn
     out: list[Move] = []
     passing = find("pass", "", [])
     if passing is not None:
@@ -124,3 +118,16 @@ def plain_claims(st: State, seat: int, legal: Sequence[Move]) -> list[Move]:
                 if m is not None:
                     out.append(m)
     return out
+
+
+def _claims_turn(st: State, legal: Sequence[Move]) -> tuple[Any, dict[str, Any], str, list[Any], list[Any]] | None:
+    """On a claims turn: the move list's ``find``, the phase's public view, the claimed attribute, the values
+    that may be claimed and the claim's size bounds; None for any other decision."""
+    find = getattr(legal, "find", None)
+    if find is None or st.is_over:
+        return None
+    public: dict[str, Any] = st.rs.phases[st.pidx].public_view(st) or {}
+    attribute, values, counts = public.get("attribute"), public.get("may_claim"), public.get("counts")
+    if not attribute or not values or not counts or attribute not in st.rs.pieces.columns:
+        return None
+    return find, public, str(attribute), list(values), list(counts)
