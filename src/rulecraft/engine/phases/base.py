@@ -119,3 +119,20 @@ def seat_of(expr: CompiledExpr, ctx: Any, seats: int, what: str) -> int:
         return int(value)
     raise rule_failed(expr.pos, f"{what}: '{clip(expr.text, 100)}' gave {clip(repr(value), 100)}, which is no "
                                 f"seat (seats are numbered 0 to {seats - 1})")
+
+
+def places_variable(b: Builder, rs: Equipment, raw: dict[str, Any]) -> int:
+    """The index of the per-seat variable a phase's ``places`` names (where seats' finishing places go), or -1."""
+    if "places" not in raw or not b.ref(raw["places"], rs.var_index, "variable"):
+        return -1
+    index = rs.var_index[str(raw["places"])]
+    if rs.variables[index].per != "seat":
+        b.error(raw["places"], f"'places' names a variable with one value per seat; '{raw['places']}' is not")
+    return index
+
+
+def record_place(st: Board, places_var: int, finished: list[int], seat: int) -> None:
+    """``seat`` goes out next: it joins ``finished``, and its place (1, 2, ...) goes into the places variable."""
+    finished.append(seat)
+    if places_var >= 0:
+        st.vars[places_var][seat] = len(finished)

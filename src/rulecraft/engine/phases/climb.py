@@ -50,7 +50,7 @@ from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import Play, enumerate_plays
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
-from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held
+from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, places_variable, record_place
 from rulecraft.engine.phases.tricks import TrickData, Tricks, apply_restrictions, build_restrictions
 from rulecraft.rules.located import pos_of
 
@@ -144,10 +144,7 @@ class Climb(Tricks):
         b.shared_zone(t.trick_zone, rs.zone_by_name, "the zone a round is played to")
         if t.discard is not None:
             b.shared_zone(t.discard, rs.zone_by_name, "the zone a finished round is put in")
-        if "places" in raw and b.ref(raw["places"], rs.var_index, "variable"):
-            t.places_var = rs.var_index[str(raw["places"])]
-            if rs.variables[t.places_var].per != "seat":
-                b.error(raw["places"], f"'places' names a variable with one value per seat; '{raw['places']}' is not")
+        t.places_var = places_variable(b, rs, raw)
         if "end_when" in raw:
             t.end_when = b.expr(raw["end_when"], cscope, T.BOOL, f"{what} end_when")
         t.on_round = compile_effects(b, rs, raw.get("on_round", ()), cscope, what)
@@ -322,14 +319,10 @@ class Climb(Tricks):
         return skip, clear
 
     def _went_out(self, st: Board, d: ClimbData, seat: int) -> None:
-        d.finished.append(seat)
-        if self.places_var >= 0:
-            st.vars[self.places_var][seat] = len(d.finished)
+        record_place(st, self.places_var, d.finished, seat)
         holding = self._holding(st)
         if len(holding) == 1:  # the last seat holding pieces takes the last place
-            d.finished.append(holding[0])
-            if self.places_var >= 0:
-                st.vars[self.places_var][holding[0]] = len(d.finished)
+            record_place(st, self.places_var, d.finished, holding[0])
         st.ctx.seat = seat
         if len(holding) <= 1 or (self.end_when is not None and self.end_when(st.ctx)):
             d.ended = True

@@ -53,7 +53,15 @@ from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.combos import Play, enumerate_all
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
-from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, rule_failed, seat_of
+from rulecraft.engine.phases.base import (
+    Phase,
+    describe_legal,
+    pieces_held,
+    places_variable,
+    record_place,
+    rule_failed,
+    seat_of,
+)
 from rulecraft.engine.phases.tricks import TrickData, Tricks, apply_restrictions, build_restrictions
 from rulecraft.engine.phases.turns import VERBS
 from rulecraft.engine.phases.values import Target, build_target, check_items, checked, value_text
@@ -194,10 +202,7 @@ class Shed(Tricks):
                 t.refill_keep = int(refill.get("keep", 1))
                 if t.refill_from == t.stock:
                     b.error(refill.get("from", refill), "a stock is refilled from another zone (the pile), not itself")
-        if "places" in raw and b.ref(raw["places"], rs.var_index, "variable"):
-            t.places_var = rs.var_index[str(raw["places"])]
-            if rs.variables[t.places_var].per != "seat":
-                b.error(raw["places"], f"'places' names a variable with one value per seat; '{raw['places']}' is not")
+        t.places_var = places_variable(b, rs, raw)
         if "end_when" in raw:
             t.end_when = b.expr(raw["end_when"], sscope, T.BOOL, f"{what} end_when")
         t.on_play = tuple(_item(b, rs, t, item, i, sscope, what) for i, item in enumerate(raw.get("on_play") or ()))
@@ -392,15 +397,11 @@ class Shed(Tricks):
         d.cur, d.drawn = cur, 0
 
     def _went_out(self, st: Board, d: ShedData, seat: int) -> None:
-        d.finished.append(seat)
-        if self.places_var >= 0:
-            st.vars[self.places_var][seat] = len(d.finished)
+        record_place(st, self.places_var, d.finished, seat)
         holding = [s for s in st.order_from(seat) if st.hand(s) and s not in d.finished]
         if len(holding) <= 1:  # the last seat holding pieces takes the last place
             for s in holding:
-                d.finished.append(s)
-                if self.places_var >= 0:
-                    st.vars[self.places_var][s] = len(d.finished)
+                record_place(st, self.places_var, d.finished, s)
             d.ended = True
 
     def public_view(self, st: Board) -> dict[str, Any] | None:
