@@ -193,7 +193,7 @@ class Board:
         return self.rs.hand_base + seat
 
     def hand_view(self, seat: int) -> ZoneView:
-        zi = self.hand_instance(seat)
+        zi = self.rs.hand_base + seat  # (hand_instance, without the call: asked by rule expressions often)
         return ZoneView(self.zones[zi], self.loc, zi)
 
     def hand(self, seat: int) -> list[int]:

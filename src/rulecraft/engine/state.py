@@ -239,7 +239,7 @@ def _end_hand(st: State, voided: bool) -> None:
         "payments": list(st.payments),
         "fired": dict(st.hand_fired),
         # What the hand's own variables came to (they are reset when the next hand begins).
-        "vars": {name: _copied(st.vars[i]) for i, name in _fresh(rs).hand_names},
+        "vars": {name: list(v) if isinstance(v := st.vars[i], list) else v for i, name in _fresh(rs).hand_names},
     })
     st.history.append({"type": "hand_end", "number": st.hand_no, "voided": voided})
     if rs.match.end_when(st.ctx):
@@ -248,10 +248,6 @@ def _end_hand(st: State, voided: bool) -> None:
         _finish(st, truncated=True)
     else:
         _begin_hand(st)
-
-
-def _copied(value: Any) -> Any:
-    return list(value) if isinstance(value, list) else value
 
 
 def _finish(st: State, truncated: bool) -> None:

@@ -345,8 +345,9 @@ class Exchange(Phase):
             seat = d.seat = seat_of(self.seat, st.ctx, st.rs.seats.count, f"phase '{self.id}' seat")
             if self.take:
                 zi = st.zone_instance(self.take)
+                hand = st.rs.hand_base + seat
                 for p in list(st.zones[zi]):
-                    st.put(p, st.hand_instance(seat))
+                    st.put(p, hand)
         if d.n >= self.give:
             return False
         st.to_act = seat

@@ -28,6 +28,7 @@ class Shuffle(Phase):
     def __init__(self, pid: str, pos: Any, zone: str) -> None:
         super().__init__(pid, pos)
         self.zone = zone
+        self._zi = -1  # the zone's one instance (a shared zone), looked up at first use
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -36,7 +37,9 @@ class Shuffle(Phase):
         return cls(str(raw.get("id", "shuffle")), pos_of(raw), zone)
 
     def step(self, st: Board) -> bool:
-        zi = st.zone_instance(self.zone)
+        zi = self._zi
+        if zi < 0:
+            zi = self._zi = st.zone_instance(self.zone)
         st.zones[zi][:] = st.chance_shuffle(list(st.zones[zi]))
         return False
 
@@ -65,6 +68,7 @@ class Deal(Phase):
         # hand for the same seats and counts, so worked out once, grouped by destination.
         self._plans: dict[tuple[Any, ...], tuple[int, list[tuple[int, bool, tuple[int, ...]]]]] = {}
         self._dst_zis: list[int] = []  # each seat's instance of the destination, looked up at first use
+        self._src_side: tuple[int, int] | None = None  # the instances of the (shared) source and side zones
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -90,7 +94,10 @@ class Deal(Phase):
 
     def step(self, st: Board) -> bool:
         ctx = st.ctx
-        src = st.zone_instance(self.src)
+        zis = self._src_side
+        if zis is None:
+            zis = self._src_side = (st.zone_instance(self.src), st.zone_instance(self.side[0]) if self.side else -1)
+        src, side_zi = zis
         pile = st.zones[src]
         first = seat_of(self.first, ctx, st.rs.seats.count, f"phase '{self.id}' first") \
             if self.first is not None else 0
@@ -108,7 +115,6 @@ class Deal(Phase):
                 ctx.bind["seat"] = s
                 need.append(self._count_for(ctx, s))
             ctx.bind.pop("seat", None)
-        side_zi = st.zone_instance(self.side[0]) if self.side else -1
         side_have = len(st.zones[side_zi]) if self.side else 0
         if self.count is not None:
             self._check_enough(need, side_have, len(pile))
