@@ -322,7 +322,7 @@ class Board:
         order = list(pieces)
         shuffle(self.rng, order)
         ids = self.rs.pieces.columns["id"]
-        self.record_chance("shuffle", {"order": [ids[p] for p in order]})
+        self.history.append({"type": "chance", "kind": "shuffle", "order": [ids[p] for p in order]})  # (record_chance)
         return order
 
     def chance_roll(self, dice: int, sides: int) -> list[int]:

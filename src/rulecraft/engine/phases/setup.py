@@ -69,6 +69,7 @@ class Deal(Phase):
         self._plans: dict[tuple[Any, ...], tuple[int, list[tuple[int, bool, tuple[int, ...]]]]] = {}
         self._dst_zis: list[int] = []  # each seat's instance of the destination, looked up at first use
         self._src_side: tuple[int, int] | None = None  # the instances of the (shared) source and side zones
+        self._seats: dict[tuple[int, tuple[int, ...] | None], tuple[int, ...]] = {}  # by first seat (and active)
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -101,12 +102,16 @@ class Deal(Phase):
         pile = st.zones[src]
         first = seat_of(self.first, ctx, st.rs.seats.count, f"phase '{self.id}' first") \
             if self.first is not None else 0
-        seats = []
-        s = first
-        for _ in range(st.rs.seats.count):
-            if not self.active_only or s in st.active:
-                seats.append(s)
-            s = st.seat_after(s, 1)
+        turn = (first, st.active if self.active_only else None)
+        seats = self._seats.get(turn)
+        if seats is None:  # the seats dealt to, in order (a few orders a ruleset: kept)
+            found = []
+            s = first
+            for _ in range(st.rs.seats.count):
+                if not self.active_only or s in st.active:
+                    found.append(s)
+                s = st.seat_after(s, 1)
+            seats = self._seats[turn] = tuple(found)
         if self.count is None:
             need = [len(pile)] * len(seats)
         else:
@@ -118,10 +123,10 @@ class Deal(Phase):
         side_have = len(st.zones[side_zi]) if self.side else 0
         if self.count is not None:
             self._check_enough(need, side_have, len(pile))
-        key = (tuple(seats), tuple(need), len(pile), side_have)
+        key = (seats, tuple(need), len(pile), side_have)
         plan = self._plans.get(key)
         if plan is None:
-            targets = self._plan(st, seats, need, len(pile), side_zi, side_have)
+            targets = self._plan(st, list(seats), need, len(pile), side_zi, side_have)
             plan = self._plans[key] = (len(targets), grouped_targets(targets))
         st.put_from_top_grouped(src, *plan)
         if self.record_dealt:

@@ -82,7 +82,8 @@ def generate(phase: Tricks, st: Board, options_type: type) -> LegalFn:
     singles = phase.combos[0].singles
     out = _Source({"_singles": singles, "_hb": rs.hand_base, "_Options": options_type,
                    "_none": frozenset(), "_stop_when": phase.stop_when, "_STOP": rs.moves.get("stop"),
-                   "_generic": phase._options, "_moves": [s.move for s in singles], "_PieceOptions": PieceOptions})
+                   "_generic": phase._options, "_moves": [s.move for s in singles], "_PieceOptions": PieceOptions,
+                   "_new": object.__new__})
     by_piece = options_type is Options and _piece_reads_only(phase, out)
     if by_piece:
         listed = ["    cands = st.zones[_hb + seat]  # (read only: each restriction makes a new list)",
@@ -90,7 +91,9 @@ def generate(phase: Tricks, st: Board, options_type: type) -> LegalFn:
                   "    if stop is not None:",
                   "        d.options = _PieceOptions([stop, *moves], _singles)",
                   "        return d.options.moves",
-                  "    d.options = _PieceOptions(moves, _singles)"]
+                  "    o = _new(_PieceOptions)  # (PieceOptions(moves, _singles), without its __init__'s call)",
+                  "    o.moves, o.singles, o.barred = moves, _singles, _none",
+                  "    d.options = o"]
     else:
         listed = ["    cands = [_singles[p] for p in st.zones[_hb + seat]]",
                   f"    moves = [{ITEM}.move for {ITEM} in cands]",
