@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulecraft.engine.game import Game
+from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State, start
 from rulecraft.load import load_ruleset
 
@@ -17,8 +18,8 @@ REFS = ["rook", "hearts", "spades", "big-two", "doubt", "luk-fu", "tien-gow", "y
         str(DOGFOOD / "euchre" / "euchre.yaml"), str(DOGFOOD / "fan-tan" / "fan-tan.yaml")]
 
 
-def _built(rs: object, seed: int, max_hands: int) -> State:
-    st = State(rs, seed)  # type: ignore[arg-type]
+def _built(rs: Ruleset, seed: int, max_hands: int) -> State:
+    st = State(rs, seed)
     st.hand_limit = min(st.hand_limit, max_hands)
     start(st)
     return st

@@ -108,7 +108,7 @@ def started(rs: Ruleset, seed: int, max_hands: int | None = None) -> State:
     """
     fresh = _fresh(rs)
     template = fresh.template
-    if template is None:
+    if template is None or template.rs is not rs:  # (a copy of a ruleset carries its original's facts)
         template = fresh.template = State(rs, 0)
         template.rng = None  # type: ignore[assignment]  # (no generator: each game makes its own)
         _prepare(template, None)
