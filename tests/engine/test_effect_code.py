@@ -9,6 +9,7 @@ same; the generated functions must have run lists with loops, conditions and ass
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +21,12 @@ from rulecraft.engine.game import Game
 from rulecraft.errors import ExpressionRuntimeError
 from rulecraft.load import load_ruleset
 
+DOGFOOD = Path(__file__).parents[1] / "dogfood"
 GAMES = [("big-two", {}), ("doubt", {}), ("hearts", {}), ("luk-fu", {}), ("rook", {}), ("spades", {}),
-         ("tien-gow", {}), ("yukushi", {}), ("rook", {"nest_to": "bidder"}), ("rook", {"redeal": "any-time"})]
+         ("tien-gow", {}), ("yukushi", {}), ("rook", {"nest_to": "bidder"}), ("rook", {"redeal": "any-time"})] + [
+    (str(DOGFOOD / game / f"{game}.{ext}"), {}) for game, ext in (
+        ("auction-pitch", "yaml"), ("black-maria", "rules"), ("euchre", "yaml"), ("fan-tan", "yaml"),
+        ("oh-hell", "yaml"), ("sheepshead", "yaml"), ("texas-42", "yaml"))]
 
 
 def _play(rs: Any) -> list[Any]:
@@ -37,7 +42,8 @@ def _play(rs: Any) -> list[Any]:
 
 
 @pytest.mark.parametrize(("ref", "options"), GAMES,
-                         ids=lambda c: c if isinstance(c, str) else ",".join(f"{k}={v}" for k, v in c.items()))
+                         ids=lambda c: Path(c).stem if isinstance(c, str) else
+                         ",".join(f"{k}={v}" for k, v in c.items()))
 def test_generated_effect_lists_do_what_the_walk_does(ref: str, options: dict[str, str],
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     generated = _play(ruleset(ref, **options))
@@ -78,3 +84,27 @@ def test_an_effect_that_fails_is_named_as_the_walk_names_it(tmp_path: Any) -> No
         messages.append(str(err.value))
     assert messages[0] == messages[1]
     assert "effect 'listed' cannot be done with the values its expressions gave" in messages[0]
+
+
+def test_an_expression_that_fails_in_a_generated_list_is_reported_as_its_own_failure(tmp_path: Any) -> None:
+    # The expressions are written into the list's function: a failure still names the expression, as
+    # its compiled form (and the walk, which calls it) reports it.
+    (tmp_path / "bad.yaml").write_text(
+        "extends: rook\n"
+        "hand:\n"
+        "  phases:\n"
+        "    - id: scoring\n"
+        "      effects:\n"
+        "        - {id: listed, for: 't in teams()', when: 'counted[t] // (t - t) > 0', add: {'counted[t]': '1'}}\n",
+        encoding="utf-8")
+    rs = load_ruleset(str(tmp_path / "bad.yaml"))
+    messages = []
+    for run in (effects.run_effects, effects.run_effects_generic):
+        st = Game(rs, 1, max_hands=1).new_state()
+        scoring = next(p for p in rs.phases if p.id == "scoring").effects  # type: ignore[attr-defined]
+        listed = tuple(e for e in scoring if e.id == "listed")
+        with pytest.raises(ExpressionRuntimeError) as err:
+            run(st, listed)
+        messages.append(str(err.value))
+    assert messages[0] == messages[1]
+    assert "by zero" in messages[0] and "bad.yaml:6:52" in messages[0]

@@ -46,19 +46,24 @@ def _apply_generic(phase: Tricks, st: State, move: object) -> None:
 
 
 # Every Rook option choice, and the other bundled games whose trick phase has the generated shape
-# (their rounds end with other effects: Hearts' and Spades' on_round rules).
-CASES = [("rook", o) for o in ROOK_CHOICES] + [("hearts", {}), ("spades", {})]
+# (their rounds end with other effects: Hearts' and Spades' on_round rules), and the tests/dogfood
+# trick games of that shape (one of them, Auction Pitch, judged over plays, not pieces).
+DOGFOOD = Path(__file__).parents[1] / "dogfood"
+CASES = [("rook", o) for o in ROOK_CHOICES] + [("hearts", {}), ("spades", {})] + [
+    (str(DOGFOOD / game / f"{game}.{ext}"), {}) for game, ext in (
+        ("auction-pitch", "yaml"), ("black-maria", "rules"), ("euchre", "yaml"), ("german-whist", "yaml"),
+        ("ninety-nine", "yaml"), ("oh-hell", "yaml"), ("sheepshead", "yaml"), ("texas-42", "yaml"))]
 
 
 @pytest.mark.parametrize(("ref", "options"), CASES,
-                         ids=lambda c: c if isinstance(c, str) else
+                         ids=lambda c: Path(c).stem if isinstance(c, str) else
                          ",".join(f"{k}={v}" for k, v in c.items()) or "defaults")
 def test_generated_and_generic_decisions_agree(ref: str, options: dict[str, str]) -> None:
     rs = ruleset(ref, **options)
     phase = _trick_phase(rs)
     rng = random.Random(5)
     decisions = 0
-    for seed in range(3):
+    for seed in range(5):
         st = Game(rs, seed, max_hands=4).new_state()
         while not st.is_over:
             legal = st.legal_moves()
@@ -69,7 +74,11 @@ def test_generated_and_generic_decisions_agree(ref: str, options: dict[str, str]
             assert phase._generated, f"{ref}'s trick phase has the shape the generated decision covers"
             generic = st.clone()
             generic.pdata.options = None
-            assert phase._options(generic).moves == legal
+            theirs = phase._options(generic)
+            assert theirs.moves == legal
+            # the play behind each move too (agents ask for it), and what the restrictions barred
+            assert list(st.pdata.options.each_play()) == list(theirs.each_play())
+            assert st.pdata.options.barred == theirs.barred
             decisions += 1
             generic = st.clone()
             _apply_generic(phase, generic, move)
@@ -174,7 +183,7 @@ def test_an_allow_part_no_candidate_needs_is_not_an_error(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize(("ref", "options"), CASES,
-                         ids=lambda c: c if isinstance(c, str) else
+                         ids=lambda c: Path(c).stem if isinstance(c, str) else
                          ",".join(f"{k}={v}" for k, v in c.items()) or "defaults")
 def test_the_bundled_restrictions_are_judged_by_their_comprehensions(ref: str, options: dict[str, str],
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
@@ -192,3 +201,13 @@ def test_the_bundled_restrictions_are_judged_by_their_comprehensions(ref: str, o
             legal = st.legal_moves()
             st.apply(legal[rng.randrange(len(legal))])
     assert _trick_phase(rs)._generated
+
+
+def test_a_decision_over_pieces_makes_the_play_behind_each_move_when_asked() -> None:
+    rs = ruleset("rook")
+    spec = _trick_phase(rs).combos[0]
+    stop = rs.moves.get("stop")
+    opts = trick_code.PieceOptions([stop, spec.singles[7].move, spec.singles[3].move], spec.singles)
+    assert list(opts.plays) == [None, spec.singles[7], spec.singles[3]]
+    assert opts.play_of(spec.singles[3].move) is spec.singles[3] and opts.play_of(stop) is None
+    assert not opts.barred

@@ -193,7 +193,7 @@ class Board:
         return self.rs.hand_base + seat
 
     def hand_view(self, seat: int) -> ZoneView:
-        zi = self.hand_instance(seat)
+        zi = self.rs.hand_base + seat  # (hand_instance, without the call: asked by rule expressions often)
         return ZoneView(self.zones[zi], self.loc, zi)
 
     def hand(self, seat: int) -> list[int]:
@@ -322,7 +322,7 @@ class Board:
         order = list(pieces)
         shuffle(self.rng, order)
         ids = self.rs.pieces.columns["id"]
-        self.record_chance("shuffle", {"order": [ids[p] for p in order]})
+        self.history.append({"type": "chance", "kind": "shuffle", "order": [ids[p] for p in order]})  # (record_chance)
         return order
 
     def chance_roll(self, dice: int, sides: int) -> list[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulecraft.engine.ruleset import Ruleset
-from rulecraft.engine.state import State, start
+from rulecraft.engine.state import State, start, started
 
 
 class Game:
@@ -27,6 +27,8 @@ class Game:
         "in the fourth hand" of a rotation, or with the scores a hand's own rules read);
         ``hand_number`` makes that first hand the match's hand_number-th, before it begins, so its
         own rules (a deal whose size depends on ``hand_number``) read it."""
+        if not chance and match_vars is None and hand_number is None:
+            return started(self.ruleset, self.seed, self.max_hands)  # (the usual case: from a template)
         st = State(self.ruleset, self.seed)
         if self.max_hands is not None:
             st.hand_limit = min(st.hand_limit, self.max_hands)

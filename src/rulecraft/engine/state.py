@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import random
 from typing import Any
 
 from rulecraft.engine.board import NOBODY, Board
@@ -79,6 +80,12 @@ class State(Board):
 
 
 def start(st: State, match_vars: dict[str, Any] | None = None) -> None:
+    _prepare(st, match_vars)
+    advance(st)
+
+
+def _prepare(st: State, match_vars: dict[str, Any] | None) -> None:
+    """The match's variables and start effects, and its first hand begun: everything before chance."""
     rs = st.rs
     st.vars = [_initial(v.initial, v.per, rs) for v in rs.variables]
     assert rs.match is not None
@@ -89,7 +96,29 @@ def start(st: State, match_vars: dict[str, Any] | None = None) -> None:
             st.vars[i] = list(value) if isinstance(value, list) else value
     st.signal = None
     _begin_hand(st)
+
+
+def started(rs: Ruleset, seed: int, max_hands: int | None = None) -> State:
+    """A new game of ``rs`` under ``seed``, its first hand run to the first decision: ``start`` of a
+    ``State(rs, seed)`` (its hand limit lowered to ``max_hands``), with no match variables given.
+
+    Everything ``start`` does before the first chance event (the variables, the match's start effects,
+    the first hand's empty board) is the same for every seed, and draws nothing: it is done once per
+    ruleset, into a template state, and each new game is a clone of that with its own generator.
+    """
+    fresh = _fresh(rs)
+    template = fresh.template
+    if template is None or template.rs is not rs:  # (a copy of a ruleset carries its original's facts)
+        template = fresh.template = State(rs, 0)
+        template.rng = None  # type: ignore[assignment]  # (no generator: each game makes its own)
+        _prepare(template, None)
+    st = template.clone()
+    st.seed = seed
+    st.rng = random.Random(seed)
+    if max_hands is not None:
+        st.hand_limit = min(st.hand_limit, max_hands)
     advance(st)
+    return st
 
 
 def _initial(value: Any, per: str, rs: Ruleset) -> Any:
@@ -103,7 +132,7 @@ def _initial(value: Any, per: str, rs: Ruleset) -> Any:
 class _Fresh:
     """What every hand of a ruleset begins and ends with, worked out once (kept on ``Ruleset.fresh``)."""
 
-    __slots__ = ("hand_names", "hand_vars", "start_zi")
+    __slots__ = ("hand_names", "hand_vars", "start_zi", "template")
 
     def __init__(self, rs: Ruleset) -> None:
         # The hand's variables: (index, initial value, how many entries: None for a single value).
@@ -112,6 +141,7 @@ class _Fresh:
                                if v.scope == "hand")
         self.hand_names = tuple((i, v.name) for i, v in enumerate(rs.variables) if v.scope == "hand")
         self.start_zi = rs.zone_by_name[rs.start_zone].base
+        self.template: State | None = None  # a game before its first chance event (see ``started``)
 
 
 def _fresh(rs: Ruleset) -> _Fresh:
@@ -209,7 +239,7 @@ def _end_hand(st: State, voided: bool) -> None:
         "payments": list(st.payments),
         "fired": dict(st.hand_fired),
         # What the hand's own variables came to (they are reset when the next hand begins).
-        "vars": {name: _copied(st.vars[i]) for i, name in _fresh(rs).hand_names},
+        "vars": {name: list(v) if isinstance(v := st.vars[i], list) else v for i, name in _fresh(rs).hand_names},
     })
     st.history.append({"type": "hand_end", "number": st.hand_no, "voided": voided})
     if rs.match.end_when(st.ctx):
@@ -218,10 +248,6 @@ def _end_hand(st: State, voided: bool) -> None:
         _finish(st, truncated=True)
     else:
         _begin_hand(st)
-
-
-def _copied(value: Any) -> Any:
-    return list(value) if isinstance(value, list) else value
 
 
 def _finish(st: State, truncated: bool) -> None:

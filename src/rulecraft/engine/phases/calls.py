@@ -141,10 +141,15 @@ class Auction(Phase):
             if d.high_seat is not None and live == [d.high_seat]:
                 self._finish(st, d)
                 return False
-        # Next seat still in, from the turn pointer.
-        for _ in range(len(d.order)):
-            seat = d.order[d.turn % len(d.order)]
-            if seat not in d.passed:
+        return self._next_turn(st, d)
+
+    def _next_turn(self, st: Board, d: AuctionData) -> bool:
+        """The next seat still in, from the turn pointer, to act (or first a seat asked out of turn)."""
+        order, passed = d.order, d.passed
+        n = len(order)
+        for _ in range(n):
+            seat = order[d.turn % n]
+            if seat not in passed:
                 if self.anytime:
                     if d.asked_for != d.turn:  # a new turn: the other seats may first make a call
                         d.asked_for = d.turn
@@ -190,7 +195,11 @@ class Auction(Phase):
         calls = self._extra_moves
         if not calls:
             calls.extend(st.rs.moves.get("call", (), e.id) for e in self.extra)
-        return moves + [m for e, m in zip(self.extra, calls, strict=True) if e.when(ctx)]
+        out = list(moves)
+        for e, m in zip(self.extra, calls, strict=True):
+            if e.when(ctx):
+                out.append(m)
+        return out
 
     def apply(self, st: Board, move: Move) -> bool:
         d: AuctionData = st.pdata
@@ -204,12 +213,12 @@ class Auction(Phase):
         d.turn += 1
         # After a pass or a bid nothing runs but the auction's own step: it is taken here, sparing
         # the flow's loop (a False from it, the auction over, sends the flow on as before).
-        if move.verb == "pass":
+        verb = move.verb
+        if verb == "pass":
             d.passed.append(seat)
             if self.passes_var >= 0:
                 st.vars[self.passes_var][seat] = True
-            return _step_on(self, st)
-        if move.verb == "bid":
+        elif verb == "bid":
             d.high, d.high_seat = int(move.value), seat
             if not self.pass_final and d.passed:  # a bid brings the seats that passed back in
                 if self.passes_var >= 0:
@@ -217,13 +226,17 @@ class Auction(Phase):
                     for s in d.passed:
                         marks[s] = False
                 d.passed = []
-            return _step_on(self, st)
-        if any(e.id == move.value for e in self.extra):
-            return self._extra_call(st, seat, move)
-        # A named call wins the auction at once.
-        d.high_seat = seat
-        self._finish(st, d)
-        return False
+        else:
+            if any(e.id == move.value for e in self.extra):
+                return self._extra_call(st, seat, move)
+            # A named call wins the auction at once.
+            d.high_seat = seat
+            self._finish(st, d)
+            return False
+        st.to_act = None
+        if len(d.passed) + 1 >= len(d.order):
+            return self.step(st)  # (the auction may be over)
+        return self._next_turn(st, d)  # what step does then
 
     def _extra_call(self, st: Board, seat: int, move: Move) -> bool:
         extra = next(e for e in self.extra if e.id == move.value)
@@ -332,8 +345,9 @@ class Exchange(Phase):
             seat = d.seat = seat_of(self.seat, st.ctx, st.rs.seats.count, f"phase '{self.id}' seat")
             if self.take:
                 zi = st.zone_instance(self.take)
+                hand = st.rs.hand_base + seat
                 for p in list(st.zones[zi]):
-                    st.put(p, st.hand_instance(seat))
+                    st.put(p, hand)
         if d.n >= self.give:
             return False
         st.to_act = seat
@@ -346,11 +360,12 @@ class Exchange(Phase):
         if not give:  # each piece's 'give' move, made once
             give.extend(st.rs.moves.get("give", (p,)) for p in range(st.rs.pieces.count))
         pieces = st.rs.pieces
-        if not pieces.has_copies:
-            return [give[p] for p in sorted(st.hand(seat))]
+        hand = st.zones[st.rs.hand_base + seat]
+        if len(pieces.types) == len(pieces.type_of):  # (pieces.has_copies, not asked through a property)
+            return [give[p] for p in sorted(hand)]
         seen: set[int] = set()
         out = []
-        for p in sorted(st.hand(seat)):
+        for p in sorted(hand):
             t = pieces.type_of[p]
             if t not in seen:
                 seen.add(t)
@@ -377,6 +392,9 @@ class Exchange(Phase):
         return f"you do not hold {' '.join(piece_ids)}; give one piece from your hand"
 
 
+NAMED_KEPT = 256  # lists of values whose moves a choice keeps (values read from the game may vary)
+
+
 class Choose(Phase):
     """A seat names one value from a list (``from``, an expression) into a variable (trump), or into
     one entry of a per-seat one (``bid[seat]``). The value keeps its type (``engine/phases/values``)."""
@@ -390,6 +408,7 @@ class Choose(Phase):
         self.var = -1
         self.target: Target | None = None
         self.item_kind = T.ANY  # how values are written in moves (a piece by its id)
+        self._named: dict[tuple[str, ...], list[Move]] = {}  # the moves of each list of values' texts
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -425,7 +444,13 @@ class Choose(Phase):
 
     def legal(self, st: Board) -> list[Move]:
         values = st.pdata.values = self._values(st)  # (the move that follows reads them: nothing changed)
-        return [st.rs.moves.get("name", (), text) for text in values]
+        key = tuple(values)
+        moves = self._named.get(key)
+        if moves is None:  # each list of values' moves, made once (a few lists: the same every hand)
+            moves = [st.rs.moves.get("name", (), text) for text in values]
+            if len(self._named) < NAMED_KEPT:
+                self._named[key] = moves
+        return list(moves)
 
     def apply(self, st: Board, move: Move) -> bool:
         assert self.options is not None

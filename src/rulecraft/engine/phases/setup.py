@@ -28,6 +28,7 @@ class Shuffle(Phase):
     def __init__(self, pid: str, pos: Any, zone: str) -> None:
         super().__init__(pid, pos)
         self.zone = zone
+        self._zi = -1  # the zone's one instance (a shared zone), looked up at first use
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -36,7 +37,9 @@ class Shuffle(Phase):
         return cls(str(raw.get("id", "shuffle")), pos_of(raw), zone)
 
     def step(self, st: Board) -> bool:
-        zi = st.zone_instance(self.zone)
+        zi = self._zi
+        if zi < 0:
+            zi = self._zi = st.zone_instance(self.zone)
         st.zones[zi][:] = st.chance_shuffle(list(st.zones[zi]))
         return False
 
@@ -65,6 +68,8 @@ class Deal(Phase):
         # hand for the same seats and counts, so worked out once, grouped by destination.
         self._plans: dict[tuple[Any, ...], tuple[int, list[tuple[int, bool, tuple[int, ...]]]]] = {}
         self._dst_zis: list[int] = []  # each seat's instance of the destination, looked up at first use
+        self._src_side: tuple[int, int] | None = None  # the instances of the (shared) source and side zones
+        self._seats: dict[tuple[int, tuple[int, ...] | None], tuple[int, ...]] = {}  # by first seat (and active)
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -90,16 +95,23 @@ class Deal(Phase):
 
     def step(self, st: Board) -> bool:
         ctx = st.ctx
-        src = st.zone_instance(self.src)
+        zis = self._src_side
+        if zis is None:
+            zis = self._src_side = (st.zone_instance(self.src), st.zone_instance(self.side[0]) if self.side else -1)
+        src, side_zi = zis
         pile = st.zones[src]
         first = seat_of(self.first, ctx, st.rs.seats.count, f"phase '{self.id}' first") \
             if self.first is not None else 0
-        seats = []
-        s = first
-        for _ in range(st.rs.seats.count):
-            if not self.active_only or s in st.active:
-                seats.append(s)
-            s = st.seat_after(s, 1)
+        turn = (first, st.active if self.active_only else None)
+        seats = self._seats.get(turn)
+        if seats is None:  # the seats dealt to, in order (a few orders a ruleset: kept)
+            found = []
+            s = first
+            for _ in range(st.rs.seats.count):
+                if not self.active_only or s in st.active:
+                    found.append(s)
+                s = st.seat_after(s, 1)
+            seats = self._seats[turn] = tuple(found)
         if self.count is None:
             need = [len(pile)] * len(seats)
         else:
@@ -108,14 +120,13 @@ class Deal(Phase):
                 ctx.bind["seat"] = s
                 need.append(self._count_for(ctx, s))
             ctx.bind.pop("seat", None)
-        side_zi = st.zone_instance(self.side[0]) if self.side else -1
         side_have = len(st.zones[side_zi]) if self.side else 0
         if self.count is not None:
             self._check_enough(need, side_have, len(pile))
-        key = (tuple(seats), tuple(need), len(pile), side_have)
+        key = (seats, tuple(need), len(pile), side_have)
         plan = self._plans.get(key)
         if plan is None:
-            targets = self._plan(st, seats, need, len(pile), side_zi, side_have)
+            targets = self._plan(st, list(seats), need, len(pile), side_zi, side_have)
             plan = self._plans[key] = (len(targets), grouped_targets(targets))
         st.put_from_top_grouped(src, *plan)
         if self.record_dealt:

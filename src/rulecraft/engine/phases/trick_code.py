@@ -24,7 +24,7 @@ face-down discard).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +36,7 @@ from rulecraft.engine.phases.tricks import Options, Restriction, Tricks
 if TYPE_CHECKING:
     from rulecraft.dsl.bindings import NameBinding
     from rulecraft.engine.board import Board
+    from rulecraft.engine.combos import Play
     from rulecraft.engine.moves import Move
 
 LegalFn = Callable[["Board"], "list[Move]"]
@@ -70,11 +71,36 @@ def fits(phase: Tricks, st: Board) -> bool:
 
 
 def generate(phase: Tricks, st: Board, options_type: type) -> LegalFn:
-    """``legal(st)``: the moves of the seat to act (``st.pdata.options`` set), as ``phase.legal`` gives them."""
+    """``legal(st)``: the moves of the seat to act (``st.pdata.options`` set), as ``phase.legal`` gives them.
+
+    Where every restriction reads of a candidate only its piece (``piece``, as Rook's and Hearts' do),
+    the candidates are the hand's pieces themselves and the moves come from a table by piece: no play
+    is looked up per candidate, and the plays behind the moves are made only if asked for
+    (``PieceOptions``). Otherwise the candidates are the hand's single plays.
+    """
     rs = st.rs
-    out = _Source({"_singles": phase.combos[0].singles, "_hb": rs.hand_base, "_Options": options_type,
+    singles = phase.combos[0].singles
+    out = _Source({"_singles": singles, "_hb": rs.hand_base, "_Options": options_type,
                    "_none": frozenset(), "_stop_when": phase.stop_when, "_STOP": rs.moves.get("stop"),
-                   "_generic": phase._options})
+                   "_generic": phase._options, "_moves": [s.move for s in singles], "_PieceOptions": PieceOptions,
+                   "_new": object.__new__})
+    by_piece = options_type is Options and _piece_reads_only(phase, out)
+    if by_piece:
+        listed = ["    cands = st.zones[_hb + seat]  # (read only: each restriction makes a new list)",
+                  "    moves = [_moves[p] for p in cands]",
+                  "    if stop is not None:",
+                  "        d.options = _PieceOptions([stop, *moves], _singles)",
+                  "        return d.options.moves",
+                  "    o = _new(_PieceOptions)  # (PieceOptions(moves, _singles), without its __init__'s call)",
+                  "    o.moves, o.singles, o.barred = moves, _singles, _none",
+                  "    d.options = o"]
+    else:
+        listed = ["    cands = [_singles[p] for p in st.zones[_hb + seat]]",
+                  f"    moves = [{ITEM}.move for {ITEM} in cands]",
+                  "    if stop is not None:",
+                  "        d.options = _Options([stop, *moves], [None, *cands], _none)",
+                  "        return d.options.moves",
+                  "    d.options = _Options(moves, cands, _none)"]
     lines = [
         "def _legal(st):",
         "    d = st.pdata",
@@ -83,27 +109,57 @@ def generate(phase: Tricks, st: Board, options_type: type) -> LegalFn:
         "    ctx = st.ctx",
         "    seat = st.to_act",
         "    ctx.seat = seat",
-        "    cands = [_singles[p] for p in st.zones[_hb + seat]]",
+        listed[0],
         "    stop = None",
         "    if d.plays:",
-        *_rules(phase.follow_rules, "f", out, "        "),
+        *_rules(phase.follow_rules, "f", out, "        ", by_piece),
         "        pass  # (when following has no restriction)",
         "    else:",
         *(["        ctx.combo = None", "        if _stop_when(ctx):", "            stop = _STOP"]
           if phase.stop_when is not None else []),
-        *_rules(phase.lead_rules, "l", out, "        "),
+        *_rules(phase.lead_rules, "l", out, "        ", by_piece),
         "        pass  # (when the lead has no restriction)",
         "    if not cands:",
         "        return _generic(st).moves",
-        f"    moves = [{ITEM}.move for {ITEM} in cands]",
-        "    if stop is not None:",
-        "        d.options = _Options([stop, *moves], [None, *cands], _none)",
-        "        return d.options.moves",
-        "    d.options = _Options(moves, cands, _none)",
+        *listed[1:],
         "    return moves",
     ]
     fn: LegalFn = out.define(lines, f"trick phase '{phase.id}' legal moves")
     return fn
+
+
+class PieceOptions(Options):
+    """A decision of single plays made over pieces: the play behind each move is looked up when asked
+    (by ``play_of`` or ``each_play``, neither on a playout's path), not made per decision."""
+
+    __slots__ = ("singles",)
+
+    def __init__(self, moves: list[Move], singles: tuple[Play, ...]) -> None:
+        self.moves = moves
+        self.singles = singles
+        self.barred = _NO_BARS
+
+    # Read only here (a decision's plays are never set once made).
+    @property
+    def plays(self) -> Sequence[Play | None]:  # type: ignore[override]
+        singles = self.singles
+        return [singles[m.pieces[0]] if m.verb == "play" else None for m in self.moves]
+
+
+_NO_BARS: frozenset[str] = frozenset()
+PIECE_READ = f"{ITEM}.pieces[0]"  # how a laid-out expression reads a candidate's piece (``piece``)
+
+
+def _piece_reads_only(phase: Tricks, out: _Source) -> bool:
+    """Whether every restriction of the phase reads of a candidate its piece and nothing else."""
+    for k, r in enumerate((*phase.follow_rules, *phase.lead_rules)):
+        for expr in (r.when, r.allow):
+            if expr is None:
+                continue
+            laid = _Source(dict(out.namespace)).lay(expr, f"_probe{k}")
+            if laid.store or any(line.split(" = ", 1)[1] != PIECE_READ for line in laid.per_item):
+                return False
+    return True
 
 
 def generate_apply(phase: Tricks, st: Board) -> ApplyFn:
@@ -131,6 +187,8 @@ def generate_apply(phase: Tricks, st: Board) -> ApplyFn:
             rate.append(f"{name} = {default}")
         else:  # ctx.combo is the play already
             laid = out.lay(expr, prefix)
+            laid.per_item = [f"{line.split(' = ', 1)[0]} = p" if line.split(" = ", 1)[1] == PIECE_READ else line
+                             for line in laid.per_item]  # (the play's piece is read already)
             # A strength of a type not known at load time is checked to be a number, as its compiled form does.
             check = NUMBER_CHECK.format(v=name, p=prefix).splitlines() \
                 if getattr(expr, "checks_number", False) else []
@@ -147,9 +205,9 @@ def generate_apply(phase: Tricks, st: Board) -> ApplyFn:
         "    if opts is None or move.verb != 'play':",
         "        return _generic(st, move)",
         "    seat = st.to_act",
-        f"    {ITEM} = _singles[move.pieces[0]]  # (the state checked the move is legal)",
+        "    p = move.pieces[0]",
+        f"    {ITEM} = _singles[p]  # (the state checked the move is legal)",
         "    plays = d.plays",
-        f"    p = {ITEM}.pieces[0]",
         "    if not plays:",
         "        d.last = len(st.zones[_hb + seat]) == 1",
         "    d.options = None",
@@ -247,8 +305,10 @@ def _round_end(phase: Tricks, public_capture: bool) -> list[str]:
     ]
 
 
-def _rules(rules: tuple[Restriction, ...], tag: str, out: _Source, indent: str) -> list[str]:
+def _rules(rules: tuple[Restriction, ...], tag: str, out: _Source, indent: str, by_piece: bool = False) -> list[str]:
     """Each restriction as one pass over the candidates, keeping those it does not refuse.
+
+    ``by_piece``: the candidates are pieces, and each read of a candidate's piece is the candidate.
 
     A restriction's ``allow`` is asked only of candidates its ``when`` applies to, and its reads
     that are not about the candidate happen at the first such candidate (never when none applies),
@@ -261,7 +321,7 @@ def _rules(rules: tuple[Restriction, ...], tag: str, out: _Source, indent: str) 
     code: list[str] = []
     for k, r in enumerate(rules):
         rule = f"_r{tag}{k}"
-        allow = out.lay(r.allow, f"{rule}a")
+        allow = out.lay(r.allow, f"{rule}a", by_piece)
         code += [f"# restriction '{r.id}'", "if not cands:", "    return _generic(st).moves"]
         # if_able: the restriction lapses when no candidate it applies to passes
         start, passed, keep = ((["passed = False"], ["        passed = True"], ["if passed:", "    cands = kept"])
@@ -274,11 +334,11 @@ def _rules(rules: tuple[Restriction, ...], tag: str, out: _Source, indent: str) 
             if r.when is None:
                 code += [*allow.guarded(allow.before), *check]
             else:  # the condition is about the position, not the candidate: asked once
-                when = out.lay(r.when, f"{rule}w")
+                when = out.lay(r.when, f"{rule}w", by_piece)
                 code += [*when.guarded([*when.before, f"_w = {when.body}"]), "if _w:",
                         *("    " + line for line in [*allow.guarded(allow.before), *check])]
             continue
-        when = out.lay(r.when, f"{rule}w")
+        when = out.lay(r.when, f"{rule}w", by_piece)
         first = ["if not ready:", *("    " + line for line in allow.before), "    ready = True"] if allow.before else []
         loop = ["kept = []", *start, "ready = False",
                 f"for {ITEM} in cands:", *("    " + line for line in when.judged("_w")),
@@ -304,7 +364,7 @@ def _comprehension(when: _Laid | None, allow: _Laid, if_able: bool, loop: list[s
     for x in laid:
         for line in x.per_item:
             name, read = line.split(" = ", 1)
-            same[name] = bound.setdefault(read, name)
+            same[name] = ITEM if read == ITEM else bound.setdefault(read, name)  # (a piece: the candidate)
     reads = "".join(f" for {name} in [{read}]" for read, name in bound.items())
     named = re.compile(r"\b(" + "|".join(map(re.escape, same)) + r")\b") if same else None
 
@@ -330,19 +390,25 @@ class _Source:
         self.namespace: dict[str, Any] = {"__builtins__": {}, "len": len, "Exception": Exception, **names}
         self.getters: dict[str, NameBinding] = {}
 
-    def lay(self, fn: Any, prefix: str) -> _Laid:
+    def lay(self, fn: Any, prefix: str, by_piece: bool = False) -> _Laid:
+        """``fn`` laid out over candidates: plays, or pieces (``by_piece``: its reads of the candidate's
+        piece are the candidate itself; ``_piece_reads_only`` says when it reads nothing else)."""
         code, getters, names = renamed(fn, prefix)
         self.namespace.update(names)
         self.getters.update(getters)
-        return _Laid(code, getters, prefix)
+        laid = _Laid(code, getters, prefix)
+        if by_piece:
+            laid.per_item = [f"{line.split(' = ', 1)[0]} = {ITEM}" for line in laid.per_item]
+        return laid
 
     def define(self, lines: list[str], title: str) -> Any:
         """The function ``lines`` define (its getters' reads inlined), with its source as ``.python``."""
         # Both functions hold the state in ``st`` and its round in ``d`` (``ctx.st`` is ``st``): reads
         # through them skip a lookup or two, and each decision makes several.
+        # The same holds for the code of game functions written into the expressions (``holds``).
         local = {ident: replace(b, code=_local_reads(b.code)) if b.code is not None else b
                  for ident, b in self.getters.items()}
-        source = inline_reads("\n".join(lines) + "\n", local)
+        source = _local_reads(inline_reads("\n".join(lines) + "\n", local))
         exec(compile_generated(source, f"<{title}>"), self.namespace)
         fn = self.namespace[lines[0].split()[1].split("(")[0]]
         fn.python = source
