@@ -67,7 +67,7 @@ def renamed(fn: Any, prefix: str) -> tuple[str, dict[str, NameBinding], dict[str
     then share one generated function without their names colliding.
     """
     namespace = {k: v for k, v in fn.__globals__.items() if k != "__builtins__"}
-    tree = ast.parse(fn.python, mode="eval")
+    tree = ast.parse(getattr(fn, "run_python", fn.python), mode="eval")  # (what runs: see dsl/loops.py)
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in namespace:
             node.id = prefix + node.id

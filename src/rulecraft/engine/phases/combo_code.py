@@ -23,6 +23,7 @@ any`` follows, a rule-coverage observer, and at play time a stop, a revoke or a 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl.itemloop import ITEM
@@ -156,7 +157,7 @@ def generate_decision(phase: Tricks, st: Board) -> LegalFn:
         "d.options = opts",
         "return opts.moves",
     ]
-    memo = any("_memo(" in line for line in body)
+    memo = any(_REMEMBERS.search(line) for line in body)
     lines = [
         "def _legal(st):",
         "    d = st.pdata",
@@ -172,6 +173,8 @@ def generate_decision(phase: Tricks, st: Board) -> LegalFn:
     return fn
 
 
+# A call that remembers a rule function's result (``remembered``, or a function made by ``dsl/loops.py``).
+_REMEMBERS = re.compile(r"\b_memo\(|\b\w*_rf\d+\(")
 # A candidate's class and strength (``_it``), as ``Tricks._rate`` works them out.
 _RATE = [f"cls = {ITEM}.known_cls", "if cls is _NK:", f"    cls = _cls_of(ctx, {ITEM})",
          f"strength = {ITEM}.known_strength", "if strength is _NK:", f"    strength = _strength_of(ctx, {ITEM})"]
