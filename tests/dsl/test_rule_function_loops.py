@@ -55,12 +55,13 @@ EXPRESSIONS = [
 @pytest.mark.parametrize("text", EXPRESSIONS)
 def test_the_function_with_loops_gives_what_the_expression_gives(text: str) -> None:
     fn = compile_expr(text, _scope())
-    assert fn.run_python != fn.python  # type: ignore[attr-defined]  # (rewritten: a function with loops)
+    assert fn.run_python != fn.python  # (rewritten: a function with loops)
     rng = random.Random(7)
     outcomes = set()
     for _ in range(300):
         hands = [rng.sample(range(40), rng.randrange(0, 9)) for _ in range(2)]
-        for memo in (None, {}):
+        memos: tuple[dict[Any, Any] | None, ...] = (None, {})
+        for memo in memos:
             ctx = Ctx(hands, rng.randrange(2))
             ctx.memo = memo
             try:
@@ -69,9 +70,9 @@ def test_the_function_with_loops_gives_what_the_expression_gives(text: str) -> N
                 got = ("error", exc.reason)
             ctx.memo = None if memo is None else {}
             try:
-                want: Any = ("value", eval(fn.python, {**fn.__globals__, "ctx": ctx}))  # type: ignore[attr-defined]
+                want: Any = ("value", eval(fn.python, {**fn.__globals__, "ctx": ctx}))
             except Exception as exc:  # what the compiled form reports, as its guard words it
-                want = ("error", fn.__globals__["_fail"](exc).reason)  # type: ignore[attr-defined]
+                want = ("error", fn.__globals__["_fail"](exc).reason)
             assert got == want, f"{text} with hands {hands}, seat {ctx.seat}"
             outcomes.add(got[0])
     assert "value" in outcomes

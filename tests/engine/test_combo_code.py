@@ -41,7 +41,7 @@ def _after(st: State) -> tuple[object, ...]:
 def _apply_generic(phase: Tricks, st: State, move: object) -> None:
     generated, phase.play = phase.play, phase.apply
     try:
-        st.apply(move)  # type: ignore[arg-type]
+        st.apply(move)
     finally:
         phase.play = generated
 
