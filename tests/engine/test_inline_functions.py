@@ -60,5 +60,10 @@ def test_old_cards_compile_to_inline_reads() -> None:
     rs = load_ruleset("luk-fu")
     phase = next(p for p in rs.phases if p.kind == "tricks")
     rule = next(r for r in phase.lead_rules if r.id == "no-old-single-lead")
-    source = rule.allow.select.python  # type: ignore[attr-defined]
-    assert "ctx.st.seen_public[" in source and "ctx.st.downed_by[" in source and "ctx.st.loc[" in source
+    select = rule.allow.select  # type: ignore[attr-defined]
+    # old(p) runs as a function of its own (dsl/loops.py), called from the restriction's loop
+    made = [f.python for k, f in select.__globals__.items() if k.startswith("_rf") and hasattr(f, "python")]
+    assert made and all(f"{k}(" in select.python for k in select.__globals__ if k.startswith("_rf") and k[3:].isdigit())
+    source = select.python + "".join(made)
+    # (the function reads the state's tables into locals once: _st_loc = _st.loc)
+    assert "_st_seen_public[" in source and "_st_downed_by[" in source and "_st_loc[" in source

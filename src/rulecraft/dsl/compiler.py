@@ -18,6 +18,7 @@ import ast as pyast
 import difflib
 import math
 import re
+import sys
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -31,6 +32,7 @@ from rulecraft.dsl.builtins import BUILTINS, DRAINING, SAME_ITEMS, VARIADIC
 from rulecraft.dsl.cost import estimate
 from rulecraft.dsl.itemloop import READ as _READ
 from rulecraft.dsl.itemloop import getter_signature, inline_reads, select_source
+from rulecraft.dsl.loops import rewrite
 from rulecraft.dsl.parser import ExprSyntaxError, parse
 from rulecraft.dsl.scope import Scope
 from rulecraft.dsl.types import T, accepts, describe, is_numeric, join
@@ -586,7 +588,8 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
     try:
         fn = _finish(comp, code, src, rtype, what, trace.signature, number=expect is T.NUMBER and rtype is T.ANY)
         if select:
-            fn.select = _finish_select(comp, code, src, scope, trace.signature)  # type: ignore[method-assign]
+            fn.select = _finish_select(comp, fn.run_python, src, scope,  # type: ignore[method-assign,attr-defined]
+                                       trace.signature)
         return fn
     except RecursionError:
         raise RuleFileError([_diagnostic(src, 0, _TOO_COMPLEX, source_text)]) from None
@@ -840,7 +843,10 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str,
     comp.namespace["_where"] = where
     comp.namespace["_a_number"] = a_number
     comp.namespace["_memo"] = remembered
-    source = _expr_source(code, number, signature, comp.getters)
+    # What runs: each remembered rule function a function of its own, with loops (``dsl/loops.py``);
+    # ``python`` stays the expression as compiled (what the cost bound and play_alone read).
+    run = rewrite(code, comp.namespace, sys.modules[__name__], _python)
+    source = _expr_source(run, number, signature, comp.getters)
     # exec of source generated from our own checked tree (never user text), with no builtins.
     exec(_python(source, f"<rule expression {where or clip(src)!r}>"), comp.namespace)
     fn: Any = comp.namespace["_expr"]
@@ -848,6 +854,7 @@ def _finish(comp: _Compiler, code: str, src: Any, rtype: T, what: str,
     fn.type = rtype
     fn.pos = pos
     fn.python = code
+    fn.run_python = run  # the code that runs (laid out by code that generates functions over it)
     fn.reads = frozenset(comp.reads)
     fn.checks_number = number  # code that inlines fn.python repeats the check (NUMBER_CHECK)
     fn.getters = dict(comp.getters)  # which name each getter reads (for code that lays expressions out)

@@ -67,7 +67,7 @@ def renamed(fn: Any, prefix: str) -> tuple[str, dict[str, NameBinding], dict[str
     then share one generated function without their names colliding.
     """
     namespace = {k: v for k, v in fn.__globals__.items() if k != "__builtins__"}
-    tree = ast.parse(fn.python, mode="eval")
+    tree = ast.parse(getattr(fn, "run_python", fn.python), mode="eval")  # (what runs: see dsl/loops.py)
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in namespace:
             node.id = prefix + node.id
@@ -143,15 +143,17 @@ def _hoist_invariants(body: str, prefix: str = "") -> tuple[str, list[tuple[str,
     tree = ast.parse(body, mode="eval")
     hoisted: list[tuple[str, str]] = []
 
-    def visit(node: ast.expr) -> ast.expr:
+    # The recursion goes through an argument: a closure naming itself would be a reference cycle (code
+    # generated at a phase's first use, in the middle of a game, would leave it to the collector).
+    def visit(node: ast.expr, visit: Any) -> ast.expr:
         if not _item_free(node):
             for field, value in ast.iter_fields(node):
                 kept = _always_evaluated(node, field)
                 if isinstance(value, list):
-                    setattr(node, field, [visit(v) if isinstance(v, ast.expr) and i in kept else v
+                    setattr(node, field, [visit(v, visit) if isinstance(v, ast.expr) and i in kept else v
                                           for i, v in enumerate(value)])
                 elif isinstance(value, ast.expr) and 0 in kept:
-                    setattr(node, field, visit(value))
+                    setattr(node, field, visit(value, visit))
             return node
         if isinstance(node, (ast.Name, ast.Constant)):
             return node  # already as cheap as a local
@@ -159,7 +161,7 @@ def _hoist_invariants(body: str, prefix: str = "") -> tuple[str, list[tuple[str,
         hoisted.append((name, ast.unparse(node)))
         return ast.Name(id=name, ctx=ast.Load())
 
-    new = visit(tree.body)
+    new = visit(tree.body, visit)
     return ast.unparse(new), hoisted
 
 
