@@ -107,3 +107,19 @@ def test_a_value_that_is_no_seat_stops_the_game_at_the_rule() -> None:
 def test_decided_by_is_an_expression_checked_at_load() -> None:
     with pytest.raises(RuleFileError, match="unknown name 'dumy'"):
         _rules("0 if seat == dumy else seat")
+
+
+def test_the_table_says_whom_a_decision_is_for_and_names_a_piece_variable_by_its_piece() -> None:
+    from rulecraft.cli.table import render_table
+    from rulecraft.wording import Seats, event_text
+
+    rs = _rules()
+    st = _to_dummys_turn(rs)
+    seats = Seats(("you", "random", "random", "random"))
+    lines = render_table(rs, st.view(0), seats)
+    assert "to act: seat 0 (you), for seat 2 (random) — your move" in lines
+    trump_card = rs.pieces.type_id(st.vars[rs.var_index["trump_card"]])
+    assert f"  trump_card: {trump_card}" in lines
+    st.apply(st.legal_moves()[0])
+    made = next(e for e in reversed(st.history) if e.get("type") == "move")
+    assert (event_text(made, seats, rs) or "").startswith("seat 0 (you) for seat 2 (random): play ")
