@@ -40,7 +40,8 @@ WALK = 40  # moves walked at most to reach the first deal
 # growing penalty, passes by choice; a dummy's decisions made by its partner).
 DOGFOOD = Path(__file__).resolve().parents[1] / "dogfood"
 NOT_BUNDLED = [str(DOGFOOD / "crazy-eights" / "crazy-eights.yaml"), str(DOGFOOD / "fan-tan" / "fan-tan.yaml"),
-               str(DOGFOOD / "dummy-whist" / "dummy-whist.yaml")]
+               str(DOGFOOD / "dummy-whist" / "dummy-whist.yaml"),
+               str(DOGFOOD / "knock-out-whist" / "knock-out-whist.yaml")]
 
 
 def _configurations() -> Iterator[tuple[str, dict[str, str], str | None]]:

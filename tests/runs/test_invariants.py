@@ -22,6 +22,7 @@ from rulecraft.runs.simulate import play_game
 CRAZY_EIGHTS = str(Path(__file__).resolve().parents[1] / "dogfood" / "crazy-eights" / "crazy-eights.yaml")
 FAN_TAN = str(Path(__file__).resolve().parents[1] / "dogfood" / "fan-tan" / "fan-tan.yaml")
 DUMMY_WHIST = str(Path(__file__).resolve().parents[1] / "dogfood" / "dummy-whist" / "dummy-whist.yaml")
+KNOCK_OUT = str(Path(__file__).resolve().parents[1] / "dogfood" / "knock-out-whist" / "knock-out-whist.yaml")
 # Rook with random agents rarely reaches 300 (the bidder usually fails), so matches are kept short.
 GAMES = [("rook", {}, seed) for seed in range(6)] + [
     ("rook", {"bird_rank": "lowest", "ones": "kept"}, 100),
@@ -41,6 +42,9 @@ GAMES = [("rook", {}, seed) for seed in range(6)] + [
     # a seat whose decisions another seat's player makes (a dummy), laid face up at the deal or after the lead
     (DUMMY_WHIST, {}, 17),
     (DUMMY_WHIST, {"players": "2", "dummy_exposed": "after-the-opening-lead"}, 18),
+    # seats knocked out for the rest of the match (sits_out reading a match variable), hands shrinking
+    (KNOCK_OUT, {}, 19),
+    (KNOCK_OUT, {"players": "7"}, 20),
 ]
 
 
