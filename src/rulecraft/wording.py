@@ -196,6 +196,9 @@ def value_text(rs: Ruleset, var_name: str | None, value: Any, seats: Seats) -> s
         spec = rs.variables[rs.var_index[var_name]]
         if spec.expr_type.value == "seat" and isinstance(value, int):
             return seats.name(value)
+        if spec.value_type.value == "piece" and isinstance(value, int) and not isinstance(value, bool) \
+                and 0 <= value < rs.pieces.count:  # (a piece is kept as its number: it is shown as the piece)
+            return piece_text(rs, rs.pieces.type_id(value))
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float) and value.is_integer():
@@ -255,7 +258,9 @@ def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, l
     """
     kind = event.get("type")
     if kind == "move":
-        return f"{seats.name(event.get('seat'))}: {move_text(rs, str(event.get('move')), lang)}"
+        made_for = event.get("for")  # (another seat's decision: a dummy's card, played by its partner)
+        by = seats.name(event.get("seat")) + (f" for {seats.name(made_for)}" if isinstance(made_for, int) else "")
+        return f"{by}: {move_text(rs, str(event.get('move')), lang)}"
     if kind == "round":
         value = event.get("value")
         worth = f" (worth {short(value)})" if value not in (1, None) else ""

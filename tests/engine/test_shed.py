@@ -71,7 +71,7 @@ def test_draw_when_is_one_of_its_words() -> None:
     def sometimes(play: dict[str, Any]) -> None:
         play["draw"]["when"] = "sometimes"
 
-    with pytest.raises(RuleFileError, match="draw 'when' is one of unable, always"):
+    with pytest.raises(RuleFileError, match="draw 'when' is one of unable, always or a condition, not 'sometimes'"):
         _eights(sometimes)
 
 
@@ -126,3 +126,47 @@ def test_a_choice_with_nothing_to_choose_from_is_an_error_at_its_list() -> None:
     with pytest.raises(ExpressionRuntimeError, match="on_play 'eight-names-suit' makes its player choose, but"):
         for _ in range(400):
             st.apply(st.legal_moves()[0])
+
+
+def test_pass_when_a_condition_offers_a_pass_by_choice_while_it_holds() -> None:
+    def seat_one_may_pass(play: dict[str, Any]) -> None:
+        play["pass_when"] = "seat == 1"
+
+    st = _state(_eights(seat_one_may_pass, players="2"))
+    _until(st, "play")
+    able = [m for m in st.legal_moves() if m.verb == "play"]
+    assert able, "the seat to act holds a play"
+    assert (st.to_act == 1) == any(m.verb == "pass" for m in st.legal_moves())
+    st.apply(able[0])
+    _until(st, "play")
+    assert (st.to_act == 1) == any(m.verb == "pass" for m in st.legal_moves())
+
+
+def test_pass_when_is_one_of_its_words_or_a_condition() -> None:
+    def sometimes(play: dict[str, Any]) -> None:
+        play["pass_when"] = "sometimes"
+
+    with pytest.raises(RuleFileError, match="pass_when is one of unable, always or a condition, not 'sometimes'"):
+        _eights(sometimes)
+
+
+def test_on_draw_needs_a_stock() -> None:
+    def no_stock(play: dict[str, Any]) -> None:
+        del play["draw"]
+        play["on_draw"] = [{"set": {"suit_to_play": "'c'"}}]
+
+    with pytest.raises(RuleFileError, match="has 'on_draw' effects, but no stock to draw from"):
+        _eights(no_stock)
+
+
+def test_a_draw_that_ends_the_turn_takes_its_count_and_passes_the_turn_on() -> None:
+    def penalty_draw(play: dict[str, Any]) -> None:
+        play["draw"].update({"count": 3, "ends_turn": True, "when": "always"})
+
+    st = _state(_eights(penalty_draw, players="3"))
+    _until(st, "draw")
+    seat, held, stock = st.to_act, len(st.hand(st.to_act or 0)), st.view(None)["zones"]["deck"]["count"]
+    st.apply("draw")
+    assert st.to_act != seat
+    assert len(st.hand(seat or 0)) == held + 3
+    assert st.view(None)["zones"]["deck"]["count"] == stock - 3

@@ -22,13 +22,15 @@ from rulecraft.rules.registry import list_bundled
 BUNDLED = list_bundled()
 # a shed phase's moves: 'draw' and the value a play makes its player name ('name h')
 CRAZY_EIGHTS = str(Path(__file__).resolve().parents[1] / "dogfood" / "crazy-eights" / "crazy-eights.yaml")
+# a seat whose decisions its partner makes: the partner is the current player for the dummy's turns
+DUMMY_WHIST = str(Path(__file__).resolve().parents[1] / "dogfood" / "dummy-whist" / "dummy-whist.yaml")
 
 
 def test_the_bundled_games_are_all_found() -> None:
     assert {"rook", "luk-fu", "tien-gow", "yukushi", "doubt"} <= set(BUNDLED)
 
 
-@pytest.mark.parametrize("ref", [*BUNDLED, CRAZY_EIGHTS])
+@pytest.mark.parametrize("ref", [*BUNDLED, CRAZY_EIGHTS, DUMMY_WHIST])
 def test_pettingzoo_api_test(ref: str) -> None:
     e = env(ref, max_hands=1, max_moves=3000)
     with warnings.catch_warnings():
@@ -36,7 +38,7 @@ def test_pettingzoo_api_test(ref: str) -> None:
         api_test(e, num_cycles=1000)
 
 
-@pytest.mark.parametrize("ref", [*BUNDLED, CRAZY_EIGHTS])
+@pytest.mark.parametrize("ref", [*BUNDLED, CRAZY_EIGHTS, DUMMY_WHIST])
 def test_openspiel_random_sim_test(ref: str) -> None:
     # A claims game played at random goes on for thousands of actions; 250 keep the test short (the
     # cap itself is then checked: such a game ends truncated, within max_game_length).

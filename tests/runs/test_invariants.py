@@ -20,6 +20,9 @@ from rulecraft.runs.log import log_lines, replay_lines
 from rulecraft.runs.simulate import play_game
 
 CRAZY_EIGHTS = str(Path(__file__).resolve().parents[1] / "dogfood" / "crazy-eights" / "crazy-eights.yaml")
+FAN_TAN = str(Path(__file__).resolve().parents[1] / "dogfood" / "fan-tan" / "fan-tan.yaml")
+DUMMY_WHIST = str(Path(__file__).resolve().parents[1] / "dogfood" / "dummy-whist" / "dummy-whist.yaml")
+KNOCK_OUT = str(Path(__file__).resolve().parents[1] / "dogfood" / "knock-out-whist" / "knock-out-whist.yaml")
 # Rook with random agents rarely reaches 300 (the bidder usually fails), so matches are kept short.
 GAMES = [("rook", {}, seed) for seed in range(6)] + [
     ("rook", {"bird_rank": "lowest", "ones": "kept"}, 100),
@@ -32,6 +35,16 @@ GAMES = [("rook", {}, seed) for seed in range(6)] + [
     (CRAZY_EIGHTS, {}, 11),
     (CRAZY_EIGHTS, {"players": "2", "draw": "one", "empty_stock": "reshuffle", "action_cards": "on"}, 12),
     (CRAZY_EIGHTS, {"players": "3", "draw_when": "any-time", "draw": "three", "action_cards": "on"}, 13),
+    # a penalty that grows as twos pass it on, drawn whole; passes by choice
+    (CRAZY_EIGHTS, {"players": "3", "action_cards": "stacking", "empty_stock": "reshuffle"}, 14),
+    (CRAZY_EIGHTS, {"players": "2", "action_cards": "stacking", "draw_when": "any-time"}, 15),
+    (FAN_TAN, {"passing": "any-time"}, 16),
+    # a seat whose decisions another seat's player makes (a dummy), laid face up at the deal or after the lead
+    (DUMMY_WHIST, {}, 17),
+    (DUMMY_WHIST, {"players": "2", "dummy_exposed": "after-the-opening-lead"}, 18),
+    # seats knocked out for the rest of the match (sits_out reading a match variable), hands shrinking
+    (KNOCK_OUT, {}, 19),
+    (KNOCK_OUT, {"players": "7"}, 20),
 ]
 
 

@@ -64,7 +64,8 @@ class DefaultAgent:
             return self.bluffer.choose(state, seat)
         if kind == "tricks":
             plays = [m for m in legal if m.verb != "stop"]
-            best = trick_move(state, seat, plays, rng, piece_values(state))
+            turn = state.playing_for if state.playing_for is not None else seat  # (a dummy's hand: its pieces)
+            best = trick_move(state, turn, plays, rng, piece_values(state))
             if len(plays) == len(legal):
                 return best
             return self._search(state, seat, [best, *(m for m in legal if m.verb == "stop")])

@@ -125,7 +125,7 @@ def _voids(state: State, seat: int, events: list[dict[str, Any]], rng: random.Ra
         elif e.get("type") == "move":
             words = str(e.get("move", "")).split()
             if words and words[0] in ("play", "down"):
-                rounds[-1].append((int(e["seat"]), words[0], words[1:]))
+                rounds[-1].append((int(e.get("for", e["seat"])), words[0], words[1:]))  # (for: a dummy's play)
     follows = [(r[0], f) for r in rounds if len(r) > 1 for f in r[1:]]
     if not follows:
         return {}

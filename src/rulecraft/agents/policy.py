@@ -328,7 +328,7 @@ def playout_move(st: State, rng: random.Random) -> Move:
     moves = st.legal_moves()
     if len(moves) == 1:
         return moves[0]
-    seat = st.to_act
+    seat = st.to_act if st.playing_for is None else st.playing_for  # (a dummy's hand: its pieces)
     assert seat is not None
     kind = phase_kind(st)
     if kind == "tricks":

@@ -148,7 +148,9 @@ def render_table(rs: Ruleset, view: dict[str, Any], seats: Seats, recent: list[s
         lines.extend(result_lines(view["result"], seats))
     elif view.get("to_act") is not None:
         you = " — your move" if viewer is not None and view.get("to_act") == viewer else ""
-        lines.append(f"to act: {seats.name(view.get('to_act'))}{you}")
+        playing_for = view.get("playing_for")  # (another seat's decision: a dummy's, made by its partner)
+        for_whom = f", for {seats.name(playing_for)}" if playing_for is not None else ""
+        lines.append(f"to act: {seats.name(view.get('to_act'))}{for_whom}{you}")
         legal = view.get("legal", [])
         if legal and len(legal) <= SUGGEST and "legal_count" not in view:
             lines.append(f"you may: {', '.join(legal)}")

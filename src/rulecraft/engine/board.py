@@ -55,6 +55,7 @@ class Board:
         "payments",
         "pdata",
         "pidx",
+        "playing_for",
         "result",
         "rs",
         "seat_order",
@@ -93,6 +94,7 @@ class Board:
         self.pidx = 0
         self.pdata: Any = None
         self.to_act: int | None = None
+        self.playing_for: int | None = None  # the seat to_act decides for, when another seat's player decides
         self.is_over = False  # an attribute, not a property: a playout reads it after every move
         self.result: dict[str, Any] | None = None
         self.signal: str | None = None
@@ -130,6 +132,7 @@ class Board:
         c.pidx = self.pidx
         c.pdata = self.pdata.copy() if self.pdata is not None else None
         c.to_act = self.to_act
+        c.playing_for = self.playing_for
         c.is_over = self.is_over
         c.result = self.result
         c.signal = self.signal

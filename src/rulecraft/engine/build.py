@@ -395,7 +395,11 @@ def _build_seats(b: Builder, rs: Ruleset, raw: dict[str, Any], game: Scope) -> S
     sits_out = None
     if "sits_out" in raw:
         sits_out = b.expr(raw["sits_out"], bound_scope(game, ["seat"], "sits_out"), T.BOOL, "seats.sits_out")
-    return SeatsSpec(n, DIRECTIONS.get(direction, 1), teams, tuple(team_of), sits_out)
+    decided_by = None
+    if "decided_by" in raw:
+        decided_by = b.expr(raw["decided_by"], bound_scope(game, ["seat"], "decided_by"), T.NUMBER,
+                            "seats.decided_by")
+    return SeatsSpec(n, DIRECTIONS.get(direction, 1), teams, tuple(team_of), sits_out, decided_by)
 
 
 def _build_zones(b: Builder, rs: Ruleset, raw: list[dict[str, Any]]) -> None:

@@ -26,6 +26,7 @@ class SeatsSpec:
     teams: tuple[tuple[int, ...], ...]
     team_of: tuple[int, ...]
     sits_out: CompiledExpr | None
+    decided_by: CompiledExpr | None = None  # the seat whose player decides for ``seat`` (engine/control.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 from rulecraft.engine.board import NOBODY, Board
+from rulecraft.engine.control import as_turn, hand_over
 from rulecraft.engine.effects import run_effects
 from rulecraft.engine.moves import Move, UnknownVerb, split_move_text
 from rulecraft.engine.ruleset import Ruleset
@@ -40,7 +41,12 @@ class State(Board):
     def legal_moves(self) -> list[Move]:
         legal = self._legal_cache
         if legal is None:
-            legal = [] if self.is_over or self.to_act is None else self.rs.phases[self.pidx].decide(self)
+            if self.is_over or self.to_act is None:
+                legal = []
+            elif self.playing_for is None:
+                legal = self.rs.phases[self.pidx].decide(self)
+            else:  # another seat's player decides: the phase is asked for the seat whose turn it is
+                legal = as_turn(self, self.rs.phases[self.pidx].decide)
             self._legal_cache = legal
         return legal
 
@@ -49,10 +55,17 @@ class State(Board):
         legal = self._legal_cache
         if legal is None or isinstance(move, str) or move not in legal:  # (callers usually just asked)
             move = legal_move(self, move)
-        self.history.append((self.to_act, move))  # (add_move, without a Python call)
+        turn = self.playing_for
+        if turn is None:
+            self.history.append((self.to_act, move))  # (add_move, without a Python call)
+        else:  # made by another seat's player: recorded as its, for the seat it played
+            self.history.append({"type": "move", "seat": self.to_act, "move": move.text, "for": turn})
+            self.to_act, self.playing_for = turn, None
         self._legal_cache = None
         if not self.rs.phases[self.pidx].play(self, move):
             advance(self)
+        elif self.rs.seats.decided_by is not None:
+            hand_over(self)
 
     def parse_move(self, text: str) -> Move:
         return parse_move(self, text)
@@ -67,6 +80,8 @@ class State(Board):
             public = phase.public_view(self)
             if public is not None:
                 out["public"] = public
+        if self.rs.seats.decided_by is not None:
+            out["playing_for"] = self.playing_for  # the seat to_act decides for (None: its own)
         if self.is_over:
             out["result"] = self.result
         elif seat is not None and self.to_act == seat:
@@ -192,7 +207,7 @@ def _begin_hand(st: State) -> None:
 
 def advance(st: State) -> None:
     rs = st.rs
-    st.to_act = None
+    st.to_act = st.playing_for = None
     st._legal_cache = None
     while not st.is_over:
         if st.signal == "void":
@@ -212,6 +227,8 @@ def advance(st: State) -> None:
         if st.signal != "end_phase" and phase.step(st):
             if st.signal == "void":
                 continue
+            if rs.seats.decided_by is not None:
+                hand_over(st)
             return
         if st.signal == "end_phase":
             st.signal = None
@@ -303,10 +320,11 @@ def parse_move(st: State, text: str) -> Move:
         if move_key(m.verb, m.value, [pieces.type_id(p) for p in m.pieces]) == key:
             return m
     phase = st.rs.phases[st.pidx]
-    breach = phase.breach(st, verb, value, words)  # a table's play against the rules, with a penalty declared
+    # (asked, as the phase's every question, for the seat whose turn it is: see engine/control.py)
+    breach = as_turn(st, lambda s: phase.breach(s, verb, value, words))  # a table's play against the rules
     if breach is not None:
         return breach
-    raise IllegalMoveError(phase.explain(st, verb, value, words))
+    raise IllegalMoveError(as_turn(st, lambda s: phase.explain(s, verb, value, words)))
 
 
 def legal_move(st: State, move: Move | str) -> Move:

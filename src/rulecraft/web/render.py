@@ -162,8 +162,11 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
                         '<b>{}</b> — hand {}, {}{}</div>').format(
         view.get("hand_number"), "" if to_act is None else to_act, "1" if "result" in view else "0", rs.title,
         view.get("hand_number"), phase,
-        Markup(' — <span class="yourturn">your move</span>') if mine else
-        (Markup(" — to act: {}").format(seats.name(to_act)) if to_act is not None else "")))
+        Markup(' — <span class="yourturn">your move{}</span>').format(
+            "" if view.get("playing_for") is None else ", for " + seats.name(view["playing_for"])) if mine else
+        (Markup(" — to act: {}{}").format(seats.name(to_act), "" if view.get("playing_for") is None else
+                                          ", for " + seats.name(view["playing_for"]))
+         if to_act is not None else "")))
     # Seats: who is who, how many pieces each holds, tricks, who is to act.
     active = view.get("active", [])
     cells = []

@@ -11,12 +11,16 @@ A rule file writes it as ``kind: shed``::
         - {id: match, allow: "suit(piece) == suit(last(zone('pile'))) or rank(piece) == 8"}
       draw:                                # a seat may draw instead of playing
         from: stock                        # a shared zone, drawn from its first piece
-        when: unable                       # only when no play is allowed (default); or always
+        when: unable                       # only when no play is allowed (default); always; or a condition
         limit: 1                           # draws per turn (default: no limit, "until able to play")
+        count: "max(1, penalty)"           # pieces one draw takes (default 1)
+        ends_turn: "penalty > 0"           # whether a draw ends the turn (default: the seat decides again)
         refill: {from: pile, keep: 1}      # an empty stock takes the pile but its top piece, shuffled
       places: place                        # per-seat variable: 1, 2, ... as seats go out
       end_when: "count(finished) >= 1"     # the hand ends after a play when this holds
+      pass_when: unable                    # pass only when unable to play or draw (default); always; a condition
       on_pass: [...]                       # effects after a seat passes (seat: the one that passed)
+      on_draw: [...]                       # effects after a draw (seat: the one that drew)
       on_play:                             # what a play does, in order, when its condition holds
         - {id: wild-names, when: "rank(piece) == 8", choose: {from: "['c', 'd', 'h', 's']", set: named}}
         - {id: skip-next, when: "rank(piece) == 11", skip: 1}
@@ -24,8 +28,10 @@ A rule file writes it as ``kind: shed``::
         - {id: draw-two, when: "rank(piece) == 2", draw: {count: 2, seat: "next_player"}}
 
 There are no rounds: a turn is one play (then the next seat is to act), or a draw (the same seat
-decides again, having one more piece), or a pass, offered only when the seat can neither play nor
-draw (the stock is empty and cannot be refilled, or it has drawn its ``limit`` this turn). A draw
+decides again, having ``count`` more pieces, unless ``ends_turn`` holds: a penalty drawn), or a pass,
+offered only when the seat can neither play nor draw (the stock is empty and cannot be refilled, or it
+has drawn its ``limit`` this turn) — or also by choice, at any turn with ``pass_when: always``, or while
+its condition holds. A draw
 takes the first piece of the stock; the stock's order was fixed by its shuffle, so drawing is no new
 chance, and the drawn piece is seen only as the hand's zone allows. A refill moves the pile, but its
 top ``keep`` pieces, to the stock and shuffles it (a chance event, logged).
@@ -41,7 +47,8 @@ place goes into ``places`` and it takes no further turn.
 
 The hand ends after a play when ``end_when`` holds, when one seat alone holds pieces (it takes the
 last place), or when play is **blocked**: every seat still holding pieces has passed, one after
-another, with no play or draw in between.
+another, with no play or draw in between, each because it could do nothing else (a pass made by
+choice blocks nothing).
 """
 
 from __future__ import annotations
@@ -74,6 +81,7 @@ if TYPE_CHECKING:
     from rulecraft.engine.equipment import Equipment
 
 DRAW_WHEN = ("unable", "always")
+PASS_WHEN = ("unable", "always")
 
 
 @dataclass(slots=True)
@@ -93,12 +101,13 @@ class ShedData(TrickData):
     pending: tuple[int, int, Play, int] | None = None
     moves: list[Move] | None = None  # the seat to act's legal moves, made once per decision
     plays_of: list[Play | None] | None = None
+    stuck: list[int] = field(default_factory=list)  # seats that passed, able to do nothing else, since then
 
     def copy(self) -> ShedData:
         return ShedData(self.leader, self.round_no, self.order, [], [], [], [], -1, set(), False, None, 0,
                         self.ended, None, (), self.cur, self.backwards, self.drawn, list(self.passed),
                         list(self.finished), self.last_player, self.last_pieces, self.turns, self.pending,
-                        self.moves, self.plays_of)
+                        self.moves, self.plays_of, list(self.stuck))
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +170,13 @@ class Shed(Tricks):
         self.rules: tuple[Any, ...] = ()
         self.stock: str | None = None
         self.draw_when = "unable"
+        self.draw_also: CompiledExpr | None = None  # a condition under which a seat able to play may draw
         self.draw_limit: CompiledExpr | None = None
+        self.draw_count: CompiledExpr | None = None  # pieces one draw takes (None: 1)
+        self.draw_ends: CompiledExpr | None = None  # whether a draw ends the turn (None: never)
+        self.on_draw: tuple[Effect, ...] = ()
+        self.pass_always = False
+        self.pass_also: CompiledExpr | None = None  # a condition under which a seat may pass by choice
         self.refill_from: str | None = None
         self.refill_keep = 1
         self.places_var = -1
@@ -190,11 +205,22 @@ class Shed(Tricks):
         if draw is not None:
             t.stock = str(draw.get("from", ""))
             b.shared_zone(draw.get("from"), rs.zone_by_name, "the zone a shed phase draws from")
-            t.draw_when = str(draw.get("when", "unable"))
-            if t.draw_when not in DRAW_WHEN:
-                b.error(draw.get("when"), f"draw 'when' is one of {', '.join(DRAW_WHEN)}, not '{t.draw_when}'")
+            when = draw.get("when", "unable")
+            if isinstance(when, str) and when in DRAW_WHEN:
+                t.draw_when = when
+            else:  # a condition: a seat able to play may draw too while it holds (a penalty it may take)
+                t.draw_when = "condition"
+                known = len(b.diags)
+                t.draw_also = b.expr(when, sscope, T.BOOL, f"{what} draw when")
+                if len(b.diags) > known and isinstance(when, str) and when.strip().isidentifier():
+                    del b.diags[known:]  # a misspelt word, not a condition meant
+                    b.error(when, f"draw 'when' is one of {', '.join(DRAW_WHEN)} or a condition, not '{clip(when)}'")
             if "limit" in draw:
                 t.draw_limit = b.expr(draw["limit"], sscope, T.NUMBER, f"{what} draw limit")
+            if "count" in draw:
+                t.draw_count = b.expr(draw["count"], sscope, T.NUMBER, f"{what} draw count")
+            if "ends_turn" in draw:
+                t.draw_ends = b.expr(draw["ends_turn"], sscope, T.BOOL, f"{what} draw ends_turn")
             refill = draw.get("refill")
             if refill is not None:
                 t.refill_from = str(refill.get("from", t.trick_zone))
@@ -207,6 +233,20 @@ class Shed(Tricks):
             t.end_when = b.expr(raw["end_when"], sscope, T.BOOL, f"{what} end_when")
         t.on_play = tuple(_item(b, rs, t, item, i, sscope, what) for i, item in enumerate(raw.get("on_play") or ()))
         t.on_pass = compile_effects(b, rs, raw.get("on_pass", ()), sscope, f"{what} on_pass")
+        t.on_draw = compile_effects(b, rs, raw.get("on_draw", ()), sscope, f"{what} on_draw")
+        if "on_draw" in raw and t.stock is None:
+            b.error(raw["on_draw"], f"{what} has 'on_draw' effects, but no stock to draw from: give it "
+                                    f"'draw: {{from: ZONE}}'")
+        pass_when = raw.get("pass_when", "unable")
+        if isinstance(pass_when, str) and pass_when in PASS_WHEN:
+            t.pass_always = pass_when == "always"
+        else:  # a condition: a seat may pass by choice while it holds (a number of passes allowed)
+            known = len(b.diags)
+            t.pass_also = b.expr(pass_when, sscope, T.BOOL, f"{what} pass_when")
+            if len(b.diags) > known and isinstance(pass_when, str) and pass_when.strip().isidentifier():
+                del b.diags[known:]
+                b.error(pass_when, f"pass_when is one of {', '.join(PASS_WHEN)} or a condition, "
+                                   f"not '{clip(pass_when)}'")
         t.track_barred = False
         return t
 
@@ -261,14 +301,25 @@ class Shed(Tricks):
         if self._may_draw(st, d, bool(allowed)):
             moves.append(book.get("draw"))
             plays.append(None)
-        if not moves:
+        if not moves or self.pass_always or (self.pass_also is not None and self._pass_also(st)):
             moves.append(book.get("pass"))
             plays.append(None)
         return moves, plays, removed
 
+    def _pass_also(self, st: Board) -> bool:
+        assert self.pass_also is not None
+        st.ctx.combo = None
+        return bool(self.pass_also(st.ctx))
+
     def _may_draw(self, st: Board, d: ShedData, can_play: bool) -> bool:
-        if self.stock is None or (can_play and self.draw_when == "unable"):
+        if self.stock is None:
             return False
+        if can_play and self.draw_when != "always":
+            if self.draw_also is None:
+                return False
+            st.ctx.combo = None
+            if not self.draw_also(st.ctx):
+                return False
         if self.draw_limit is not None and d.drawn >= self.draw_limit(st.ctx):
             return False
         return bool(st.zones[st.zone_instance(self.stock)]) or self._refillable(st)
@@ -324,19 +375,32 @@ class Shed(Tricks):
             self._after_play(st, d, seat, play, index + 1, skip)
             return False
         if move.verb == "draw":
-            self._draw(st, seat, 1)
-            d.drawn += 1
-            d.passed = []
+            ctx = st.ctx
+            ctx.seat, ctx.combo = seat, None
+            count = max(1, int(self.draw_count(ctx))) if self.draw_count is not None else 1
+            ends = self.draw_ends is not None and bool(self.draw_ends(ctx))  # (judged before the draw)
+            d.drawn += self._draw(st, seat, count)
+            d.passed, d.stuck = [], []
+            if self.on_draw:  # (a penalty paid: the count that made it is set back)
+                ctx.seat, ctx.combo = seat, None
+                run_effects(st, self.on_draw)
+                if st.signal:
+                    return False
+            if ends:
+                self._pass_turn(st, d, seat, 0)
             return False
         if move.verb == "pass":
             d.passed.append(seat)
+            forced = len(moves) == 1  # (a pass by choice, where pass_when is always, blocks nothing)
+            if forced:
+                d.stuck.append(seat)
             if self.on_pass:  # (a pass that costs a chip)
                 st.ctx.seat, st.ctx.combo = seat, None
                 run_effects(st, self.on_pass)
                 if st.signal:
                     return False
             holding = [s for s in st.order_from(seat) if st.hand(s) and s not in d.finished]
-            if all(s in d.passed for s in holding):  # blocked: nobody can play or draw
+            if forced and all(s in d.stuck for s in holding):  # blocked: nobody can play or draw
                 d.ended = True
                 return False
             self._pass_turn(st, d, seat, 0)
@@ -348,7 +412,7 @@ class Shed(Tricks):
             zi = self._trick_zi = st.zone_instance(self.trick_zone)
         for p in made.pieces:
             st.put(p, zi)
-        d.last_player, d.last_pieces, d.passed = seat, made.pieces, []
+        d.last_player, d.last_pieces, d.passed, d.stuck = seat, made.pieces, [], []
         d.turns += 1
         self._after_play(st, d, seat, made, 0, 0)
         return False
@@ -426,8 +490,9 @@ class Shed(Tricks):
         if verb == "draw":
             if self.stock is None:
                 return "this phase has no stock to draw from"
-            if any(m.verb == "play" for m in legal) and self.draw_when == "unable":
-                return "you may draw only when you cannot play"
+            if any(m.verb == "play" for m in legal) and self.draw_when != "always":
+                also = f" or when {clip(self.draw_also.text, 80)}" if self.draw_also is not None else ""
+                return f"you may draw only when you cannot play{also}"
             if not st.zones[st.zone_instance(self.stock)]:
                 return f"the {self.stock} is empty"
             return f"you have drawn as many pieces as a turn allows; you may: {describe_legal(legal)}"
