@@ -33,6 +33,7 @@ and the phase's public view. They are cheap (no search), so they serve both as t
 * **an exchange**: the seat gives its weakest piece of its shortest group.
 * **auctions** in a playout: pass when passing is legal (the seat being evaluated is the only one
   that bids, which is the question a one-ply evaluation of a bid asks).
+* **shedding rounds** in a playout: at random (the shedding heuristic copies the state once per play).
 * **claims** in a playout: a plain claim (only pieces of the claimed value, or passing) at random, and
   letting a claim stand nine times in ten.
 """
@@ -440,6 +441,8 @@ def playout_move(st: State, rng: random.Random) -> Move:
             return chosen
     elif kind == "exchange":
         return exchange_move(st, seat, moves, rng)
+    elif kind == "climb":
+        return climb_move(st, seat, moves, rng)
     elif kind == "claims":
         if any(m.verb == "accept" for m in itertools.islice(moves, 3)):
             want = "challenge" if rng.random() < CHALLENGE_IN_PLAYOUT else "accept"
