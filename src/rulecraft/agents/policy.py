@@ -35,7 +35,7 @@ and the phase's public view. They are cheap (no search), so they serve both as t
   that bids, which is the question a one-ply evaluation of a bid asks).
 * **shedding rounds** in a playout: at random (the shedding heuristic copies the state once per play).
 * **claims** in a playout: a plain claim (only pieces of the claimed value, or passing) at random, and
-  letting a claim stand nine times in ten.
+  letting a claim stand nine times in ten, unless it cannot be true by what the seat holds (then challenging).
 """
 
 from __future__ import annotations
@@ -445,9 +445,22 @@ def playout_move(st: State, rng: random.Random) -> Move:
         return climb_move(st, seat, moves, rng)
     elif kind == "claims":
         if any(m.verb == "accept" for m in itertools.islice(moves, 3)):
-            want = "challenge" if rng.random() < CHALLENGE_IN_PLAYOUT else "accept"
+            want = "challenge" if _impossible(st, seat) or rng.random() < CHALLENGE_IN_PLAYOUT else "accept"
             return next((m for m in moves if m.verb == want), moves[0])
         plain = plain_claims(st, seat, moves)
         if plain:
             return plain[rng.randrange(len(plain))]
     return moves[rng.randrange(len(moves))]
+
+
+def _impossible(st: State, seat: int) -> bool:
+    """Whether the claim ``seat`` is asked about cannot be true by what it holds: more pieces of the claimed
+    value than there are, counting its own (as the bluffer challenges; every copy of a value counts)."""
+    d = st.pdata
+    value = getattr(d, "last_value", None)
+    attribute = getattr(st.rs.phases[st.pidx], "attribute", "")
+    if value is None or not attribute:
+        return False
+    column = st.rs.pieces.columns[attribute]
+    held = sum(1 for p in st.hand(seat) if str(column[p]) == value)
+    return held + len(d.last_pieces) > sum(1 for v in column if str(v) == value)
