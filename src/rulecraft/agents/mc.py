@@ -20,7 +20,7 @@ makes play depend on the machine, so reproducible runs use playouts alone), ``dN
 playout before it is cut; by default 60, and in a claims phase one per seat: ``agents.rollout.playout_depth``),
 ``kN`` (moves considered at most per decision, default 16) or ``h`` (playouts by the default agent's
 rule-agnostic heuristics, ``agents.policy``, instead of random moves: slower playouts that judge a bid
-or a lead as plausible play would).
+or a lead as plausible play would; from a claims turn playouts follow them always, ``rollout.playout_policy``).
 The agent's RNG is seeded from the game seed and its seat, so a game replays identically.
 """
 
