@@ -2,14 +2,15 @@
 sense of which pieces are hard to get rid of and which let a seat play later.
 
 In a shedding round (``kind: shed``) what may be played is the rule file's restrictions against the
-pile as it stands (match the top piece's suit or rank, build on a seven, an eight goes on anything),
-so how easily a piece is shed is read off the play itself: a ruleset's hands are played at random, and
-at every shedding decision each piece the seat to act holds counts as held, and as playable when one
-of the seat's allowed plays has it. A piece's playability is the share of its held decisions in which
-it was playable (with one playable and one not counted in advance, so an unseen piece is 0.5): an eight
-in Crazy Eights comes out near 1, a king in Fan Tan near 0. Worked out once per ruleset from a fixed
-seed, the same in every run, and kept in the user's cache directory as ``agents.piece_values`` keeps its
-values (keyed by the ruleset's content hash and options and a digest of rulecraft's source).
+pile as it stands (match the top piece's suit or rank, build next to what lies on the table, a wild piece
+goes on anything), so how easily a piece is shed is read off the play itself: a ruleset's hands are played
+at random, and at every shedding decision each piece the seat to act holds counts as held, and as playable
+when one of the seat's allowed plays has it. A piece's playability is the share of its held decisions in
+which it was playable (with one playable and one not counted in advance, so an unseen piece is 0.5): a wild
+piece comes out near 1, a piece that can go down only at the end of a long build near 0. Worked out once
+per ruleset from a fixed seed, the same in every run, and kept in the user's cache directory as
+``agents.piece_values`` keeps its values (keyed by the ruleset's content hash and options and a digest of
+rulecraft's source).
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ and the phase's public view. They are cheap (no search), so they serve both as t
   follow with the strongest play. (Cheap: one enumeration of the hand, against a search's playouts.)
 * **shedding rounds** (each seat in turn plays onto a pile what the restrictions allow, or draws): go out
   when a play empties the hand; never draw while a play is allowed; shed first the pieces least often
-  playable (learnt from the rules by play, ``agents.playability``: an eight that goes on anything is kept,
-  a piece far from what the table builds on goes when it can), and among plays alike the one that leaves
+  playable (learnt from the rules by play, ``agents.playability``: a wild piece that goes on anything is
+  kept, a piece far from what the table builds on goes when it can), and among plays alike the one that leaves
   the seat the most pieces it could play next. (Cheap: a copy of the state per play, against playouts.)
 * **passing pieces on before a climbing round** (``give``): the piece least worth holding there, the lowest
   by the round's own strengths, and of pieces close in power one that breaks no larger play.
