@@ -34,20 +34,34 @@ if TYPE_CHECKING:
 class SearchingClimber(DefaultAgent):
     """The default agent as it was before its climbing heuristic (``policy.climb_move``): a climbing round's
     decision searched one ply, over at most 8 moves sampled from the legal ones, by random playouts. Every
-    other decision is the default's. Named ``default-search`` here, for comparisons."""
+    other decision is the default's. Named ``default-search`` here, for comparisons; the same for the other
+    kinds that were searched before a heuristic took them over (``SEARCHED``)."""
 
     name = "default-search"
+    searched: frozenset[str] = frozenset({"climb"})
 
     def choose(self, state: State, seat: int) -> Move:
         legal = state.legal_moves()
-        if len(legal) > 1 and phase_kind(state) == "climb":
+        if len(legal) > 1 and phase_kind(state) in self.searched:
             return self._search(state, seat, candidate_moves(state, seat, legal, self.rng, OTHER_CANDIDATES))
         return super().choose(state, seat)
 
 
-@register("default-search")
-def _searching_climber(seed: int, seat: int, arg: str) -> SearchingClimber:
-    return SearchingClimber(seed, seat, int(arg) if arg else WORLDS)
+# name -> the phase kinds searched as the default searched them before (2026-12-05: shedding rounds, gives)
+SEARCHED = {"default-search": frozenset({"climb"}), "default-shed-search": frozenset({"shed"}),
+            "default-give-search": frozenset({"each_seat"})}
+
+
+def _searching(name: str, kinds: frozenset[str]) -> None:
+    @register(name)
+    def _make(seed: int, seat: int, arg: str) -> SearchingClimber:
+        agent = SearchingClimber(seed, seat, int(arg) if arg else WORLDS)
+        agent.searched = kinds
+        return agent
+
+
+for _name, _kinds in SEARCHED.items():
+    _searching(_name, _kinds)
 
 
 GAMES = ["rook", "luk-fu", "tien-gow", "yukushi", "doubt"]

@@ -1,4 +1,5 @@
-"""CPU time of an agent's decision in climbing rounds, as ratios between agent specs within one run.
+"""CPU time of an agent's decision in climbing rounds (or another phase kind, ``--kind``), as ratios between
+agent specs within one run.
 
 The same decisions (states some random moves into a climbing round, where the seat to act has more
 than one legal move) are made by each agent spec in turn, in rounds that alternate the specs, each
@@ -8,6 +9,10 @@ so the machine's load cancels as far as it can.
 
     .venv/bin/python benchmarks/climb_cost.py                       # default-search (before) vs default
     .venv/bin/python benchmarks/climb_cost.py --games big-two --states 60 --rounds 9
+    .venv/bin/python benchmarks/climb_cost.py --kind shed --specs default-shed-search,default \
+        --games tests/dogfood/crazy-eights/crazy-eights.yaml,tests/dogfood/fan-tan/fan-tan.yaml
+    .venv/bin/python benchmarks/climb_cost.py --kind each_seat --specs default-give-search,default --hands 2 \
+        --games tests/dogfood/president/president.yaml,tests/dogfood/daifugo/daifugo.yaml
 """
 
 from __future__ import annotations
@@ -29,24 +34,25 @@ GAMES = ["big-two", "tests/dogfood/zheng-shangyou/zheng-shangyou.yaml", "tests/d
          "tests/dogfood/president/president.yaml"]
 
 
-def decisions(game: str, count: int, seed: int) -> list[State]:
-    """``count`` climbing decisions with more than one legal move, random moves into a hand's climbing."""
+def decisions(game: str, count: int, seed: int, kind: str = "climb", hands: int = 1) -> list[State]:
+    """``count`` decisions of a phase of ``kind`` with more than one legal move, random moves into such a
+    phase (of a match's hand ``hands``: a card return, say, comes only from the second hand on)."""
     rs = load_ruleset(game)
     rng = random.Random(seed)
     out: list[State] = []
     s = seed
     while len(out) < count:
-        st = Game(rs, s, max_hands=1).new_state()
+        st = Game(rs, s, max_hands=hands).new_state()
         s += 1
-        while not st.is_over and phase_kind(st) != "climb":
+        while not st.is_over and (phase_kind(st) != kind or st.hand_no < hands):
             legal = st.legal_moves()
             st.apply(legal[rng.randrange(len(legal))])
-        for _ in range(rng.randrange(0, 40)):
+        for _ in range(rng.randrange(0, 40) if kind in ("climb", "shed") else 0):
             if st.is_over:
                 break
             legal = st.legal_moves()
             st.apply(legal[rng.randrange(len(legal))])
-        if not st.is_over and phase_kind(st) == "climb" and len(st.legal_moves()) > 1:
+        if not st.is_over and phase_kind(st) == kind and len(st.legal_moves()) > 1:
             out.append(st)
     return out
 
@@ -63,11 +69,17 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--kind", default="climb", help="the phase kind whose decisions are timed")
+    ap.add_argument("--hands", type=int, default=1, help="decisions from this hand of a match on")
     args = ap.parse_args()
     specs = args.specs.split(",")
     for game in args.games.split(","):
-        states = decisions(game, args.states, args.seed)
+        states = decisions(game, args.states, args.seed, args.kind, args.hands)
         seconds: dict[str, list[float]] = {spec: [] for spec in specs}
+        for spec in specs:  # untimed: what an agent learns once per ruleset (piece values, playability)
+            seat = states[0].to_act
+            assert seat is not None
+            make_agent(spec, 1, seat).choose(states[0].clone(), seat)
         for r in range(args.rounds):
             for spec in specs if r % 2 == 0 else reversed(specs):
                 start = time.process_time()

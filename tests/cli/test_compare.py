@@ -153,6 +153,43 @@ def test_moves_mode_compares_the_first_moves_and_says_how_games_still_going_were
     assert text.stdout.count("6 stopped (--moves 120 or --hands), 0 ended before") == 2
 
 
+def test_moves_mode_scores_games_that_ended_and_games_cut_on_one_scale() -> None:
+    # Yukushi between default seats: at 250 moves some games of A have ended (by the rules: 0-3 by finishing
+    # order) and the rest are cut (minus the pieces held); B's stricter challenge window ends all ten.
+    args = ["compare", "yukushi", "yukushi", "-b", "challenge_until=response", "--agents", "default", "-n", "10",
+            "--seed", "2", "--no-timings", "--moves", "250"]
+    r = run(*args, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(r.stdout)
+    a, b = rep["a"], rep["b"]
+    assert 0 < a["truncated"] < a["games"]  # the mix the scores must not mix
+    for side in (a, b):
+        assert all(score["max"] <= 0 for score in side["scores"])  # a game that ended is scored by pieces held too
+        assert side["score_measure"] == "minus pieces held"
+        ended = side["games"] - side["truncated"]
+        assert all(sc.get("n", 0) == ended for sc in side["ended_rules_scores"])
+    assert max(sc["max"] for sc in b["ended_rules_scores"]) == 3  # the rules' own scale, kept apart
+    text = run(*args)
+    assert text.returncode == 0, text.stderr
+    assert "every game's score, ended or cut, is minus the pieces held when it stopped" in text.stdout
+    ended_a = a["games"] - a["truncated"]
+    assert f"the rules' scores of the {ended_a} games that ended before the cut:" in text.stdout
+    assert "mean score (minus pieces held)" in text.stdout
+
+
+def test_without_moves_scores_are_the_rules_own() -> None:
+    from rulecraft.load import load_ruleset
+    from rulecraft.runs.simulate import play_record
+
+    rs = load_ruleset("yukushi")
+    rec = play_record(rs, 2, 0, ["default"] * 4)
+    assert "rules_scores" not in rec
+    assert sorted(rec["scores"]) == [0, 1, 2, 3]  # finishing order, as the match's score says
+    cut = play_record(rs, 2, 0, ["default"] * 4, max_moves=10_000)  # ends before the bound: the same game
+    assert cut["rules_scores"] == rec["scores"] and cut["winners"] == rec["winners"]
+    assert max(cut["scores"]) == 0 and cut["scores"] != rec["scores"]
+
+
 def test_precision_follows_the_interval() -> None:
     from rulecraft.cli.compare_cmd import with_ci
 

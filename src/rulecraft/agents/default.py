@@ -12,8 +12,13 @@
   is expected to do better with it than without — the seat does not bid beyond what its hand supports,
   and raises one step at a time;
 * a climbing round: the heuristic of ``agents.policy`` (``climb_move``), no search;
+* a shedding round: the heuristic of ``agents.policy`` (``shed_move``: never draw while able to play, shed
+  first the pieces least often playable, learnt by ``agents.playability``, and keep open the most of the
+  hand), no search; a value a play makes its player name: the one it holds most of;
 * naming a value (trump): the value of a piece attribute it holds most of, else a one-ply search;
 * an exchange: its weakest piece of its shortest group;
+* passing pieces on (``give``) before a climbing round: the piece least worth holding there (``give_move``:
+  the lowest by the round's own strengths, breaking no larger play where it can), no search;
 * a claims round: the bluffer's play (true claims of the value it holds most of, honestly sized;
   challenges of claims that cannot be true);
 * anything else: a one-ply search over at most 8 candidate moves.
@@ -31,7 +36,17 @@ from rulecraft.agents.bluffer import Bluffer
 from rulecraft.agents.candidates import candidate_moves
 from rulecraft.agents.inference import Learner
 from rulecraft.agents.piece_values import piece_values
-from rulecraft.agents.policy import choose_by_holding, climb_move, exchange_move, phase_kind, trick_move
+from rulecraft.agents.playability import playability
+from rulecraft.agents.policy import (
+    SHED_VERBS,
+    choose_by_holding,
+    climb_move,
+    exchange_move,
+    give_move,
+    phase_kind,
+    shed_move,
+    trick_move,
+)
 from rulecraft.agents.rollout import one_ply
 from rulecraft.errors import UsageError
 
@@ -84,6 +99,16 @@ class DefaultAgent:
             return exchange_move(state, seat, legal, rng)
         elif kind == "climb":
             return climb_move(state, seat, legal, rng)
+        elif kind == "each_seat":
+            given = give_move(state, seat, legal, rng)
+            if given is not None:
+                return given
+        elif kind == "shed":
+            if any(m.verb in SHED_VERBS for m in legal):
+                return shed_move(state, seat, legal, rng, playability(state))
+            chosen = choose_by_holding(state, seat, legal)  # a play that asks its player to name a value
+            if chosen is not None:
+                return chosen
         return self._search(state, seat, candidate_moves(state, seat, legal, rng, OTHER_CANDIDATES))
 
     def _search(self, state: State, seat: int, cands: list[Move]) -> Move:

@@ -31,8 +31,15 @@ from rulecraft.agents.candidates import candidate_moves
 from rulecraft.agents.claim_truth import OpenClaim, open_claim, spread_draws
 from rulecraft.agents.inference import Fits, Learner
 from rulecraft.agents.mc import Budget, parse_budget
-from rulecraft.agents.policy import playout_move
-from rulecraft.agents.rollout import opponents, play_out, playout_depth, random_move, sample_world
+from rulecraft.agents.rollout import (
+    Policy,
+    opponents,
+    play_out,
+    playout_depth,
+    playout_policy,
+    random_move,
+    sample_world,
+)
 from rulecraft.engine.standings import match_scores
 
 if TYPE_CHECKING:
@@ -61,6 +68,7 @@ class ISMCTSAgent:
         self.rng = agent_rng(seed, seat, "ismcts")
         self.budget = budget or Budget(playouts=DEFAULT_ITERATIONS)
         self.playouts = 0  # iterations (one playout each) made so far: counted, not timed
+        self._policy: Policy = random_move  # the decision's playout policy (``rollout.playout_policy``)
         self.learner = Learner()
 
     def choose(self, state: State, seat: int) -> Move:
@@ -75,6 +83,7 @@ class ISMCTSAgent:
         fits = self.learner.fits(state, seat, self.rng)
         claim = open_claim(state, seat)
         depth = playout_depth(state, b.depth)
+        self._policy = playout_policy(state, b.heuristic)
         draws = spread_draws(self.rng) if claim is not None else None
         for _ in range(b.playouts):
             self._iterate(state, seat, root, base, scale, fits, claim, depth, None if draws is None else next(draws))
@@ -127,7 +136,7 @@ class ISMCTSAgent:
             st.apply(best_move)
             node = children[best_move.text]
             path.append(node)
-        play_out(st, rng, depth, playout_move if self.budget.heuristic else random_move)
+        play_out(st, rng, depth, self._policy)
         rewards = outcomes(st, base)
         top = max(abs(r) for r in rewards)
         if top > scale[0]:

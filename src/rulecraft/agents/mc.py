@@ -20,7 +20,7 @@ makes play depend on the machine, so reproducible runs use playouts alone), ``dN
 playout before it is cut; by default 60, and in a claims phase one per seat: ``agents.rollout.playout_depth``),
 ``kN`` (moves considered at most per decision, default 16) or ``h`` (playouts by the default agent's
 rule-agnostic heuristics, ``agents.policy``, instead of random moves: slower playouts that judge a bid
-or a lead as plausible play would).
+or a lead as plausible play would; from a claims turn playouts follow them always, ``rollout.playout_policy``).
 The agent's RNG is seeded from the game seed and its seat, so a game replays identically.
 """
 
@@ -35,8 +35,7 @@ from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.candidates import candidate_moves
 from rulecraft.agents.claim_truth import open_claim, spread_draws
 from rulecraft.agents.inference import Learner
-from rulecraft.agents.policy import playout_move
-from rulecraft.agents.rollout import outcome, play_out, playout_depth, random_move, sample_world
+from rulecraft.agents.rollout import Policy, outcome, play_out, playout_depth, playout_policy, sample_world
 from rulecraft.engine.standings import match_scores
 from rulecraft.errors import UsageError
 
@@ -86,6 +85,7 @@ class MCAgent:
         phases = max(1, math.ceil(math.log2(len(cands))))
         used = 0
         depth = playout_depth(state, b.depth)
+        policy = playout_policy(state, b.heuristic)
         fits = self.learner.fits(state, seat, self.rng)
         claim = open_claim(state, seat)
         draws = spread_draws(self.rng) if claim is not None else None
@@ -96,7 +96,7 @@ class MCAgent:
             for _ in range(rounds):
                 world = sample_world(state, seat, self.rng, fits, claim, None if draws is None else next(draws))
                 for i in alive:
-                    totals[i] += self._playout(world, cands[i], seat, base, depth)
+                    totals[i] += self._playout(world, cands[i], seat, base, depth, policy)
                     counts[i] += 1
                 used += len(alive)
                 if deadline is not None and time.perf_counter() > deadline:
@@ -110,10 +110,10 @@ class MCAgent:
         best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
         return cands[best]
 
-    def _playout(self, world: State, move: Move, seat: int, base: list[float], depth: int) -> float:
+    def _playout(self, world: State, move: Move, seat: int, base: list[float], depth: int, policy: Policy) -> float:
         st = world.clone()
         st.apply(move)
-        play_out(st, self.rng, depth, playout_move if self.budget.heuristic else random_move)
+        play_out(st, self.rng, depth, policy)
         return outcome(st, seat, base)
 
 

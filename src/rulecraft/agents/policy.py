@@ -21,13 +21,21 @@ and the phase's public view. They are cheap (no search), so they serve both as t
   with the cheapest play that beats (by the pieces' power and the larger plays it would break), or pass
   rather than spend a strongest piece; against an opponent near out, lead what it cannot answer and
   follow with the strongest play. (Cheap: one enumeration of the hand, against a search's playouts.)
+* **shedding rounds** (each seat in turn plays onto a pile what the restrictions allow, or draws): go out
+  when a play empties the hand; never draw while a play is allowed; shed first the pieces least often
+  playable (learnt from the rules by play, ``agents.playability``: a wild piece that goes on anything is
+  kept, a piece far from what the table builds on goes when it can), and among plays alike the one that leaves
+  the seat the most pieces it could play next. (Cheap: a copy of the state per play, against playouts.)
+* **passing pieces on before a climbing round** (``give``): the piece least worth holding there, the lowest
+  by the round's own strengths, and of pieces close in power one that breaks no larger play.
 * **choosing a value** (naming trump): the value of a piece attribute the seat holds most of, by
   count and then power; a value no attribute has is left to the caller.
 * **an exchange**: the seat gives its weakest piece of its shortest group.
 * **auctions** in a playout: pass when passing is legal (the seat being evaluated is the only one
   that bids, which is the question a one-ply evaluation of a bid asks).
+* **shedding rounds** in a playout: at random (the shedding heuristic copies the state once per play).
 * **claims** in a playout: a plain claim (only pieces of the claimed value, or passing) at random, and
-  letting a claim stand nine times in ten.
+  letting a claim stand nine times in ten, unless it cannot be true by what the seat holds (then challenging).
 """
 
 from __future__ import annotations
@@ -270,6 +278,64 @@ def climb_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) 
     return best[0]
 
 
+# ---------------------------------------------------------------------- shedding rounds
+PLAYABILITY_STEP = 0.1  # playabilities closer than this are alike: what the play leaves open decides
+SHED_VERBS = ("play", "draw", "pass")  # a shedding turn's moves (others: a value a play asks its player to name)
+
+
+def shed_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random,
+              playable: Sequence[float] | None = None) -> Move:
+    """A shedding round's move (a play onto the pile, or a draw or pass when the rules offer one): go out when
+    a play empties the hand; never draw while a play is allowed; play the pieces least often playable
+    (``playable``: by piece, ``agents.playability``), keeping those that can be played almost anywhere;
+    among plays alike, the one that leaves the seat the most pieces it could play next, were the pile left
+    as it leaves it (a value it names after the play, the one it holds most of)."""
+    d = st.pdata
+    st.legal_moves()  # makes the decision's options (the play behind each move)
+    made: list[Move] | None = getattr(d, "moves", None)
+    plays_of: list[Play | None] | None = getattr(d, "plays_of", None)
+    if made is None or plays_of is None:
+        return moves[rng.randrange(len(moves))]
+    offered = set(moves)
+    plays = [(m, p) for m, p in zip(made, plays_of, strict=True) if p is not None and m in offered]
+    if not plays:  # a draw before a pass: a drawn piece may be played
+        return next((m for m in moves if m.verb == "draw"), moves[0])
+    n = len(st.hand(seat))
+    for m, p in plays:
+        if len(p.pieces) == n:
+            return m
+    if len(plays) == 1:
+        return plays[0][0]
+
+    def hard(p: Play) -> float:  # how rarely the play's pieces can be played, in steps
+        if playable is None:
+            return 0.0
+        return round(sum(1.0 - playable[x] for x in p.pieces) / len(p.pieces) / PLAYABILITY_STEP)
+
+    return max(plays, key=lambda mp: (hard(mp[1]), len(mp[1].pieces), _open_after(st, seat, mp[0]),
+                                      rng.random()))[0]
+
+
+def _open_after(st: State, seat: int, move: Move) -> int:
+    """How many of ``seat``'s pieces it could play after ``move``, were it to act again at once."""
+    world = st.clone()
+    world.apply(move)
+    while not world.is_over and world.to_act == seat and phase_kind(world) == "shed":
+        naming = world.legal_moves()  # the play asks its player to name a value
+        if any(m.verb in SHED_VERBS for m in naming):
+            break
+        world.apply(choose_by_holding(world, seat, naming) or naming[0])
+    if world.is_over or phase_kind(world) != "shed":
+        return 0
+    phase: Any = world.rs.phases[world.pidx]
+    d = world.pdata
+    world.to_act = seat
+    d.moves = d.plays_of = None
+    phase.legal(world)
+    can = {x for p in d.plays_of or () if p is not None for x in p.pieces}
+    return len(can)
+
+
 # ---------------------------------------------------------------------- choices and exchanges
 def choose_by_holding(st: State, seat: int, moves: Sequence[Move]) -> Move | None:
     """Name the value of a piece attribute the seat holds most of (None when no attribute has the values)."""
@@ -322,6 +388,37 @@ def exchange_move(st: State, seat: int, moves: Sequence[Move], rng: random.Rando
     return min(moves, key=key)
 
 
+def give_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) -> Move | None:
+    """Pass on (``give``) the piece least worth holding for the climbing round the hand plays next: the
+    lowest by its power there (the rule file's strength of it led alone), and of pieces close in power one
+    that breaks no larger play of the hand. None when no climbing round follows (the caller decides)."""
+    from rulecraft.engine.combos import enumerate_all
+
+    phase: Any = next((p for p in st.rs.phases[st.pidx + 1:] if p.kind == "climb"), None)
+    if phase is None or not all(m.verb == "give" and len(m.pieces) == 1 for m in moves):
+        return None
+    saved = st.pdata
+    try:
+        phase.begin(st)  # the round's data before its first play: every piece is a lead
+        blank = st.pdata
+    finally:
+        st.pdata = saved
+    hand = st.hand(seat)
+    power = piece_power(st, phase, hand, blank)
+    n = len(hand)
+    share = {p: i / max(n - 1, 1) for i, p in enumerate(sorted(hand, key=lambda p: (power[p], p)))}
+    part: dict[int, int] = {}
+    for play in enumerate_all(phase.combos, hand, st.rs.pieces):
+        for x in play.pieces:
+            part[x] = max(part.get(x, 1), len(play.pieces))
+
+    def cost(m: Move) -> tuple[float, float]:
+        p = m.pieces[0]
+        return share.get(p, 0.0) + (BREAKING if part.get(p, 1) > 1 else 0.0), rng.random()
+
+    return min(moves, key=cost)
+
+
 # ---------------------------------------------------------------------- playouts
 def playout_move(st: State, rng: random.Random) -> Move:
     """The move a playout makes for whichever seat is to act (see the module docstring)."""
@@ -344,11 +441,26 @@ def playout_move(st: State, rng: random.Random) -> Move:
             return chosen
     elif kind == "exchange":
         return exchange_move(st, seat, moves, rng)
+    elif kind == "climb":
+        return climb_move(st, seat, moves, rng)
     elif kind == "claims":
         if any(m.verb == "accept" for m in itertools.islice(moves, 3)):
-            want = "challenge" if rng.random() < CHALLENGE_IN_PLAYOUT else "accept"
+            want = "challenge" if _impossible(st, seat) or rng.random() < CHALLENGE_IN_PLAYOUT else "accept"
             return next((m for m in moves if m.verb == want), moves[0])
         plain = plain_claims(st, seat, moves)
         if plain:
             return plain[rng.randrange(len(plain))]
     return moves[rng.randrange(len(moves))]
+
+
+def _impossible(st: State, seat: int) -> bool:
+    """Whether the claim ``seat`` is asked about cannot be true by what it holds: more pieces of the claimed
+    value than there are, counting its own (as the bluffer challenges; every copy of a value counts)."""
+    d = st.pdata
+    value = getattr(d, "last_value", None)
+    attribute = getattr(st.rs.phases[st.pidx], "attribute", "")
+    if value is None or not attribute:
+        return False
+    column = st.rs.pieces.columns[attribute]
+    held = sum(1 for p in st.hand(seat) if str(column[p]) == value)
+    return held + len(d.last_pieces) > sum(1 for v in column if str(v) == value)

@@ -36,6 +36,7 @@ Policy = Callable[["State", random.Random], "Move"]
 
 DEPTH = 60  # moves per playout before it is cut, when neither the caller nor the phase kind says otherwise
 DEPTH_IN_SEATS = {"claims": 1}  # phase kinds whose decisions show their effect within a round of the table
+HEURISTIC_IN = frozenset({"claims"})  # phase kinds whose playouts follow the heuristics (``playout_policy``)
 
 
 def playout_depth(st: State, depth: int | None) -> int:
@@ -49,6 +50,16 @@ def playout_depth(st: State, depth: int | None) -> int:
 def random_move(st: State, rng: random.Random) -> Move:
     moves = st.legal_moves()
     return moves[rng.randrange(len(moves))]
+
+
+def playout_policy(st: State, heuristic: bool) -> Policy:
+    """How a search's playouts from a decision in ``st`` play: by the heuristics (``policy.playout_move``) when
+    the caller asks (``h``), and in a phase kind where uniform play says nothing (``HEURISTIC_IN``); else at
+    random. A uniform claim is mostly a lie of many pieces that is challenged: random playouts of a claims
+    turn judge a line by how badly the seats, the searching one included, would play next, so accepting a
+    claim (after which the searching seat soon claims again) looked worse than challenging it whether the
+    claim was true or not. (Measured: see benchmarks/README.md, claims games.)"""
+    return playout_move if heuristic or phase_kind(st) in HEURISTIC_IN else random_move
 
 
 def opponents(st: State, seat: int) -> list[int]:

@@ -5,8 +5,10 @@ takes its own options (``-a/--a-option``, ``--a-preset`` for A; ``-b/--b-option`
 for B). Both sides play games 0..N-1 of the same run seed with the same agents.
 
 ``--moves N`` compares the games' first N moves (for hands that run to thousands of moves, as a claims
-hand between seats that challenge can): a game still going then is scored as a search scores a playout
-cut short (``runs.simulate.cut_result``: minus the pieces each seat holds; the fewest win), and says so.
+hand between seats that challenge can): a game still going then is won as a search scores a playout cut
+short (``runs.simulate.cut_result``: the seat holding the fewest pieces), and every game, ended or cut, is
+scored by the same measure, minus the pieces each seat holds when it stopped, so that mean scores and
+their differences are on one scale; the rules' own scores of the games that ended are reported apart.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ def register(group: click.Group) -> None:
                    "whose matches are long; each game is then a hand, its winner the seat ahead after it).")
 @click.option("--moves", "max_moves", type=click.IntRange(min=1), default=None, metavar="N",
               help="Play only the first N moves of each game; a game still going is won by the seat holding the "
-                   "fewest pieces, each seat scoring minus the pieces it holds (how searches score a cut playout).")
+                   "fewest pieces (how searches score a cut playout), and every game, ended or cut, scores each "
+                   "seat minus the pieces it holds when it stopped; the rules' scores of games that ended are "
+                   "shown apart.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Draw the distributions side by side (needs matplotlib: pip install 'rulecraft[plot]').")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -146,7 +150,8 @@ def _per_moves(moves_per_game: int | None) -> str:
     if moves_per_game is None:
         return ""
     return (f"; each game is its first {moves_per_game} moves, a game still going then won by the seat holding "
-            f"the fewest pieces, scores minus the pieces held (--moves {moves_per_game})")
+            f"the fewest pieces (--moves {moves_per_game}); every game's score, ended or cut, is minus the pieces "
+            "held when it stopped, the rules' scores of games that ended shown apart")
 
 
 def _stopped(side: dict[str, Any], hands_per_game: int | None, moves_per_game: int | None = None) -> str:
@@ -177,6 +182,15 @@ def render_text(report: dict[str, Any], rulesets: tuple[Ruleset, Ruleset] | None
             lo, hi = w["ci95"]
             lines.append(f"  seat {w['seat']}: wins {100 * w['rate']:5.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f})"
                          f"  score {_dist(sc)}")
+        ended = side.get("ended_rules_scores")
+        if ended is not None:
+            count = ended[0].get("n", 0) if ended else 0
+            lines.append(f"  scores above: minus the pieces held when each game stopped; the rules' scores of the "
+                         f"{count} game{'s' if count != 1 else ''} that ended before the cut:"
+                         + ("" if count else " -"))
+            if count:
+                for s, sc in enumerate(ended):
+                    lines.append(f"    seat {s}: {_dist(sc)}")
         lines.append(f"  moves {_dist(side['length']['moves'])}")
         stopped = _stopped(side, report.get("hands_per_game"), report.get("moves_per_game"))
         lines.append(f"  hands {_dist(side['length']['hands'])}   {stopped}")
@@ -199,9 +213,10 @@ def render_text(report: dict[str, Any], rulesets: tuple[Ruleset, Ruleset] | None
     lines.append("")
     ci = d.get("ci95", {})
     lines.append("B - A (95% CI; both sides play the same deals, so means are compared game by game):")
+    score = "mean score (minus pieces held)" if "ended_rules_scores" in a else "mean score"
     for s, x in enumerate(d["win_rate"]):
         lines.append(f"  seat {s}: win rate {with_ci(100 * x, _scaled(ci, 'win_rate', s, 100))} points, "
-                     f"mean score {with_ci(d['mean_score'][s], _scaled(ci, 'mean_score', s))}")
+                     f"{score} {with_ci(d['mean_score'][s], _scaled(ci, 'mean_score', s))}")
     lines.append(f"  moves {with_ci(d['mean_moves'], ci.get('mean_moves'))}, "
                  f"hands {with_ci(d['mean_hands'], ci.get('mean_hands'))}, "
                  f"first-player advantage {100 * d['first_player_advantage']:+.1f} points")

@@ -42,7 +42,7 @@ def side_stats(records: Sequence[dict[str, Any]], seats: int) -> dict[str, Any]:
             games_with[k] = games_with.get(k, 0) + (1 if v else 0)
     rules = {k: {"count": fired[k], "per_game": round(fired[k] / n, 4), "games": games_with[k],
                  "share_of_games": round(games_with[k] / n, 4)} for k in sorted(fired)}
-    return {
+    out: dict[str, Any] = {
         "games": n,
         "win_rate": win_rates,
         "scores": [describe([float(r["scores"][s]) for r in records]) for s in range(seats)],
@@ -52,6 +52,13 @@ def side_stats(records: Sequence[dict[str, Any]], seats: int) -> dict[str, Any]:
         "rules_fired": rules,
         "balance": _balance(records, seats, wins),
     }
+    if any("rules_scores" in r for r in records):
+        # A run cut at a number of moves: ``scores`` are the pieces held, every game alike; the rules' own
+        # scores, of the games that ended before the cut, on their own scale and apart.
+        ended = [r["rules_scores"] for r in records if r.get("rules_scores") is not None]
+        out["score_measure"] = "minus pieces held"
+        out["ended_rules_scores"] = [describe([float(sc[s]) for sc in ended]) for s in range(seats)]
+    return out
 
 
 def _balance(records: Sequence[dict[str, Any]], seats: int, wins: list[float]) -> dict[str, Any]:

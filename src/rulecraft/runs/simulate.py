@@ -121,26 +121,42 @@ class _Tracker:
             self.hand = st.hand_no
 
 
+def held_scores(st: State) -> list[int]:
+    """Minus the pieces each seat holds: the one measure a game cut by a bound on moves has, and so the score
+    of every game of a run cut so (``compare --moves``), ended or not, for the scores to share one scale."""
+    return [-len(st.hand(s)) for s in range(st.rs.seats.count)]
+
+
 def cut_result(st: State) -> dict[str, Any]:
     """The result of a game stopped by a bound on moves before it ended, scored as a search scores a playout
     cut short (``agents.rollout``): each seat's score is minus the pieces it holds, and the fewest win."""
-    scores = [-len(st.hand(s)) for s in range(st.rs.seats.count)]
+    scores = held_scores(st)
     best = max(scores)
     return {"scores": scores, "winners": [s for s, v in enumerate(scores) if v == best], "hands": st.hand_no,
             "truncated": True}
 
 
 def game_record(st: State, moves: int, index: int = 0, first: int | None = None,
-                leaders: Sequence[int | None] = ()) -> dict[str, Any]:
+                leaders: Sequence[int | None] = (), held: bool = False) -> dict[str, Any]:
     """The plain, JSON-ready facts of one game that every statistic is computed from (``cut_result`` for a
-    game stopped before it ended)."""
+    game stopped before it ended).
+
+    ``held`` (a run cut at a number of moves): ``scores`` are then minus the pieces held when the game
+    stopped, for a game that ended as for one cut, and ``rules_scores`` the rules' own scores of a game that
+    ended (None for one cut), so the rules' scale and the cut one are never mixed. The winners stay who was
+    ahead when the game stopped: by the rules in a game that ended, by the fewest pieces in one cut.
+    """
     result = st.result if st.result is not None else cut_result(st)
     scores = list(result["scores"])
     winners = list(result["winners"])
+    extra: dict[str, Any] = {}
+    if held:
+        extra["rules_scores"] = scores if st.result is not None else None
+        scores = held_scores(st)
     team_of = st.rs.seats.team_of
     rivals = [v for s, v in enumerate(scores) if winners and team_of[s] != team_of[winners[0]]]
     margin = (max(scores) - max(rivals)) if rivals else 0
-    top = leader(scores, team_of)
+    top = leader(list(result["scores"]), team_of)  # who led for good, by the standings the hands were played for
     led_from = None
     if top is not None and leaders:
         k = len(leaders)
@@ -150,7 +166,7 @@ def game_record(st: State, moves: int, index: int = 0, first: int | None = None,
     return {"index": index, "seed": st.seed, "scores": scores, "winners": winners, "moves": moves,
             "hands": result["hands"], "truncated": bool(result["truncated"]),
             "fired": dict(sorted(st.fired.items())), "first": first, "margin": margin,
-            "led_from": led_from}
+            "led_from": led_from, **extra}
 
 
 def play_record(rs: Ruleset, seed: int, index: int, agent_names: Sequence[str], max_hands: int | None = None,
@@ -161,7 +177,7 @@ def play_record(rs: Ruleset, seed: int, index: int, agent_names: Sequence[str], 
                           max_moves=max_moves)
     if on_game is not None:
         on_game(index, st)
-    return game_record(st, moves, index, tracker.first, tracker.leaders)
+    return game_record(st, moves, index, tracker.first, tracker.leaders, held=max_moves is not None)
 
 
 @dataclass
