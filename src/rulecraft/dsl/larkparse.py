@@ -5,7 +5,6 @@ earlier run kept the tree of (``parser._trees``): a run whose every tree is kept
 
 from __future__ import annotations
 
-import ast as pyast
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
@@ -13,6 +12,7 @@ from typing import Any, cast
 from lark import Lark, Token, Transformer, v_args
 
 from rulecraft.dsl import ast as A
+from rulecraft.dsl.quoted import quoted_text
 from rulecraft.dsl.syntax_error import ExprSyntaxError
 from rulecraft.parser_cache import lalr_parser, write_shipped
 
@@ -61,8 +61,8 @@ class _ToAst(Transformer[Token, A.Node]):
             raise ExprSyntaxError(meta.start_pos + text.index("\x00"), "a text contains a NUL character; write "
                                                                        "text without control characters")
         try:
-            value = pyast.literal_eval(text)
-        except (SyntaxError, ValueError) as exc:  # an escape that means nothing: '\x4', '\N{nosuch}'
+            value = quoted_text(text)
+        except (SyntaxError, ValueError) as exc:  # an escape that means nothing: '\x4', '\N{nosuch}', '\h'
             reason = str(getattr(exc, "msg", exc)).rsplit(": ", 1)[-1]
             raise ExprSyntaxError(meta.start_pos, f"this text has an escape that means nothing ({reason}); write "
                                                   "a backslash as \\\\") from None

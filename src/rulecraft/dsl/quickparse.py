@@ -18,11 +18,11 @@ every expression of the bundled and test files, and many changed and generated o
 
 from __future__ import annotations
 
-import ast as pyast
 import re
 from typing import Any
 
 from rulecraft.dsl import ast as A
+from rulecraft.dsl.quoted import quoted_text
 
 # lark's terminals (grammar.lark), and its ignored whitespace (common.WS).
 _TOKEN = re.compile(r"""
@@ -298,9 +298,6 @@ def _string(text: str) -> str:
     if "\\" not in text and text.isprintable():  # no escape, no line break or control character
         return text[1:-1]
     try:
-        value = pyast.literal_eval(text)
+        return quoted_text(text)
     except (SyntaxError, ValueError):
         raise _GiveUp from None
-    if not isinstance(value, str):
-        raise _GiveUp
-    return value
