@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
+from typing import Any
+
+import click
 
 from rulecraft.errors import UsageError, clip
 
@@ -42,3 +46,14 @@ def comma_list(text: str, option: str) -> list[str]:
             raise UsageError(f"{option} {clip(text)}: item {i} of {len(items)} is empty (one name per seat, "
                              "separated by commas)")
     return items
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A number option in a range that is also a number: click's FloatRange takes ``nan`` (no comparison
+    refuses it) and ``inf``, with which a time limit never fires and a threshold never holds."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if isinstance(number, float) and not math.isfinite(number):
+            self.fail(f"{clip(value)!r} is not a finite number.", param, ctx)
+        return number
