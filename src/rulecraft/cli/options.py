@@ -26,11 +26,11 @@ def parse_option_assignments(items: Iterable[str]) -> dict[str, str]:
         name, sep, choice = text.partition("=")
         name, choice = name.strip(), choice.strip()
         if not sep or not name or not choice:
-            raise UsageError(f"an option is written NAME=CHOICE (e.g. -o bird_rank=lowest), not '{raw}'")
+            raise UsageError(f"an option is written NAME=CHOICE (e.g. -o bird_rank=lowest), not '{clip(raw)}'")
         if not _NAME.match(name):
-            raise UsageError(f"'{name}' is not an option name: use letters, digits, _ and - (in '{raw}')")
+            raise UsageError(f"'{clip(name)}' is not an option name: use letters, digits, _ and - (in '{clip(raw)}')")
         if name in out and out[name] != choice:
-            raise UsageError(f"option '{name}' is given twice, as '{out[name]}' and '{choice}'")
+            raise UsageError(f"option '{clip(name)}' is given twice, as '{clip(out[name])}' and '{clip(choice)}'")
         out[name] = choice
     return out
 
