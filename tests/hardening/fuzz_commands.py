@@ -7,7 +7,8 @@ scenario; a mutants list; a log saved by ``simulate --log-dir``) after one to th
 deleted, repeated, swapped or truncated; a number made huge, negative, fractional or a word; a name
 changed; deep nesting, a huge list, unicode, tabs, a BOM, CRLF; alias bombs, duplicate keys,
 ``!!python`` tags), copied with the files beside it into a scratch directory. One to three commands
-that read it run there (``validate``, ``test``, ``explain``, ``fmt``, ``convert``, ``simulate -n 2``,
+that read it run there (``validate``, ``test``, ``explain``, ``fmt``, ``convert``, ``simulate -n 2``, a
+command with one number option, agent spec (``mc:99999999999``) or ``-o`` given an odd value,
 ``replay``, ``play`` with a script of illegal and garbage moves on stdin, ``eval`` of a hostile
 expression, ``compare -n 2``, ``test --mutate``), each in a forked child of this process (rulecraft is
 imported once) with its address space and CPU time capped. A finding is:
@@ -184,6 +185,8 @@ def edit(rng: random.Random, text: str, kind: str) -> tuple[str, str]:
     elif op == "longkey":
         lines[i] = " " * (len(lines[i]) - len(lines[i].lstrip())) + rng.choice([".a", "[x]", "-"]) * 200000 + ": 1"
     elif op == "json":
+        if rng.random() < 0.3:  # the header: its ruleset, options, seed, agents
+            i = 0
         line = lines[i]
         try:
             event = json.loads(line)
@@ -192,7 +195,8 @@ def edit(rng: random.Random, text: str, kind: str) -> tuple[str, str]:
         if isinstance(event, dict) and event:
             key = rng.choice(sorted(event))
             event[key] = rng.choice([None, -1, 2**70, 1.5, "x", [], {}, [[[]]], "play x", True, "é" * 50,
-                                     {"type": "move"}])
+                                     {"type": "move"}, {"name": "rook", "options": {"x": "y"}}, ["mc:99999999999"] * 4,
+                                     {"name": rng.choice(["rook", "doubt", "hearts"]), "options": {}, "hash": "0"}])
             lines[i] = json.dumps(event)
     return "\n".join(lines), op
 
@@ -217,6 +221,36 @@ HOSTILE_EXPRESSIONS = ["(" * 5000 + "1" + ")" * 5000, "2 ** 99999999", "9" * 100
                        "score[seat]", "range(-1)", "sorted([1, 'a'])"]
 
 
+HOSTILE_AGENTS = ["mc:99999999999999999999", "ismcts:10**30", "mc:d99999999999", "mc:k999999999", "mc:infs",
+                  "mc:nans", "mc:1e300s", "default:99999999999", "default:0", "mc:-1", "mc:" + "9" * 5000, "mc:",
+                  "mc::::", "bluffer:nan", "bluffer:2", "scripted:" + "x;" * 1000, "random:1", "nope", "mc:0.5",
+                  "ismcts:1e3", "mc:h:h", "mc:d0", "default:1.5"]
+HOSTILE_VALUES = ["nan", "inf", "-inf", "-1", "0", "1e400", "99999999999999999999999", "9" * 5000, "x", "", "1.5",
+                  "0x10", "1_000", " 3", "é"]
+HOSTILE_OPTIONS = ["players=", "=4", "a=b=c", "x" * 5000 + "=1", "players=" + "9" * 5000, "players=4.0",
+                   "players=true", "pl ayers=4", "players=\x00", "players=[4]", "é=é", "-o", "players=04"]
+
+
+def hostile_numbers(rng: random.Random, name: str) -> tuple[list[str], str]:
+    """A command line of ``name`` with one number option given an odd value, or an odd agent or option."""
+    v = rng.choice(HOSTILE_VALUES)
+    return rng.choice([
+        ["simulate", name, "-n", "1", "--no-timings", "--agents", rng.choice(HOSTILE_AGENTS)],
+        ["simulate", name, "-n", rng.choice(["nan", "-1", "0", "1.5", "x", "", "1e400", "9" * 5000]), "--no-timings",
+         "--agents", "random"],  # (a huge -n is a long run by request: bounded by Ctrl-C, test_worker_processes)
+        ["simulate", name, "-n", "1", "--seed", v, "--no-timings", "--agents", "random"],
+        ["simulate", name, "-n", "2", "--workers", v, "--no-timings", "--agents", "random"],
+        ["compare", name, name, "-n", "1", "--hands", v, "--no-timings", "--agents", "random"],
+        ["compare", name, name, "-n", "1", "--moves", v, "--no-timings", "--agents", "random"],
+        ["validate", "--simulate", "1", "--time-limit", v, "--max-moves", "2000", name],
+        ["validate", "--simulate", "1", "--max-moves", v, "--time-limit", "5", name],
+        ["play", name, "--seed", "1", "--seats", "human," + rng.choice(HOSTILE_AGENTS)],
+        ["play", name, "--hands", v, "--seed", "1"],
+        ["explain", name, "-o", rng.choice(HOSTILE_OPTIONS)],
+        ["explain", name, "--preset", rng.choice(["", "x" * 5000, "é", "\x00"])],
+    ]), ""
+
+
 def commands(rng: random.Random, seed: Seed, name: str) -> list[tuple[list[str], str]]:
     """Command lines (and stdin) that read the file ``name`` (in the scratch directory) of ``seed``'s kind."""
     other = "out.rules" if name.endswith(".yaml") else "out.yaml"
@@ -231,6 +265,7 @@ def commands(rng: random.Random, seed: Seed, name: str) -> list[tuple[list[str],
             (["eval", "--ruleset", name, rng.choice(HOSTILE_EXPRESSIONS)], ""),
             (["compare", name, name, "-n", "2", "--agents", "random", "--no-timings"], ""),
             (["diff", name, name], ""),
+            hostile_numbers(rng, name),
         ]
         if name.endswith(".rules"):
             menu += [(["fmt", "--check", name], ""), (["fmt", name], "")]
@@ -243,7 +278,10 @@ def commands(rng: random.Random, seed: Seed, name: str) -> list[tuple[list[str],
     else:
         menu = [(["replay", name], "\n" * rng.randint(0, 5) + rng.choice(["", "q\n", "x\n", "999\n"])),
                 (["replay", name, "--seat", rng.choice(["0", "1", "-1", "99"])], ""),
-                (["play", "--resume", name], play_script(rng)), (["validate", name], "")]
+                (["play", "--resume", name], play_script(rng)), (["validate", name], ""),
+                (["replay", name, "--seat", rng.choice(HOSTILE_VALUES)], ""),
+                (["play", "--resume", name, "--seats", ",".join(rng.choice(HOSTILE_AGENTS) for _ in range(4))],
+                 play_script(rng))]
     picks = rng.sample(menu, k=min(len(menu), rng.randint(1, 3)))
     out = []
     for args, stdin in picks:

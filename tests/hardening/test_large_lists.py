@@ -22,7 +22,7 @@ def capped() -> None:
 
 def test_a_list_of_150000_items_is_refused_at_the_token_limit_in_bounded_memory(cli: Cli) -> None:
     cli.write("long.rules", "name x\nnotes\n" + "".join(f"  - x{i}\n" for i in range(150_000)))
-    r = cli.process("validate", "long.rules", preexec_fn=capped)
+    r = cli.process("validate", "long.rules", preexec_fn=capped, timeout=900)  # (a few seconds of CPU)
     assert (r.returncode, r.stderr) == (1, "")
     # three tokens an item ('-', the name, the line end) after the four of the first two lines: the 400,001st is
     # the end of line 133,334
@@ -38,7 +38,7 @@ def test_a_list_of_99000_items_one_a_line_is_read_in_bounded_memory(cli: Cli) ->
     assert text.count("\nconstants {bonus 10}\n") == 1
     cli.write("many.rules", text.replace("\nconstants {bonus 10}\n", "\nconstants\n  bonus 10\n  many\n" +
                                          "    - a\n" * 99_000))
-    r = cli.process("validate", "many.rules", preexec_fn=capped)
+    r = cli.process("validate", "many.rules", preexec_fn=capped, timeout=900)
     assert (r.returncode, r.stderr) == (0, ""), r.stdout
     assert r.stdout.startswith("ok: 1 file valid (")
 
