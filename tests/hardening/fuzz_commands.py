@@ -19,7 +19,10 @@ imported once) with its address space and CPU time capped. A finding is:
 - ``memory``: the child's peak resident memory grew more than ``--memory-growth`` MB;
 - ``noplace``: exit 1, and no error line names the edited file, though the input was that file;
 - ``changed``: a file that was there before and that the command must not write changed (or vanished);
-- ``litter``: a temporary file left behind.
+- ``litter``: a temporary file left behind;
+- ``usage``: ``replay`` or ``play`` of an edited file, with no odd option, exits 2: the file's problem was
+  reported as the user's command line (exit 1 and the place, for a file);
+- ``echo``: an error line over 2,000 characters (a user's text not clipped).
 
 Findings are grouped by kind, command and the first error line with its particulars blanked out; the
 first input of each group is kept under ``--findings`` to replay (its directory and command line).
@@ -380,6 +383,12 @@ def judge(run: Run, args: list[str], name: str, before: dict[str, str], after: d
         found.append(Finding("exit", cmd, f"exit {run.code}: {run.out[-300:]}"))
     if run.cpu > slow:
         found.append(Finding("slow", cmd, f"{run.cpu:.1f} s of CPU"))
+    if run.code == 2 and name in args and args[0] in ("replay", "play") and not any(
+            a in args for a in ("--seat", "--seats", "--hands")):  # a file's problem is exit 1, at its place
+        found.append(Finding("usage", cmd, _error_line(run.out)))
+    long_lines = [line for line in run.out.splitlines() if "error" in line and len(line) > 2000]
+    if long_lines:  # a user's text echoed whole (clip it)
+        found.append(Finding("echo", cmd, f"{len(long_lines[0]):,} characters: {long_lines[0][:200]}"))
     if run.peak_mb - base_mb > growth_mb:
         found.append(Finding("memory", cmd, f"peak {run.peak_mb:.0f} MB"))
     if run.code == 1:  # (compare, eval, simulate and test report a rule's failure at the rule, in another file)
@@ -399,6 +408,11 @@ def judge(run: Run, args: list[str], name: str, before: dict[str, str], after: d
         if key not in before and (".tmp" in key or key.startswith(".") or "~" in key):
             found.append(Finding("litter", cmd, key))
     return found
+
+
+def _error_line(out: str) -> str:
+    m = ERROR_LINE.search(out)
+    return m.group(0)[:300] if m else out[-300:]
 
 
 def _first_bug_line(out: str) -> str:
