@@ -382,6 +382,10 @@ def _compose(text: str) -> Node | None:
             finally:
                 fast.dispose()
         if fast_error is not None:
+            # (its traceback holds the frames of the composer, and through them every node composed so far:
+            # let them go before PyYAML reads)
+            fast_error.__traceback__ = None
+            del fast
             _raise_from_last_section(text, fast_error)
     loader = _PyLoader(text)
     try:
