@@ -36,3 +36,12 @@ def test_a_long_option_text_is_clipped(cli: Cli, args: tuple[str, ...], start: s
 def test_a_choice_is_its_text_and_nothing_else(cli: Cli, value: str, problem: str) -> None:
     r = cli("explain", "doubt", "-o", f"players={value}")
     assert (r.code, error_lines(r.err)) == (2, [f"error: {problem}"])
+
+
+def test_an_extends_path_too_long_to_exist_is_clipped(cli: Cli) -> None:
+    # found by fuzz_commands' 'echo' check: a line made 2 MB long was echoed twice in one 4 MB error line
+    cli.write("overlay.yaml", "extends: tiny.yaml" + "x" * 100_000 + "\nname: o\n")
+    r = cli("validate", "overlay.yaml")
+    assert r.code == 1
+    [line] = error_lines(r.out)
+    assert line.startswith("overlay.yaml:1:10: error: cannot find 'tiny.yamlxxx") and len(line) < 1000, line[:300]

@@ -248,11 +248,11 @@ def load_chain(ref: str | Path, read: dict[Path, YamlDocument] | None = None) ->
                               "such as 'my-game'", key="extends")
         target = path_target(ext, current.parent) or bundled_path(ext)
         if target is None:
-            chain = " extends ".join([d.file for d in docs] + [str(ext)])
+            chain = " extends ".join([d.file for d in docs] + [clip(ext)])
             known = list_bundled()
             close = difflib.get_close_matches(str(ext), known, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise _file_error(doc, ext, f"cannot find '{ext}' to extend{hint}: {chain}; give a path relative to "
+            raise _file_error(doc, ext, f"cannot find '{clip(ext)}' to extend{hint}: {chain}; give a path relative to "
                                         f"this file or a bundled name ({', '.join(known) or 'none'})")
         via = ext
         current = target
