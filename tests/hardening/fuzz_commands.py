@@ -7,7 +7,8 @@ scenario; a mutants list; a log saved by ``simulate --log-dir``) after one to th
 deleted, repeated, swapped or truncated; a number made huge, negative, fractional or a word; a name
 changed; deep nesting, a huge list, unicode, tabs, a BOM, CRLF; alias bombs, duplicate keys,
 ``!!python`` tags), copied with the files beside it into a scratch directory. One to three commands
-that read it run there (``validate``, ``test``, ``explain``, ``fmt``, ``convert``, ``simulate -n 2``,
+that read it run there (``validate``, ``test``, ``explain``, ``fmt``, ``convert``, ``simulate -n 2``, a
+command with one number option, agent spec (``mc:99999999999``) or ``-o`` given an odd value,
 ``replay``, ``play`` with a script of illegal and garbage moves on stdin, ``eval`` of a hostile
 expression, ``compare -n 2``, ``test --mutate``), each in a forked child of this process (rulecraft is
 imported once) with its address space and CPU time capped. A finding is:
@@ -18,7 +19,10 @@ imported once) with its address space and CPU time capped. A finding is:
 - ``memory``: the child's peak resident memory grew more than ``--memory-growth`` MB;
 - ``noplace``: exit 1, and no error line names the edited file, though the input was that file;
 - ``changed``: a file that was there before and that the command must not write changed (or vanished);
-- ``litter``: a temporary file left behind.
+- ``litter``: a temporary file left behind;
+- ``usage``: ``replay`` or ``play`` of an edited file, with no odd option, exits 2: the file's problem was
+  reported as the user's command line (exit 1 and the place, for a file);
+- ``echo``: an error line over 2,000 characters (a user's text not clipped).
 
 Findings are grouped by kind, command and the first error line with its particulars blanked out; the
 first input of each group is kept under ``--findings`` to replay (its directory and command line).
@@ -184,6 +188,8 @@ def edit(rng: random.Random, text: str, kind: str) -> tuple[str, str]:
     elif op == "longkey":
         lines[i] = " " * (len(lines[i]) - len(lines[i].lstrip())) + rng.choice([".a", "[x]", "-"]) * 200000 + ": 1"
     elif op == "json":
+        if rng.random() < 0.3:  # the header: its ruleset, options, seed, agents
+            i = 0
         line = lines[i]
         try:
             event = json.loads(line)
@@ -192,7 +198,8 @@ def edit(rng: random.Random, text: str, kind: str) -> tuple[str, str]:
         if isinstance(event, dict) and event:
             key = rng.choice(sorted(event))
             event[key] = rng.choice([None, -1, 2**70, 1.5, "x", [], {}, [[[]]], "play x", True, "é" * 50,
-                                     {"type": "move"}])
+                                     {"type": "move"}, {"name": "rook", "options": {"x": "y"}}, ["mc:99999999999"] * 4,
+                                     {"name": rng.choice(["rook", "doubt", "hearts"]), "options": {}, "hash": "0"}])
             lines[i] = json.dumps(event)
     return "\n".join(lines), op
 
@@ -217,6 +224,36 @@ HOSTILE_EXPRESSIONS = ["(" * 5000 + "1" + ")" * 5000, "2 ** 99999999", "9" * 100
                        "score[seat]", "range(-1)", "sorted([1, 'a'])"]
 
 
+HOSTILE_AGENTS = ["mc:99999999999999999999", "ismcts:10**30", "mc:d99999999999", "mc:k999999999", "mc:infs",
+                  "mc:nans", "mc:1e300s", "default:99999999999", "default:0", "mc:-1", "mc:" + "9" * 5000, "mc:",
+                  "mc::::", "bluffer:nan", "bluffer:2", "scripted:" + "x;" * 1000, "random:1", "nope", "mc:0.5",
+                  "ismcts:1e3", "mc:h:h", "mc:d0", "default:1.5"]
+HOSTILE_VALUES = ["nan", "inf", "-inf", "-1", "0", "1e400", "99999999999999999999999", "9" * 5000, "x", "", "1.5",
+                  "0x10", "1_000", " 3", "é"]
+HOSTILE_OPTIONS = ["players=", "=4", "a=b=c", "x" * 5000 + "=1", "players=" + "9" * 5000, "players=4.0",
+                   "players=true", "pl ayers=4", "players=\x00", "players=[4]", "é=é", "-o", "players=04"]
+
+
+def hostile_numbers(rng: random.Random, name: str) -> tuple[list[str], str]:
+    """A command line of ``name`` with one number option given an odd value, or an odd agent or option."""
+    v = rng.choice(HOSTILE_VALUES)
+    return rng.choice([
+        ["simulate", name, "-n", "1", "--no-timings", "--agents", rng.choice(HOSTILE_AGENTS)],
+        ["simulate", name, "-n", rng.choice(["nan", "-1", "0", "1.5", "x", "", "1e400", "9" * 5000]), "--no-timings",
+         "--agents", "random"],  # (a huge -n is a long run by request: bounded by Ctrl-C, test_worker_processes)
+        ["simulate", name, "-n", "1", "--seed", v, "--no-timings", "--agents", "random"],
+        ["simulate", name, "-n", "2", "--workers", v, "--no-timings", "--agents", "random"],
+        ["compare", name, name, "-n", "1", "--hands", v, "--no-timings", "--agents", "random"],
+        ["compare", name, name, "-n", "1", "--moves", v, "--no-timings", "--agents", "random"],
+        ["validate", "--simulate", "1", "--time-limit", v, "--max-moves", "2000", name],
+        ["validate", "--simulate", "1", "--max-moves", v, "--time-limit", "5", name],
+        ["play", name, "--seed", "1", "--seats", "human," + rng.choice(HOSTILE_AGENTS)],
+        ["play", name, "--hands", v, "--seed", "1"],
+        ["explain", name, "-o", rng.choice(HOSTILE_OPTIONS)],
+        ["explain", name, "--preset", rng.choice(["", "x" * 5000, "é", "\x00"])],
+    ]), ""
+
+
 def commands(rng: random.Random, seed: Seed, name: str) -> list[tuple[list[str], str]]:
     """Command lines (and stdin) that read the file ``name`` (in the scratch directory) of ``seed``'s kind."""
     other = "out.rules" if name.endswith(".yaml") else "out.yaml"
@@ -231,6 +268,7 @@ def commands(rng: random.Random, seed: Seed, name: str) -> list[tuple[list[str],
             (["eval", "--ruleset", name, rng.choice(HOSTILE_EXPRESSIONS)], ""),
             (["compare", name, name, "-n", "2", "--agents", "random", "--no-timings"], ""),
             (["diff", name, name], ""),
+            hostile_numbers(rng, name),
         ]
         if name.endswith(".rules"):
             menu += [(["fmt", "--check", name], ""), (["fmt", name], "")]
@@ -243,7 +281,10 @@ def commands(rng: random.Random, seed: Seed, name: str) -> list[tuple[list[str],
     else:
         menu = [(["replay", name], "\n" * rng.randint(0, 5) + rng.choice(["", "q\n", "x\n", "999\n"])),
                 (["replay", name, "--seat", rng.choice(["0", "1", "-1", "99"])], ""),
-                (["play", "--resume", name], play_script(rng)), (["validate", name], "")]
+                (["play", "--resume", name], play_script(rng)), (["validate", name], ""),
+                (["replay", name, "--seat", rng.choice(HOSTILE_VALUES)], ""),
+                (["play", "--resume", name, "--seats", ",".join(rng.choice(HOSTILE_AGENTS) for _ in range(4))],
+                 play_script(rng))]
     picks = rng.sample(menu, k=min(len(menu), rng.randint(1, 3)))
     out = []
     for args, stdin in picks:
@@ -342,6 +383,12 @@ def judge(run: Run, args: list[str], name: str, before: dict[str, str], after: d
         found.append(Finding("exit", cmd, f"exit {run.code}: {run.out[-300:]}"))
     if run.cpu > slow:
         found.append(Finding("slow", cmd, f"{run.cpu:.1f} s of CPU"))
+    if run.code == 2 and name in args and args[0] in ("replay", "play") and not any(
+            a in args for a in ("--seat", "--seats", "--hands")):  # a file's problem is exit 1, at its place
+        found.append(Finding("usage", cmd, _error_line(run.out)))
+    long_lines = [line for line in run.out.splitlines() if "error" in line and len(line) > 2000]
+    if long_lines:  # a user's text echoed whole (clip it)
+        found.append(Finding("echo", cmd, f"{len(long_lines[0]):,} characters: {long_lines[0][:200]}"))
     if run.peak_mb - base_mb > growth_mb:
         found.append(Finding("memory", cmd, f"peak {run.peak_mb:.0f} MB"))
     if run.code == 1:  # (compare, eval, simulate and test report a rule's failure at the rule, in another file)
@@ -361,6 +408,11 @@ def judge(run: Run, args: list[str], name: str, before: dict[str, str], after: d
         if key not in before and (".tmp" in key or key.startswith(".") or "~" in key):
             found.append(Finding("litter", cmd, key))
     return found
+
+
+def _error_line(out: str) -> str:
+    m = ERROR_LINE.search(out)
+    return m.group(0)[:300] if m else out[-300:]
 
 
 def _first_bug_line(out: str) -> str:

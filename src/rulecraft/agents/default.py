@@ -48,13 +48,14 @@ from rulecraft.agents.policy import (
     trick_move,
 )
 from rulecraft.agents.rollout import one_ply
-from rulecraft.errors import UsageError
+from rulecraft.errors import UsageError, clip
 
 if TYPE_CHECKING:
     from rulecraft.engine.moves import Move
     from rulecraft.engine.state import State
 
 WORLDS = 6
+MAX_WORLDS = 1_000  # a bound on default:N, far past what a decision needs, so a huge N is refused, not played
 DEPTH = 400  # moves per playout before it is cut (a hand of most games ends well before)
 OTHER_CANDIDATES = 8
 
@@ -129,5 +130,8 @@ def _default(seed: int, seat: int, arg: str) -> DefaultAgent:
         worlds = 0
     if worlds < 1:
         raise UsageError(f"the default agent's argument is the number of sampled worlds per searched decision "
-                         f"(a whole number, 1 or more), not '{arg}'")
+                         f"(a whole number, 1 or more), not '{clip(arg)}'")
+    if worlds > MAX_WORLDS:
+        raise UsageError(f"agent 'default:{clip(arg)}' asks for {worlds:,} sampled worlds per searched decision; "
+                         f"the limit is {MAX_WORLDS:,}")
     return DefaultAgent(seed, seat, worlds)

@@ -37,7 +37,7 @@ from rulecraft.agents.claim_truth import open_claim, spread_draws
 from rulecraft.agents.inference import Learner
 from rulecraft.agents.rollout import Policy, outcome, play_out, playout_depth, playout_policy, sample_world
 from rulecraft.engine.standings import match_scores
-from rulecraft.errors import UsageError
+from rulecraft.errors import UsageError, clip
 
 if TYPE_CHECKING:
     from rulecraft.engine.moves import Move
@@ -117,10 +117,20 @@ class MCAgent:
         return outcome(st, seat, base)
 
 
+# Bounds of a budget: a spec past them is refused (a usage error naming the spec and the bound) rather than
+# accepted and played until stopped. Each is far beyond what a decision needs (the bundled benchmarks use
+# mc:10 to mc:200) and keeps one decision to minutes at most.
+MAX_PLAYOUTS = 100_000  # playouts (ismcts: iterations) per decision
+MAX_SECONDS = 3600.0  # seconds per decision
+MAX_DEPTH = 10_000  # moves per playout
+MAX_CANDIDATES = 1_000  # moves considered per decision
+
+
 def parse_budget(arg: str, agent: str = "mc") -> Budget:
-    """``"200"``, ``"200:0.5s"``, ``"0.5s"``, ``"100:d40:k24"`` → a Budget (UsageError when malformed,
-    naming ``agent``, the agent whose argument it is)."""
+    """``"200"``, ``"200:0.5s"``, ``"0.5s"``, ``"100:d40:k24"`` → a Budget (UsageError when malformed or past
+    a bound, naming ``agent``, the agent whose argument it is)."""
     fields: dict[str, float | int | None] = {}
+    count = "iterations" if agent == "ismcts" else "playouts"
     for raw in (a.strip() for a in arg.split(":")):
         if not raw:
             continue
@@ -129,23 +139,31 @@ def parse_budget(arg: str, agent: str = "mc") -> Budget:
             continue
         try:
             if raw.endswith("s"):
-                fields["seconds"] = float(raw[:-1])
-                ok = fields["seconds"] > 0  # type: ignore[operator]
+                key, value, bound, what = "seconds", float(raw[:-1]), MAX_SECONDS, "seconds per decision"
             elif raw[0] in "dk":
                 key = "depth" if raw[0] == "d" else "candidates"
-                fields[key] = int(raw[1:])
-                ok = fields[key] >= 1  # type: ignore[operator]
+                value = int(raw[1:])
+                bound, what = ((MAX_DEPTH, "moves per playout") if key == "depth" else
+                               (MAX_CANDIDATES, "moves considered per decision"))
             else:
-                fields["playouts"] = int(raw)
-                ok = fields["playouts"] >= 1  # type: ignore[operator]
+                key, value, bound, what = "playouts", int(raw), MAX_PLAYOUTS, f"{count} per decision"
+            ok = value > 0  # (false for NaN)
         except ValueError:
             ok = False
         if not ok:
             a = agent
-            raise UsageError(f"bad {a} argument '{raw}': use playouts ({a}:200), seconds ({a}:0.5s), "
+            raise UsageError(f"bad {a} argument '{clip(raw)}': use {count} ({a}:200), seconds ({a}:0.5s), "
                              f"playout depth ({a}:d80), moves considered ({a}:k16) or heuristic playouts ({a}:h), "
                              "joined by ':'")
+        if not value <= bound:  # (true for infinity)
+            spec, amount = clip(f"{agent}:{arg}"), clip(_amount(value))
+            raise UsageError(f"agent '{spec}': '{clip(raw)}' asks for {amount} {what}; the limit is {_amount(bound)}")
+        fields[key] = value
     return Budget(**fields)  # type: ignore[arg-type]
+
+
+def _amount(value: float) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{value:g}"
 
 
 @register("mc")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rulecraft.cli.options import comma_list, parse_option_assignments
+from rulecraft.cli.options import FiniteFloatRange, comma_list, parse_option_assignments
 from rulecraft.errors import RuleFileError, UsageError
 
 if TYPE_CHECKING:
@@ -104,10 +104,10 @@ def _new_log_dir(log_dir: str) -> None:
 @click.option("--max-mutants", type=click.IntRange(min=1), default=None,
               help="--mutate: try a sample of this many mutants (chosen by --seed).")
 @click.option("--seed", type=int, default=1, show_default=True, help="--mutate: the seed of --max-mutants' sample.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=None,
+@click.option("--timeout", type=FiniteFloatRange(min=0), default=None,
               help="--mutate: seconds a mutant may run before it counts as killed (default: ten times the "
                    "suite's own time, at least 30; 0: no limit).")
-@click.option("--fail-under", type=click.FloatRange(min=0, max=100), default=None,
+@click.option("--fail-under", type=FiniteFloatRange(min=0, max=100), default=None,
               help="--mutate: exit 1 when the kill rate (percent) is below this.")
 def test_cmd(paths: tuple[str, ...], quiet: bool, mutate: bool, coverage: bool, fmt: str, workers: int,
              max_mutants: int | None, seed: int, timeout: float | None, fail_under: float | None) -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
+from typing import Any
+
+import click
 
 from rulecraft.errors import UsageError, clip
 
@@ -22,11 +26,11 @@ def parse_option_assignments(items: Iterable[str]) -> dict[str, str]:
         name, sep, choice = text.partition("=")
         name, choice = name.strip(), choice.strip()
         if not sep or not name or not choice:
-            raise UsageError(f"an option is written NAME=CHOICE (e.g. -o bird_rank=lowest), not '{raw}'")
+            raise UsageError(f"an option is written NAME=CHOICE (e.g. -o bird_rank=lowest), not '{clip(raw)}'")
         if not _NAME.match(name):
-            raise UsageError(f"'{name}' is not an option name: use letters, digits, _ and - (in '{raw}')")
+            raise UsageError(f"'{clip(name)}' is not an option name: use letters, digits, _ and - (in '{clip(raw)}')")
         if name in out and out[name] != choice:
-            raise UsageError(f"option '{name}' is given twice, as '{out[name]}' and '{choice}'")
+            raise UsageError(f"option '{clip(name)}' is given twice, as '{clip(out[name])}' and '{clip(choice)}'")
         out[name] = choice
     return out
 
@@ -42,3 +46,14 @@ def comma_list(text: str, option: str) -> list[str]:
             raise UsageError(f"{option} {clip(text)}: item {i} of {len(items)} is empty (one name per seat, "
                              "separated by commas)")
     return items
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A number option in a range that is also a number: click's FloatRange takes ``nan`` (no comparison
+    refuses it) and ``inf``, with which a time limit never fires and a threshold never holds."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if isinstance(number, float) and not math.isfinite(number):
+            self.fail(f"{clip(value)!r} is not a finite number.", param, ctx)
+        return number

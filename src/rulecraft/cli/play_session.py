@@ -71,6 +71,12 @@ class Session:
         if len(names) != rs.seats.count:
             raise LogError(f"{path}:1:1: error: the log names {len(names)} agent{'s' if len(names) != 1 else ''} for "
                            f"{rs.seats.count} seats")
+        for seat, name in enumerate(names if agents is None else ()):  # (the log's own: its problem, at its header)
+            try:
+                if name != HUMAN:
+                    make_agent(name, 0, seat)
+            except UsageError as exc:
+                raise LogError(f"{path}:1:1: error: the log's agent for seat {seat}: {exc}") from None
         session = cls(rs, int(header["seed"]), names, None, log_path)  # type: ignore[arg-type]
         session._rebuild(header, events, str(path), None)
         return session

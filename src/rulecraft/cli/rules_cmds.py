@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from rulecraft.cli.options import parse_option_assignments
+from rulecraft.cli.options import FiniteFloatRange, parse_option_assignments
 from rulecraft.errors import Diagnostic, UsageError, clip
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ def register(group: click.Group) -> None:
               help="Also play N seeded random games per configuration, reporting any that cannot be played.")
 @click.option("--max-moves", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="--simulate: a game still going after this many moves is reported as one that does not end.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+@click.option("--time-limit", type=FiniteFloatRange(min=0, min_open=True), default=30.0, show_default=True,
               metavar="SECONDS", help="--simulate: so is a game still going after this many seconds.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="--simulate: play the configurations' games in this many local processes.")

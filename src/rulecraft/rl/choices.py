@@ -13,6 +13,7 @@ whose size the claim allows.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Sequence
 
@@ -45,12 +46,28 @@ def legal_actions(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...])
     return nexts
 
 
+def action_id(enc: Encoding, action: object) -> int:
+    """``action`` as an action id of ``enc``, or ValueError: a float was truncated (1.5 took action 1), a
+    bool was an id, and a negative id counted from the end of the table (-1 took the last action)."""
+    try:
+        if isinstance(action, bool):
+            raise TypeError
+        number = operator.index(action)  # type: ignore[arg-type]  # (ints, NumPy integers and 0-d arrays)
+    except TypeError:
+        raise ValueError(f"an action is a whole number, an id from 0 to {enc.num_actions - 1}, not "
+                         f"{str(action)[:60]!r}") from None
+    if not 0 <= number < enc.num_actions:
+        raise ValueError(f"action {number} is out of range: ids are 0 to {enc.num_actions - 1}")
+    return number
+
+
 def choose(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
            action: int) -> tuple[tuple[int, ...], Move | None]:
     """Take ``action`` after ``prefix``: (the new prefix, and the move to make when it is complete).
 
-    Raises ValueError for an action that is not legal here.
+    Raises ValueError for an action that is not an id or not legal here.
     """
+    action = action_id(enc, action)
     nexts, complete = options(enc, legal, prefix)
     if action == DONE and complete is not None and nexts:
         return (), complete

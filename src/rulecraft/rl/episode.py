@@ -79,7 +79,7 @@ class Episode:
     def take(self, action: int) -> Move | None:
         """Take one action of the seat to act; returns the move it completes (already made), if any."""
         assert self.st is not None and self.to_act is not None
-        self.prefix, move = choices.choose(self.enc, self.st.legal_moves(), self.prefix, int(action))
+        self.prefix, move = choices.choose(self.enc, self.st.legal_moves(), self.prefix, action)
         self.steps += 1
         if move is not None:
             self.make(move)

@@ -230,11 +230,11 @@ class RulecraftState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         t = self._t
-        t.actions.append(int(action))
         if t.chance:
             t.draw(int(action))
         else:
-            t.take(int(action))
+            t.take(action)
+        t.actions.append(int(action))  # (once taken: an action refused leaves the state as it was)
 
     def _action_to_string(self, player: int, action: int) -> str:
         t = self._t

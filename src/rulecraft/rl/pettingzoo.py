@@ -22,6 +22,7 @@ from pettingzoo import AECEnv
 
 from rulecraft.engine.board import MAX_HELD_NUMBER
 from rulecraft.engine.ruleset import Ruleset
+from rulecraft.rl import choices
 from rulecraft.rl.encoding import Encoding
 from rulecraft.rl.episode import DEFAULT_MAX_MOVES, Episode, new_state, ruleset_of
 
@@ -110,9 +111,9 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         assert self.episode is not None
         if action is None:
             raise ValueError(f"{agent} is to act: step(None) is only for a seat whose game has ended")
+        self.episode.take(action)  # (first: an action refused leaves the rewards as they were)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.episode.take(int(action))
         if self.episode.over:
             result = self.episode.st.result if self.episode.st is not None else None
             for a, r in zip(self.possible_agents, self.episode.rewards(), strict=True):
@@ -127,7 +128,7 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
 
     def action_string(self, action: int) -> str:
         """An action id as text (``play red-14``, ``bid 85``, ``done``)."""
-        return self.enc.action_string(int(action))
+        return self.enc.action_string(choices.action_id(self.enc, action))
 
     def render(self) -> str | None:
         """The table as the seat to act sees it (JSON), or the result once the game is over."""

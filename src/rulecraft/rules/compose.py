@@ -248,11 +248,11 @@ def load_chain(ref: str | Path, read: dict[Path, YamlDocument] | None = None) ->
                               "such as 'my-game'", key="extends")
         target = path_target(ext, current.parent) or bundled_path(ext)
         if target is None:
-            chain = " extends ".join([d.file for d in docs] + [str(ext)])
+            chain = " extends ".join([d.file for d in docs] + [clip(ext)])
             known = list_bundled()
             close = difflib.get_close_matches(str(ext), known, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise _file_error(doc, ext, f"cannot find '{ext}' to extend{hint}: {chain}; give a path relative to "
+            raise _file_error(doc, ext, f"cannot find '{clip(ext)}' to extend{hint}: {chain}; give a path relative to "
                                         f"this file or a bundled name ({', '.join(known) or 'none'})")
         via = ext
         current = target
@@ -518,7 +518,7 @@ def choose(options: list[OptionInfo], presets: list[PresetInfo], asked: dict[str
         if found is None:
             ids = [p.id for p in presets]
             known = f"presets: {', '.join(ids)}" if ids else "it has no presets"
-            raise UsageError(f"unknown preset '{preset}' for {what}{_did_you_mean(preset, ids)}; {known}")
+            raise UsageError(f"unknown preset '{clip(preset)}' for {what}{_did_you_mean(preset, ids)}; {known}")
         for k, v in found.options.items():
             chosen[k] = v
             how[k] = f"preset {preset}"
@@ -526,11 +526,11 @@ def choose(options: list[OptionInfo], presets: list[PresetInfo], asked: dict[str
         opt = by_id.get(name)
         if opt is None:
             known = f"options: {', '.join(by_id)}" if by_id else "it has no options"
-            raise UsageError(f"unknown option '{name}' for {what}{_did_you_mean(name, list(by_id))}; {known}")
+            raise UsageError(f"unknown option '{clip(name)}' for {what}{_did_you_mean(name, list(by_id))}; {known}")
         picked = opt.pick(value)
         if picked is None:
             ids = [c.id for c in opt.choices]
-            raise UsageError(f"option '{name}' has no choice '{value}'{_did_you_mean(str(value), ids)}; "
+            raise UsageError(f"option '{clip(name)}' has no choice '{clip(value)}'{_did_you_mean(str(value), ids)}; "
                              f"choices: {', '.join(ids)}")
         chosen[name] = picked
         how[name] = "command line"

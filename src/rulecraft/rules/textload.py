@@ -38,6 +38,11 @@ from rulecraft.rules.yamlload import MAX_BYTES, MAX_DEPTH, MAX_NODES, YamlDocume
 
 MAX_BRACKETS = Limit(50, "levels", "nests brackets {n} levels deep or more")
 """Deepest nesting of (), [] and {} on one value (the expression language's own limit)."""
+MAX_TOKENS = Limit(400_000, "tokens", "holds {n} tokens or more")
+"""Most tokens (names, numbers, strings, signs, line ends) in one file: a file of :data:`MAX_NODES` values, the
+YAML reader's bound, written one a line is 300,000 tokens. The parser's tree is about 0.4 KB a token, so this
+keeps a file's peak near the YAML reader's before the builder can count values. A bundled rule file holds
+about 600."""
 
 _DSL_DIR = Path(__file__).resolve().parent.parent / "dsl"
 
@@ -78,7 +83,9 @@ class _Layout(Indenter):
         return out
 
     def _watch(self, stream: Iterator[Token]) -> Iterator[Token]:
-        for tok in stream:
+        for count, tok in enumerate(stream, 1):
+            if MAX_TOKENS.exceeded(count):
+                raise _Limited(tok.line or 1, tok.column or 1, MAX_TOKENS.message("the file", count))
             if tok.type == "_NL":
                 self._comments_in(tok)
             elif tok.type in self.OPEN_PAREN_types:
@@ -126,7 +133,36 @@ def _parser() -> Lark:
     # it imports, with these options, by this lark (parser_cache); otherwise lark keeps them in the
     # user's cache directory (it checks both files), made again if that file cannot be read.
     grammar, imported = _grammars()
-    return lalr_parser("rulefile-parser", grammar, imported=imported, postlex=_Layout(), **_options())
+    parser = lalr_parser("rulefile-parser", grammar, imported=imported, postlex=_Layout(), **_options())
+    _collapse_wrappers(parser)
+    return parser
+
+
+def _collapse_wrappers(parser: Lark) -> None:
+    """Make the parser return the one child of an or_/and_/compare/arith node instead of the node.
+
+    The expression grammar's aliased rules keep a node even with one child, so the tree of a plain name
+    in a list was seven nodes, each with its positions: a 1.5 MB list of 150,000 names peaked at 530 MB
+    before the builder counted one value. The builder skips those nodes anyway (``_UNWRAP``); dropping
+    them as the parser reduces keeps a fifth of the tree. Lark has no option for it, so the tree-building
+    callbacks of these rules are wrapped (where this lark keeps them elsewhere, nothing is changed).
+    """
+    callbacks = getattr(getattr(getattr(parser.parser, "parser", None), "parser", None), "callbacks", None)
+    if not isinstance(callbacks, dict):
+        return
+    for rule, build in list(callbacks.items()):
+        alias = getattr(rule, "alias", None)
+        if isinstance(alias, str) and alias.split("__")[-1] in _UNWRAP:
+            callbacks[rule] = _collapsing(build)
+
+
+def _collapsing(build: Any) -> Any:
+    def collapse(children: list[Any]) -> Any:
+        if len(children) == 1 and isinstance(children[0], Tree):
+            return children[0]
+        return build(children)
+
+    return collapse
 
 
 def _grammars() -> tuple[str, tuple[str]]:

@@ -371,13 +371,22 @@ def _compose(text: str) -> Node | None:
     # header followed by '#' with no space ('key: |#'): a file with either is read by PyYAML alone, so both
     # readers accept exactly the same files (the fuzz tests check it).
     if _FastLoader is not None and "\t" not in text and not _BLOCK_HEADER_THEN_HASH.search(text):
+        fast_error: yaml.MarkedYAMLError | None = None
         with contextlib.suppress(yaml.YAMLError, _LoaderError, RecursionError):
             fast = _FastLoader(text)
             try:
                 node: Node | None = fast.get_single_node()
                 return node
+            except yaml.MarkedYAMLError as exc:
+                fast_error = exc
             finally:
                 fast.dispose()
+        if fast_error is not None:
+            # (its traceback holds the frames of the composer, and through them every node composed so far:
+            # let them go before PyYAML reads)
+            fast_error.__traceback__ = None
+            del fast
+            _raise_from_last_section(text, fast_error)
     loader = _PyLoader(text)
     try:
         slow: Node | None = loader.get_single_node()
@@ -388,6 +397,108 @@ def _compose(text: str) -> Node | None:
                                         loader.get_mark()) from None
     finally:
         loader.dispose()
+
+
+def _raise_from_last_section(text: str, fast_error: yaml.MarkedYAMLError) -> None:
+    """Raise PyYAML's error for a file libyaml refused, reading only from the last top-level key before the
+    place libyaml names (returns when that cannot give PyYAML's answer: the whole file is then read again).
+
+    PyYAML's pure-Python reader took 4-6 s to find the error in an 880 KB file. Both readers accept the
+    same files, so the entries before that key are accepted by PyYAML too, and from a key at column 0 of
+    the top-level mapping it reads on exactly as from the start of a file: its error there, moved down by
+    the lines cut, is the one the whole file gives. The key is found in libyaml's own events (a line that
+    only looks like a key may be inside a quoted value). Left to the whole reading: entries above the key
+    that libyaml does not read alone, or that hold a '?' (libyaml reads '? ' in a flow collection as a key
+    where PyYAML stops), an alias to an anchor above the key, a file of more than one document.
+    """
+    mark = fast_error.problem_mark or fast_error.context_mark
+    if mark is None or "\n---" in text or "\n..." in text or text.startswith("%"):
+        return
+    root, cut = _top_level_key_before(text, mark.index)
+    if root is None or cut is None or cut.index == 0 or "?" in text[:cut.index] or not _fast_accepts(text[:cut.index]):
+        return  # ('?' in a flow collection: libyaml reads an explicit key where PyYAML stops with an error)
+    try:
+        loader = _PyLoader(text[cut.index:])  # (a character YAML does not allow: the whole file says where)
+    except yaml.YAMLError:
+        return
+    try:
+        loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        if "undefined alias" in (exc.problem or "") or exc.problem_mark is None:
+            return
+        context_mark = exc.context_mark
+        if context_mark is not None and (context_mark.line, context_mark.column) == (0, 0) and \
+                exc.context == "while parsing a block mapping":
+            context_mark = root  # the top-level mapping, which starts above the cut
+        elif context_mark is not None:
+            context_mark = _moved(context_mark, cut)
+        raise type(exc)(exc.context, context_mark, exc.problem, _moved(exc.problem_mark, cut), exc.note) from None
+    except (yaml.YAMLError, _LoaderError, RecursionError, ValueError, OverflowError):
+        return
+    finally:
+        loader.dispose()
+
+
+def _fast_accepts(text: str) -> bool:
+    """Whether libyaml reads ``text`` (the entries above the cut) as one document without an error."""
+    parser = _CParser(text)
+    try:
+        while parser.get_event() is not None:
+            pass
+    except yaml.YAMLError:
+        return False
+    finally:
+        parser.dispose()
+    return True
+
+
+def _top_level_key_before(text: str, index: int) -> tuple[Any, Any]:
+    """Where the top-level block mapping starts, and the last of its keys that starts before ``index`` at column 0
+    (None for either when there is none), from libyaml's events."""
+    from yaml.events import CollectionEndEvent, DocumentStartEvent
+
+    parser = _CParser(text)
+    root: Any = None
+    cut: Any = None
+    depth = 0
+    expect_key = False
+    try:
+        while True:
+            event: Any = parser.get_event()
+            if event is None or event.start_mark.index >= index:
+                break
+            if isinstance(event, DocumentStartEvent) and root is not None:
+                return None, None
+            at_top = depth == 1 and root is not None
+            column = getattr(event.start_mark, "column", -1)
+            if at_top and expect_key and isinstance(event, ScalarEvent) and column == 0:
+                cut = event.start_mark
+            if isinstance(event, (MappingStartEvent, SequenceStartEvent)):
+                if depth == 0:
+                    if not isinstance(event, MappingStartEvent) or event.flow_style:
+                        return None, None
+                    root = event.start_mark
+                    expect_key = True
+                    depth += 1
+                    continue
+                depth += 1
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+                if depth == 1:
+                    expect_key = not expect_key
+                continue
+            if at_top and isinstance(event, (ScalarEvent, AliasEvent)):
+                expect_key = not expect_key
+    except yaml.YAMLError:
+        pass
+    finally:
+        parser.dispose()
+    return root, cut
+
+
+def _moved(mark: Any, cut: Any) -> yaml.Mark:
+    return yaml.Mark(mark.name, mark.index + cut.index, mark.line + cut.line, mark.column,
+                     None, None)  # type: ignore[arg-type]  # (no snippet: the message is built from the place)
 
 
 # --------------------------------------------------------------------------- errors

@@ -209,13 +209,17 @@ def load_logged_ruleset(header: dict[str, Any], name: str, ruleset: str | None =
     try:
         return load_ruleset(ruleset or str(logged["name"]), options)
     except UsageError as exc:
+        problem = exc
         bundled = None if ruleset else _bundled_named(str(logged["name"]))
-        if bundled is not None:
+    if bundled is not None:
+        try:
             return load_ruleset(bundled, options)
-        # A log names its ruleset, not the path of the file it was read from: say how to give that file.
-        hint = "" if ruleset else (f" (a game played from a rule file of your own: name that file, as in 'replay "
-                                   f"{name} --ruleset FILE' or 'play FILE --resume {name}')")
-        raise LogError(f"{name}:1:1: error: cannot load the ruleset this log was played under: {exc}{hint}") from None
+        except UsageError as exc:  # (options the ruleset does not have: still the log's problem, at its header)
+            problem = exc
+    # A log names its ruleset, not the path of the file it was read from: say how to give that file.
+    hint = "" if ruleset or bundled else (f" (a game played from a rule file of your own: name that file, as in "
+                                          f"'replay {name} --ruleset FILE' or 'play FILE --resume {name}')")
+    raise LogError(f"{name}:1:1: error: cannot load the ruleset this log was played under: {problem}{hint}")
 
 
 def _bundled_named(name: str) -> str | None:
