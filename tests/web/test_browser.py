@@ -252,7 +252,8 @@ def test_a_refused_play_is_shown_in_the_rules_words_and_undo_takes_back_a_move(
     # Undo: the last move of seat 0, and the bots' replies, are taken back.
     moves = [e for e in table.st.history if e.get("type") == "move"]
     mine = max(i for i, e in enumerate(moves) if e["seat"] == 0)
-    driver.find_element("id", "undo").click()
+    # (the page may replace its fragment between finding the button and clicking it: find it again)
+    wait(driver, lambda d: d.find_element("id", "undo").click() or True, "the undo button")
     wait(driver, lambda d: "took back" in d.find_element("id", "msg").text, "the undo")
     assert [e for e in table.st.history if e.get("type") == "move"] == moves[:mine]
 
