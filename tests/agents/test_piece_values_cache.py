@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from rulecraft import disk_cache
+from rulecraft.agents import learnt as learning
 from rulecraft.agents import piece_values as pv
 from rulecraft.agents.policy import PieceValues
 from rulecraft.engine.game import Game
@@ -96,7 +97,7 @@ def test_a_damaged_entry_is_learnt_again_and_kept_again(learnt: list[str], tmp_p
     elif damage == "truncated":
         files[0].write_bytes(blob[: len(blob) // 2])
     else:  # whole and of this version, but not values for this ruleset's pieces
-        pv._shelf().put(pv._key(load_ruleset("hearts")), ((0.5,) * 3, (0.0,) * 3))
+        learning.shelf("piece-values").put(learning.ruleset_key(load_ruleset("hearts")), ((0.5,) * 3, (0.0,) * 3))
     assert _values("hearts") == plain
     assert len(learnt) == 2
     assert _values("hearts") == plain and len(learnt) == 2  # written again: read this time

@@ -22,17 +22,14 @@ again; ``RULECRAFT_NO_CACHE=1`` learns every time.
 
 from __future__ import annotations
 
-import functools
-import json
 import math
 import random
 import statistics
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rulecraft.agents.learnt import once_per_ruleset, ruleset_key, shelf
 from rulecraft.agents.policy import PieceValues
 from rulecraft.agents.rollout import outcome, play_out, random_move
-from rulecraft.disk_cache import Shelf, version_of
 from rulecraft.engine.game import Game
 from rulecraft.engine.standings import match_scores
 
@@ -50,34 +47,17 @@ _LEARNT: dict[int, tuple[Ruleset, PieceValues]] = {}
 
 def piece_values(st: State) -> PieceValues:
     """What taking each piece is worth in ``st``'s ruleset (learnt once per ruleset, kept between runs)."""
-    rs = st.rs
-    kept = _LEARNT.get(id(rs))
-    if kept is None or kept[0] is not rs:
-        kept = (rs, _kept_or_learnt(st))
-        _LEARNT[id(rs)] = kept
-    return kept[1]
-
-
-@functools.cache
-def _shelf() -> Shelf:
-    """The kept values, one file per ruleset; its version is a digest of every source file of rulecraft
-    (what learning runs is the engine as much as this module), read once per process."""
-    package = Path(__file__).resolve().parents[1]
-    return Shelf("piece-values", version_of(*sorted(package.rglob("*.py"))), limit=1_000)
-
-
-def _key(rs: Ruleset) -> bytes:
-    return f"{rs.content_hash}\0{json.dumps(sorted(rs.chosen.items()))}".encode()
+    return once_per_ruleset(_LEARNT, st.rs, lambda rs: _kept_or_learnt(st))
 
 
 def _kept_or_learnt(st: State) -> PieceValues:
     n = len(st.rs.pieces.type_of)
-    key = _key(st.rs)
-    kept = _read(_shelf().get(key), n)
+    key = ruleset_key(st.rs)
+    kept = _read(shelf("piece-values").get(key), n)
     if kept is not None:
         return kept
     values = _learn(st)
-    _shelf().put(key, (values.worth, values.own))
+    shelf("piece-values").put(key, (values.worth, values.own))
     return values
 
 

@@ -15,15 +15,12 @@ rulecraft's source).
 
 from __future__ import annotations
 
-import functools
-import json
 import random
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rulecraft.agents.learnt import once_per_ruleset, ruleset_key, shelf
 from rulecraft.agents.policy import phase_kind
 from rulecraft.agents.rollout import random_move
-from rulecraft.disk_cache import Shelf, version_of
 from rulecraft.engine.game import Game
 
 if TYPE_CHECKING:
@@ -38,28 +35,16 @@ _LEARNT: dict[int, tuple[Ruleset, tuple[float, ...]]] = {}
 
 def playability(st: State) -> tuple[float, ...]:
     """Each piece's playability in ``st``'s ruleset, by piece (learnt once per ruleset, kept between runs)."""
-    rs = st.rs
-    kept = _LEARNT.get(id(rs))
-    if kept is None or kept[0] is not rs:
-        kept = (rs, _kept_or_learnt(rs))
-        _LEARNT[id(rs)] = kept
-    return kept[1]
-
-
-@functools.cache
-def _shelf() -> Shelf:
-    package = Path(__file__).resolve().parents[1]
-    return Shelf("playability", version_of(*sorted(package.rglob("*.py"))), limit=1_000)
+    return once_per_ruleset(_LEARNT, st.rs, _kept_or_learnt)
 
 
 def _kept_or_learnt(rs: Ruleset) -> tuple[float, ...]:
-    n = rs.pieces.count
-    key = f"{rs.content_hash}\0{json.dumps(sorted(rs.chosen.items()))}".encode()
-    kept = _read(_shelf().get(key), n)
+    key = ruleset_key(rs)
+    kept = _read(shelf("playability").get(key), rs.pieces.count)
     if kept is not None:
         return kept
     values = learn(rs)
-    _shelf().put(key, values)
+    shelf("playability").put(key, values)
     return values
 
 
