@@ -201,6 +201,21 @@ BREAKING = 0.3  # what a follow pays, in shares of the hand, for each piece it t
 NEAR_OUT = 2  # an opponent holding this few pieces may go out on its next play
 
 
+def _offered_plays(st: State, moves: Sequence[Move]) -> tuple[list[tuple[Move, Play]], Move | None] | None:
+    """The plays among ``moves``, each with the play behind it, and the move that plays nothing (a pass), if
+    offered; None when the phase keeps no play behind its moves (the caller chooses otherwise)."""
+    d = st.pdata
+    st.legal_moves()  # makes the decision's options (the play behind each move)
+    made: list[Move] | None = getattr(d, "moves", None)
+    plays_of: list[Play | None] | None = getattr(d, "plays_of", None)
+    if made is None or plays_of is None:
+        return None
+    offered = set(moves)
+    plays = [(m, p) for m, p in zip(made, plays_of, strict=True) if p is not None and m in offered]
+    passing = next((m for m, p in zip(made, plays_of, strict=True) if p is None and m in offered), None)
+    return plays, passing
+
+
 def climb_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) -> Move:
     """A climbing round's move (each play must beat the last one, or the seat passes): go out when a play
     empties the hand; lead the largest play that spends no kept piece, lowest first; follow with the
@@ -212,15 +227,10 @@ def climb_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) 
 
     phase: Any = st.rs.phases[st.pidx]
     d = st.pdata
-    st.legal_moves()  # makes the decision's options (the play behind each move)
-    made: list[Move] | None = getattr(d, "moves", None)
-    plays_of: list[Play | None] | None = getattr(d, "plays_of", None)
-    if made is None or plays_of is None:
+    offered = _offered_plays(st, moves)
+    if offered is None:
         return moves[rng.randrange(len(moves))]
-    offered = set(moves)
-    plays: list[tuple[Move, Play]] = [(m, p) for m, p in zip(made, plays_of, strict=True)
-                                      if p is not None and m in offered]
-    passing = next((m for m, p in zip(made, plays_of, strict=True) if p is None and m in offered), None)
+    plays, passing = offered
     if not plays:
         return passing if passing is not None else moves[0]
     hand = st.hand(seat)
@@ -290,14 +300,10 @@ def shed_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random,
     (``playable``: by piece, ``agents.playability``), keeping those that can be played almost anywhere;
     among plays alike, the one that leaves the seat the most pieces it could play next, were the pile left
     as it leaves it (a value it names after the play, the one it holds most of)."""
-    d = st.pdata
-    st.legal_moves()  # makes the decision's options (the play behind each move)
-    made: list[Move] | None = getattr(d, "moves", None)
-    plays_of: list[Play | None] | None = getattr(d, "plays_of", None)
-    if made is None or plays_of is None:
+    offered = _offered_plays(st, moves)
+    if offered is None:
         return moves[rng.randrange(len(moves))]
-    offered = set(moves)
-    plays = [(m, p) for m, p in zip(made, plays_of, strict=True) if p is not None and m in offered]
+    plays = offered[0]
     if not plays:  # a draw before a pass: a drawn piece may be played
         return next((m for m in moves if m.verb == "draw"), moves[0])
     n = len(st.hand(seat))
