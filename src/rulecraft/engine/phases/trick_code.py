@@ -73,7 +73,7 @@ def fits(phase: Tricks, st: Board) -> bool:
 def generate(phase: Tricks, st: Board, options_type: type) -> LegalFn:
     """``legal(st)``: the moves of the seat to act (``st.pdata.options`` set), as ``phase.legal`` gives them.
 
-    Where every restriction reads of a candidate only its piece (``piece``, as Rook's and Hearts' do),
+    Where every restriction reads of a candidate only its piece (``piece``: following suit, a piece that must go),
     the candidates are the hand's pieces themselves and the moves come from a table by piece: no play
     is looked up per candidate, and the plays behind the moves are made only if asked for
     (``PieceOptions``). Otherwise the candidates are the hand's single plays.
