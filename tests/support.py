@@ -36,3 +36,24 @@ def strings_in(value: Any) -> Iterator[str]:
             yield from strings_in(v)
     elif isinstance(value, str):
         yield str(value)
+
+
+def claims_positions(game: str, seed: int, wanted: int, answering: bool) -> list[tuple[Any, int]]:
+    """Up to ``wanted`` (state, seat) pairs from a game between bluffers where the seat to act makes a claim
+    (``answering`` False) or is asked whether it challenges another's open claim (True): each state a clone."""
+    from rulecraft.agents.bluffer import Bluffer
+    from rulecraft.agents.claim_truth import open_claim
+    from rulecraft.engine.game import Game
+
+    rs = ruleset(game)
+    st = Game(rs, seed).new_state()
+    agents = [Bluffer(seed, s) for s in range(rs.seats.count)]
+    out: list[tuple[Any, int]] = []
+    while not st.is_over and len(out) < wanted:
+        seat = st.to_act
+        assert seat is not None
+        asked = any(m.verb == "challenge" for m in st.legal_moves()[:3])
+        if asked == answering and (not answering or open_claim(st, seat) is not None):
+            out.append((st.clone(), seat))
+        st.apply(agents[seat].choose(st, seat))
+    return out

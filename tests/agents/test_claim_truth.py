@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from support import ruleset
+from support import claims_positions, ruleset
 
 from rulecraft.agents.bluffer import Bluffer
 from rulecraft.agents.claim_truth import OpenClaim, open_claim
@@ -15,21 +15,6 @@ from rulecraft.agents.rollout import sample_world
 from rulecraft.engine.determinize import exchange, hidden_pieces
 from rulecraft.engine.game import Game
 from rulecraft.engine.state import State
-
-
-def _responses(game: str, seed: int, wanted: int) -> list[tuple[State, int]]:
-    """States of a game between bluffers where a seat is asked whether it challenges another's claim."""
-    rs = ruleset(game)
-    st = Game(rs, seed).new_state()
-    agents = [Bluffer(seed, s) for s in range(rs.seats.count)]
-    out: list[tuple[State, int]] = []
-    while not st.is_over and len(out) < wanted:
-        seat = st.to_act
-        assert seat is not None
-        if any(m.verb == "challenge" for m in st.legal_moves()[:3]) and open_claim(st, seat) is not None:
-            out.append((st.clone(), seat))
-        st.apply(agents[seat].choose(st, seat))
-    return out
 
 
 def _true_in(world: State, claim: OpenClaim) -> bool:
@@ -45,7 +30,7 @@ def _could(world: State, claim: OpenClaim) -> bool:
 
 def test_a_claim_the_claimant_could_make_true_is_true_in_every_world_when_it_always_tells_the_truth() -> None:
     checked = 0
-    for st, seat in _responses("doubt", 4, 12):
+    for st, seat in claims_positions("doubt", 4, 12, answering=True):
         claim = open_claim(st, seat)
         assert claim is not None and claim.claimant != seat
         honest = dataclasses.replace(claim, truth=1.0)
@@ -67,7 +52,7 @@ def test_a_claim_the_claimant_could_make_true_is_true_in_every_world_when_it_alw
 
 def test_the_expected_truth_follows_the_claimants_record() -> None:
     seen = []
-    for st, seat in _responses("doubt", 4, 60):
+    for st, seat in claims_positions("doubt", 4, 60, answering=True):
         claim = open_claim(st, seat)
         assert claim is not None
         reveals = [r for r in st.rs.phases[st.pidx].public_view(st)["reveals"] if r["claimant"] == claim.claimant]
@@ -78,7 +63,7 @@ def test_the_expected_truth_follows_the_claimants_record() -> None:
 
 
 def test_a_claim_believed_never_honest_stays_as_drawn() -> None:
-    st, seat = _responses("doubt", 4, 1)[0]
+    st, seat = claims_positions("doubt", 4, 1, answering=True)[0]
     claim = open_claim(st, seat)
     assert claim is not None
     liar = dataclasses.replace(claim, truth=0.0)
@@ -90,7 +75,7 @@ def test_a_claim_believed_never_honest_stays_as_drawn() -> None:
 
 
 def test_exchange_swaps_two_places() -> None:
-    st, seat = _responses("doubt", 4, 1)[0]
+    st, seat = claims_positions("doubt", 4, 1, answering=True)[0]
     hidden = hidden_pieces(st, seat)
     a = next(p for p in hidden if st.face_down[p])
     b = next(p for p in hidden if not st.face_down[p])

@@ -6,31 +6,14 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from support import ruleset
+from support import claims_positions, ruleset
 
-from rulecraft.agents.bluffer import Bluffer
 from rulecraft.agents.candidates import candidate_moves, claim_candidates
 from rulecraft.agents.claim_truth import open_claim, spread_draws
 from rulecraft.agents.rollout import DEPTH, playout_depth, sample_world
 from rulecraft.engine.game import Game
 from rulecraft.engine.state import State
 from rulecraft.runs.simulate import play_record
-
-
-def _states(game: str, seed: int, wanted: int, answering: bool) -> list[tuple[State, int]]:
-    """States of a game between bluffers where a seat claims (or answers another's claim)."""
-    rs = ruleset(game)
-    st = Game(rs, seed).new_state()
-    agents = [Bluffer(seed, s) for s in range(rs.seats.count)]
-    out: list[tuple[State, int]] = []
-    while not st.is_over and len(out) < wanted:
-        seat = st.to_act
-        assert seat is not None
-        asked = any(m.verb == "challenge" for m in st.legal_moves()[:3])
-        if asked == answering and (not answering or open_claim(st, seat) is not None):
-            out.append((st.clone(), seat))
-        st.apply(agents[seat].choose(st, seat))
-    return out
 
 
 def _by_value(st: State, seat: int) -> dict[str, list[str]]:
@@ -43,7 +26,7 @@ def _by_value(st: State, seat: int) -> dict[str, list[str]]:
 
 def test_a_claims_turn_weighs_true_claims_a_small_lie_and_passing_not_random_large_lies() -> None:
     checked = 0
-    for st, seat in _states("yukushi", 3, 40, answering=False):
+    for st, seat in claims_positions("yukushi", 3, 40, answering=False):
         legal = st.legal_moves()
         held = _by_value(st, seat)
         public = st.rs.phases[st.pidx].public_view(st)
@@ -72,13 +55,13 @@ def test_a_claims_turn_weighs_true_claims_a_small_lie_and_passing_not_random_lar
 def test_other_decisions_get_no_claim_candidates() -> None:
     st = Game(ruleset("rook"), 1).new_state()
     assert claim_candidates(st, st.to_act, st.legal_moves(), random.Random(1)) == []  # type: ignore[arg-type]
-    for st, seat in _states("doubt", 2, 3, answering=True):
+    for st, seat in claims_positions("doubt", 2, 3, answering=True):
         assert claim_candidates(st, seat, st.legal_moves(), random.Random(1)) == []
 
 
 def test_a_claim_believed_honest_is_true_in_every_world_however_many_pieces_it_has() -> None:
     sizes = []
-    for st, seat in _states("yukushi", 5, 30, answering=True):
+    for st, seat in claims_positions("yukushi", 5, 30, answering=True):
         claim = open_claim(st, seat)
         assert claim is not None
         column = st.rs.pieces.columns["rank"]
@@ -109,7 +92,7 @@ def test_truth_draws_are_spread_evenly_over_a_decisions_few_worlds() -> None:
 
 
 def test_playouts_from_a_claims_decision_are_one_move_per_seat_unless_told() -> None:
-    st, _ = _states("yukushi", 2, 1, answering=True)[0]
+    st, _ = claims_positions("yukushi", 2, 1, answering=True)[0]
     assert playout_depth(st, None) == st.rs.seats.count
     assert playout_depth(st, 30) == 30
     five = ruleset("doubt", players="5")
