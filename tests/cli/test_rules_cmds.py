@@ -26,7 +26,7 @@ def test_bundled_variants_validate() -> None:
     r = run("validate", "variants/")
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stderr == ""
-    assert r.stdout.startswith("ok: 11 files valid"), r.stdout  # 10 YAML files and doubt's base.rules
+    assert r.stdout.startswith("ok: 12 files valid"), r.stdout  # 11 YAML files and doubt's base.rules
 
 
 def test_bundled_files_validate_and_test_from_any_directory(tmp_path: Path) -> None:

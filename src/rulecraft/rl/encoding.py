@@ -317,6 +317,7 @@ def _head_values(rs: Ruleset) -> list[tuple[str, str]]:
             out.extend((phase.verb, v) for v in _listed(rs, phase.values, phase.item_kind))
         elif isinstance(phase, Claims):
             out.extend(("claim", str(v)) for v in phase.values)
+            out.extend(("call", c.id) for c in phase.calls)  # (named calls against a claim: an exact count)
         elif isinstance(phase, Shed):  # (only a ruleset with a stock to draw from gets an id for 'draw')
             if phase.stock is not None:
                 out.append(("draw", ""))
