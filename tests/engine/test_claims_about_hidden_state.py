@@ -13,6 +13,7 @@ import copy
 from pathlib import Path
 
 import pytest
+from support import DICE_TABLE, rules_from_text
 
 from rulecraft.engine.game import Game
 from rulecraft.engine.ruleset import Ruleset
@@ -23,11 +24,7 @@ RULES = """
 name: sums
 title: a claim about the sum of hidden dice
 seats: {count: 3, direction: clockwise}
-pieces: []
-zones:
-  - {id: deck, visibility: nobody}
-  - {id: hand, per: seat, visibility: owner}
-  - {id: pile, visibility: all}
+""" + DICE_TABLE + """  - {id: pile, visibility: all}
   - {id: removed, visibility: nobody}
 variables:
   cup: {scope: hand, per: seat, type: list, initial: [], visibility: owner}
@@ -71,9 +68,7 @@ match:
 
 @pytest.fixture(scope="module")
 def rs(tmp_path_factory: pytest.TempPathFactory) -> Ruleset:
-    path = tmp_path_factory.mktemp("sums") / "sums.yaml"
-    path.write_text(RULES, encoding="utf-8")
-    return load_ruleset(str(path))
+    return rules_from_text(tmp_path_factory.mktemp("sums"), RULES)
 
 
 def _rolled(rs: Ruleset, faces: list[int]) -> object:
@@ -182,7 +177,5 @@ def test_counts_min_0_lets_a_doubt_game_claim_no_cards() -> None:
 def test_a_claim_that_cannot_work_is_refused_where_it_is_written(tmp_path: Path, old: str, new: str,
                                                                   message: str) -> None:
     assert old in RULES
-    path = tmp_path / "bad.yaml"
-    path.write_text(RULES.replace(old, new), encoding="utf-8")
     with pytest.raises(RuleFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        load_ruleset(str(path))
+        rules_from_text(tmp_path, RULES.replace(old, new))

@@ -13,12 +13,12 @@ import random
 from pathlib import Path
 
 import pytest
+from support import DICE_TABLE, rules_from_text
 
 from rulecraft.engine.determinize import determinize
 from rulecraft.engine.game import Game
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.errors import ExpressionRuntimeError, RuleFileError
-from rulecraft.load import load_ruleset
 from rulecraft.runs.log import log_lines, replay_lines
 from rulecraft.wording import Seats, event_text
 
@@ -26,11 +26,7 @@ RULES = """
 name: hidden-dice
 title: dice in cups
 seats: {count: 3, direction: clockwise, sits_out: "left[seat] == 0"}
-pieces: []
-zones:
-  - {id: deck, visibility: nobody}
-  - {id: hand, per: seat, visibility: owner}
-variables:
+""" + DICE_TABLE + """variables:
   left: {scope: match, per: seat, initial: 3, description: "dice each seat still has"}
   cup: {scope: hand, per: seat, type: list, initial: [], visibility: owner, description: "each seat's dice"}
   secret: {scope: hand, type: list, initial: [], visibility: nobody}
@@ -54,9 +50,7 @@ match:
 
 @pytest.fixture(scope="module")
 def rs(tmp_path_factory: pytest.TempPathFactory) -> Ruleset:
-    path = tmp_path_factory.mktemp("dice") / "hidden-dice.yaml"
-    path.write_text(RULES, encoding="utf-8")
-    return load_ruleset(str(path))
+    return rules_from_text(tmp_path_factory.mktemp("dice"), RULES)
 
 
 def _cup(rs: Ruleset, st: object, seat: int) -> list[int]:
@@ -126,11 +120,9 @@ def test_a_show_as_the_hand_ends_reaches_every_view_and_log(rs: Ruleset) -> None
 
 
 def test_a_show_during_the_hand_makes_the_dice_public_until_it_ends(tmp_path: Path) -> None:
-    path = tmp_path / "shown.yaml"
-    path.write_text(RULES.replace("    - {id: guess, kind: choose", "    - {id: early, kind: effects, effects: "
-                                  "[{show: {variables: ['cup[2]']}}]}\n    - {id: guess, kind: choose"),
-                    encoding="utf-8")
-    rs = load_ruleset(str(path))
+    guess = "    - {id: guess, kind: choose"
+    early = "    - {id: early, kind: effects, effects: [{show: {variables: ['cup[2]']}}]}\n"
+    rs = rules_from_text(tmp_path, RULES.replace(guess, early + guess))
     st = Game(rs, 4).new_state()
     cups = [_cup(rs, st, s) for s in range(3)]
     assert st.view(0)["variables"]["cup"] == [cups[0], None, cups[2]]  # seat 2's cup was shown, not seat 1's
@@ -152,22 +144,13 @@ def test_hidden_dice_are_rolled_again_in_a_searcher_s_world_and_its_own_are_kept
 
 
 def test_dice_into_a_variable_of_the_wrong_kind_are_refused_at_the_rule(tmp_path: Path) -> None:
-    path = tmp_path / "bad.yaml"
-    path.write_text(RULES.replace("cup: {scope: hand, per: seat, type: list, initial: []",
-                                  "cup: {scope: hand, per: seat, type: number, initial: 0"), encoding="utf-8")
-    with pytest.raises(RuleFileError, match="the dice rolled are a list, but 'cup' \\(each entry\\) holds a number"):
-        load_ruleset(str(path))
-
-
-def test_a_roll_into_one_seat_s_entry_was_refused_before_and_is_a_roll_now(rs: Ruleset) -> None:
-    # `set: "cup[0]"` names one entry of a per-seat variable, as a `set` effect does.
-    phase = next(p for p in rs.phases if p.id == "roll")
-    assert phase.target is not None and phase.target.index is not None
+    numbers = RULES.replace("cup: {scope: hand, per: seat, type: list, initial: []",
+                            "cup: {scope: hand, per: seat, type: number, initial: 0")
+    with pytest.raises(RuleFileError, match=r"the dice rolled are a list, but 'cup' \(each entry\) holds a number"):
+        rules_from_text(tmp_path, numbers)
 
 
 def test_a_count_that_is_no_number_of_dice_is_an_error_at_the_rule(tmp_path: Path) -> None:
-    path = tmp_path / "negative.yaml"
-    path.write_text(RULES.replace('dice: "left[s]"', 'dice: "left[s] - 4"'), encoding="utf-8")
-    rs = load_ruleset(str(path))
+    rs = rules_from_text(tmp_path, RULES.replace('dice: "left[s]"', 'dice: "left[s] - 4"'), "negative.yaml")
     with pytest.raises(ExpressionRuntimeError, match=r"negative.yaml:16:59: error: .*gave -1, which is no number"):
         Game(rs, 1).new_state()

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import DICE_TABLE, rules_from_text
 
 from rulecraft.engine.determinize import accounted_for
 from rulecraft.engine.game import Game
@@ -326,11 +327,7 @@ HIDDEN_DICE = """
 name: cups
 title: dice in cups, a total shown, a claim settled
 seats: {count: 3, direction: clockwise}
-pieces: []
-zones:
-  - {id: deck, visibility: nobody}
-  - {id: hand, per: seat, visibility: owner}
-variables:
+""" + DICE_TABLE + """variables:
   cup: {scope: hand, per: seat, type: list, initial: [], visibility: owner}
   spare: {scope: hand, type: list, initial: [], visibility: nobody}
   bet: {scope: hand, initial: 0}
@@ -364,9 +361,9 @@ def _dice_configurations() -> list[tuple[str, dict[str, str], str | None]]:
 
 @pytest.fixture(scope="module")
 def cups(tmp_path_factory: pytest.TempPathFactory) -> str:
-    path = tmp_path_factory.mktemp("cups") / "cups.yaml"
-    path.write_text(HIDDEN_DICE, encoding="utf-8")
-    return str(path)
+    folder = tmp_path_factory.mktemp("cups")
+    rules_from_text(folder, HIDDEN_DICE)
+    return str(folder / "rules.yaml")
 
 
 def _dice_property(rs: Ruleset, games: int = SEEDS, moves: int = 60) -> int:
@@ -427,9 +424,8 @@ def test_the_dice_property_catches_a_view_that_shows_another_seat_s_dice(
 
 
 def test_the_dice_property_catches_a_public_total_of_hidden_dice(tmp_path: Path) -> None:
-    path = tmp_path / "total.yaml"
     leak = '    - {id: leak, kind: effects, effects: [{set: {total: "sum(cup[2])"}}]}\n'
-    path.write_text(HIDDEN_DICE.replace("    - {id: bet, kind: choose", leak + "    - {id: bet, kind: choose"),
-                    encoding="utf-8")
+    bet = "    - {id: bet, kind: choose"
+    rs = rules_from_text(tmp_path, HIDDEN_DICE.replace(bet, leak + bet))
     with pytest.raises(AssertionError, match=r"view at variables\.total"):
-        _dice_property(load_ruleset(str(path)))
+        _dice_property(rs)

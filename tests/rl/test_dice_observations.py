@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from support import DICE_TABLE, rules_from_text
 
 from rulecraft.rl.openspiel import load_game
 
@@ -13,11 +14,7 @@ CUPS = """
 name: cups
 title: dice in cups
 seats: {count: 2, direction: clockwise}
-pieces: []
-zones:
-  - {id: deck, visibility: nobody}
-  - {id: hand, per: seat, visibility: owner}
-variables:
+""" + DICE_TABLE + """variables:
   cup: {scope: hand, per: seat, type: list, initial: [], visibility: owner}
   guess: {scope: hand, initial: 0}
 hand:
@@ -33,9 +30,9 @@ match:
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> object:
-    path = tmp_path_factory.mktemp("cups") / "cups.yaml"
-    path.write_text(CUPS, encoding="utf-8")
-    return load_game(str(path))
+    folder = tmp_path_factory.mktemp("cups")
+    rules_from_text(folder, CUPS)  # (written, and checked to load)
+    return load_game(str(folder / "rules.yaml"))
 
 
 def _rolled(game: object, faces: list[int]) -> object:

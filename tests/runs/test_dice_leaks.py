@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from support import DICE_TABLE, rules_from_text
 
 from rulecraft.cli.main import cli
 from rulecraft.load import load_ruleset
@@ -20,11 +21,7 @@ CUPS = """
 name: cups
 title: dice in cups
 seats: {count: 2, direction: clockwise}
-pieces: []
-zones:
-  - {id: deck, visibility: nobody}
-  - {id: hand, per: seat, visibility: owner}
-variables:
+""" + DICE_TABLE + """variables:
   cup: {scope: hand, per: seat, type: list, initial: [], visibility: owner}
   total: {scope: hand, initial: 0}
   guess: {scope: hand, initial: 0}
@@ -41,9 +38,8 @@ match:
 
 
 def _write(tmp_path: Path, total: str) -> str:
-    path = tmp_path / "cups.yaml"
-    path.write_text(CUPS.replace("TOTAL", total), encoding="utf-8")
-    return str(path)
+    rules_from_text(tmp_path, CUPS.replace("TOTAL", total), "cups.yaml")
+    return str(tmp_path / "cups.yaml")
 
 
 def test_validate_finds_a_public_total_of_another_seat_s_hidden_dice(tmp_path: Path) -> None:

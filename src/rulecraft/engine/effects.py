@@ -158,19 +158,16 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
     assigns: list[Assign] = []
     for verb in ("set", "add"):
         for target, value in (raw.get(verb) or {}).items():
-            m = _LVALUE.match(str(target))
-            if not m:
-                b.error(target, f"'{target}' is not a variable: write NAME or NAME[index]")
+            named = _named_variable(b, rs, target)
+            if named is None:
                 continue
-            vname, index = _substr(target, m.group(1), m.start(1)), m.group(2)
-            if not b.ref(vname, rs.var_index, "variable"):
-                continue
+            vname, index, at = named
             var = rs.variables[rs.var_index[vname]]
             if var.per == "none" and index is not None:
                 b.error(target, f"variable '{vname}' is a single value, not one per seat or team")
             if var.per != "none" and index is None:
                 b.error(target, f"variable '{vname}' holds one value per {var.per}: write {vname}[...]")
-            idx = b.expr(_substr(target, index, m.start(2)), scope, T.NUMBER, what) if index else None
+            idx = b.expr(_substr(target, index, at), scope, T.NUMBER, what) if index else None
             compiled = b.expr(value, scope, None, what)
             check_value_type(b, var, index is not None, compiled.type, value, verb)
             assigns.append(Assign(rs.var_index[vname], idx, compiled, verb == "add"))
@@ -216,22 +213,32 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
                   outside, sit_out)
 
 
+def _named_variable(b: Builder, rs: Equipment, target: Any) -> tuple[Any, str | None, int] | None:
+    """``NAME`` or ``NAME[index]``: (the name, still located; the index's text or None; where the index
+    starts in the target), or None when it names no variable (reported at the target)."""
+    m = _LVALUE.match(str(target))
+    if not m:
+        b.error(target, f"'{target}' is not a variable: write NAME or NAME[index]")
+        return None
+    name = _substr(target, m.group(1), m.start(1))
+    if not b.ref(name, rs.var_index, "variable"):
+        return None
+    return name, m.group(2), m.start(2)
+
+
 def compile_show(b: Builder, rs: Equipment, spec: Any, scope: Scope, what: str) -> ShowAction:
     """A show's ``pieces`` (an expression) and ``variables`` (``NAME``, or ``NAME[index]`` for one entry)."""
     spec = spec or {}
     pieces = b.expr(spec["pieces"], scope, T.LIST, what) if "pieces" in spec else None
     shown: list[tuple[int, CompiledExpr | None]] = []
     for target in spec.get("variables") or ():
-        m = _LVALUE.match(str(target))
-        if not m:
-            b.error(target, f"'{target}' is not a variable: write NAME or NAME[index]")
+        named = _named_variable(b, rs, target)
+        if named is None:
             continue
-        name, index = _substr(target, m.group(1), m.start(1)), m.group(2)
-        if not b.ref(name, rs.var_index, "variable"):
-            continue
+        name, index, at = named
         if index is not None and rs.variables[rs.var_index[name]].per == "none":
             b.error(target, f"variable '{name}' is a single value, not one per seat or team: show it as '{name}'")
-        entry = b.expr(_substr(target, index, m.start(2)), scope, T.NUMBER, what) if index is not None else None
+        entry = b.expr(_substr(target, index, at), scope, T.NUMBER, what) if index is not None else None
         shown.append((rs.var_index[name], entry))
     if pieces is None and not shown:
         b.error(spec, "a show names 'pieces' (an expression), 'variables' (a list of names), or both")
