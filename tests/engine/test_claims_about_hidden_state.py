@@ -179,3 +179,57 @@ def test_a_claim_that_cannot_work_is_refused_where_it_is_written(tmp_path: Path,
     assert old in RULES
     with pytest.raises(RuleFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
         rules_from_text(tmp_path, RULES.replace(old, new))
+
+
+# ---------------------------------------------------------------------- a claim about pieces nobody played
+HELD = """
+name: held
+title: a claim about the cards in the next player's hand
+seats: {count: 3, direction: clockwise}
+pieces:
+  - {id: "{suit}{rank}", generate: {suit: [h, s], rank: [1, 2, 3]}}
+zones:
+  - {id: deck, visibility: nobody}
+  - {id: hand, per: seat, visibility: owner}
+  - {id: pile, visibility: all}
+  - {id: removed, visibility: nobody}
+variables:
+  lost: {scope: match, per: seat, initial: 0}
+hand:
+  phases:
+    - {id: deal, kind: deal, count: 2}
+    - id: claims
+      kind: claims
+      claim:
+        values: ["0", "1", "2"]
+        rule: higher
+        truth: "count(p for p in hand(next(player, 1)) if suit(p) == 'h') >= number(claim_value)"
+        counts: {min: 0, max: 0}
+      passing: false
+      challenge: {asked: on_turn}
+      reveal: {pieces: "hand(next(player, 1))"}
+      goes_out: never
+      on_reveal:
+        - {add: {"lost[player if lie else challenger]": 1}}
+        - {end_phase: true}
+match:
+  end_when: "true"
+  max_hands: 1
+  score: "0 - lost[seat]"
+"""
+
+
+def test_a_claim_about_cards_nobody_played_is_settled_by_showing_them(tmp_path: Path) -> None:
+    rs = rules_from_text(tmp_path, HELD)
+    # The deck in this order, dealt one at a time from seat 0: seat 1 holds h2 and s2.
+    st = Game(rs, 1).new_state(chance=[{"kind": "shuffle", "order": ["h1", "h2", "h3", "s1", "s2", "s3"]}])
+    assert sorted(st.view(1)["zones"]["hand[1]"]["pieces"]) == ["h2", "s2"]
+    assert "pieces" not in st.view(0)["zones"]["hand[1]"]  # seat 0 does not see seat 1's hand
+    st.apply("claim 1")  # seat 0: "the next player holds at least one heart" (it puts nothing down)
+    assert st.view(2)["zones"]["hand[1]"].get("pieces") is None
+    st.apply("challenge")  # seat 1 doubts a claim about its own hand
+    show = next(e for e in st.history if e["type"] == "show")
+    assert sorted(show["pieces"]) == [["h2", "hand[1]"], ["s2", "hand[1]"]]  # shown to all, where they lie
+    assert sorted(st.view(0)["zones"]["hand[1]"]["pieces"]) == ["h2", "s2"]
+    assert next(e for e in st.history if e["type"] == "reveal")["lie"] is False
+    assert st.result is not None and st.result["scores"] == [0, -1, 0]  # the doubter was wrong
