@@ -865,31 +865,40 @@ class Claims(Phase):
         return self.allow_message
 
     def public_view(self, st: Board) -> dict[str, Any]:
-        """What every seat sees of the round: the claims on the pile, never the pieces under them."""
+        """What every seat sees of the round: the claims on the pile, never the pieces under them.
+
+        A claim about hidden state (no ``attribute``: judged by ``claim.truth``, putting nothing down) is
+        shown without what only pieces put down mean (counts, the pile, the totals of a value)."""
         d: ClaimData = st.pdata
+        pieces = bool(self.attribute)
         out: dict[str, Any] = {
-            "attribute": self.attribute,
             "turn_value": d.turn_value,
             "previous": d.previous,
-            "claims": [{"seat": s, "value": v, "count": n} for s, v, n in d.claims],
-            "pile": len(st.zones[st.zone_instance(self.pile)]),
-            "removed": len(st.zones[st.zone_instance(self.removed)]),
+            "claims": [{"seat": s, "value": v, "count": n} if pieces else {"seat": s, "value": v}
+                       for s, v, n in d.claims],
             "last_player": d.last_player,
             "passed": list(d.passed),
             "finished": list(d.finished),
             "reveals": [dict(r) for r in d.reveals],
-            "challenge_until": self.until,
         }
+        if pieces:
+            out.update({"attribute": self.attribute, "pile": len(st.zones[st.zone_instance(self.pile)]),
+                        "removed": len(st.zones[st.zone_instance(self.removed)])})
+        if self.asked == "after_claim":
+            out["challenge_until"] = self.until
+        else:
+            out["challenge_asked"] = self.asked
         if d.done:
             return out
-        if d.window or (self.until == "next_play" and d.last_player is not None):
+        if d.window or (self.until == "next_play" and self.asked == "after_claim" and d.last_player is not None):
             out["challengeable"] = {"seat": d.last_player, "value": d.last_value, "count": len(d.last_pieces)}
         if d.window:
             out["responding"] = d.window[0]
             out["asked_after"] = d.asked_after
         else:
-            lo, hi = self.count_range(st, d.to_play)
             out.update({"to_play": d.to_play, "may_claim": self.allowed_values(st, d, d.to_play),
-                        "counts": [lo, hi], "may_pass": self._may_pass(d), "over_claims": self.over_claims,
-                        "totals": dict(self.totals)})
+                        "may_pass": self._may_pass(d)})
+            if pieces:
+                lo, hi = self.count_range(st, d.to_play)
+                out.update({"counts": [lo, hi], "over_claims": self.over_claims, "totals": dict(self.totals)})
         return out
