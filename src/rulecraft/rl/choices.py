@@ -16,31 +16,49 @@ from __future__ import annotations
 import operator
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.claims import ClaimMoves
 from rulecraft.rl.encoding import DONE, Encoding, EncodingError
 
 
-def options(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...]) -> tuple[list[int], Move | None]:
-    """(the tokens that may follow ``prefix``, sorted; the move ``prefix`` completes, or None)."""
-    if isinstance(legal, ClaimMoves):
-        return _claim_options(enc, legal, prefix)
+class Options(NamedTuple):
+    """What may follow a prefix: the tokens (sorted), the move the prefix itself completes, and, when
+    known, the move each next token completes (``ends``) and the tokens after which more may follow
+    (``more``): so taking a token needs no second pass over the legal moves."""
+
+    nexts: list[int]
+    complete: Move | None
+    ends: dict[int, Move] | None = None
+    more: frozenset[int] | set[int] = frozenset()
+
+
+def options(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...]) -> Options:
+    """What may follow ``prefix`` among the ``legal`` moves (see ``Options``)."""
+    if type(legal) is not list and isinstance(legal, ClaimMoves):  # (an ABC's isinstance is slow)
+        return Options(*_claim_options(enc, legal, prefix))
     k = len(prefix)
-    nexts: set[int] = set()
+    ends: dict[int, Move] = {}
+    more: set[int] = set()
     complete: Move | None = None
+    known = enc.tokens_by_text
     for m in legal:
-        toks = enc.move_tokens(m)
-        if toks[:k] == prefix:
-            if len(toks) == k:
-                complete = complete or m
-            else:
-                nexts.add(toks[k])
-    return sorted(nexts), complete
+        toks = known.get(m.text) or enc.move_tokens(m)
+        if k and toks[:k] != prefix:
+            continue
+        if len(toks) == k:
+            complete = complete or m
+        elif len(toks) == k + 1:
+            ends.setdefault(toks[k], m)
+        else:
+            more.add(toks[k])
+    return Options(sorted(ends.keys() | more), complete, ends, more)
 
 
-def legal_actions(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...]) -> list[int]:
-    nexts, complete = options(enc, legal, prefix)
+def legal_actions(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
+                  found: Options | None = None) -> list[int]:
+    nexts, complete = (found or options(enc, legal, prefix))[:2]
     if complete is not None and nexts:
         return sorted([*nexts, DONE])
     return nexts
@@ -62,19 +80,24 @@ def action_id(enc: Encoding, action: object) -> int:
 
 
 def choose(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
-           action: int) -> tuple[tuple[int, ...], Move | None]:
+           action: int, found: Options | None = None) -> tuple[tuple[int, ...], Move | None]:
     """Take ``action`` after ``prefix``: (the new prefix, and the move to make when it is complete).
+    ``found``: ``options(enc, legal, prefix)``, when the caller has it already.
 
     Raises ValueError for an action that is not an id or not legal here.
     """
     action = action_id(enc, action)
-    nexts, complete = options(enc, legal, prefix)
-    if action == DONE and complete is not None and nexts:
-        return (), complete
-    if action not in nexts:
+    here = found or options(enc, legal, prefix)
+    if action == DONE and here.complete is not None and here.nexts:
+        return (), here.complete
+    if action not in here.nexts:
         raise ValueError(f"action {action} ('{enc.action_string(action)}') is not legal here")
     longer = (*prefix, action)
-    after, done = options(enc, legal, longer)
+    if here.ends is not None:  # (known from the same pass: no second one)
+        if action not in here.more:
+            return (), here.ends[action]
+        return longer, None
+    after, done = options(enc, legal, longer)[:2]
     if not after:
         if done is None:  # pragma: no cover - a token offered always continues or ends some move
             raise EncodingError(f"no move ends with '{enc.action_string(action)}'")

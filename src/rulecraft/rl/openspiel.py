@@ -126,9 +126,7 @@ class Track(Episode):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Track:
         c = Track.__new__(Track)
-        c.enc, c.max_moves, c.reward = self.enc, self.max_moves, self.reward
-        c.st = self.st.clone() if self.st is not None else None
-        c.prefix, c.steps, c.truncated = self.prefix, self.steps, self.truncated
+        self._copy_into(c)
         c.game_params, c.max_hands = self.game_params, self.max_hands
         c.pending = self.pending.copy() if self.pending is not None else None
         c.actions = list(self.actions)
@@ -321,9 +319,7 @@ class Observer:
         if t.st is None:
             self.tensor.fill(0.0)
             return
-        viewer = self._viewer(player)
-        selection = t.prefix if viewer is not None and viewer == t.to_act else ()
-        self.enc.observe(t.st, viewer, selection, self.recall, out=self.tensor)
+        self.tensor[:] = t.observation(self._viewer(player), self.recall)
 
     def string_from(self, state: RulecraftState, player: int) -> str:
         t = state._t

@@ -57,6 +57,7 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.render_mode = render_mode
         Episode(self.enc, None, max_moves, reward)  # checks max_moves and reward now, not at reset
         self.possible_agents = [f"seat_{s}" for s in range(rs.seats.count)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.agents = list(self.possible_agents)
         bound = float(MAX_HELD_NUMBER)  # every number the engine holds is below 10^18 in size
         obs_space = spaces.Dict({
@@ -84,6 +85,7 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.episode = Episode(self.enc, new_state(self.rs, game_seed, self.max_hands), self.max_moves, self.reward)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -97,10 +99,12 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.episode is not None, "call reset() first"
-        seat = self.possible_agents.index(agent)
+        seat = self._seat[agent]
         mask = np.zeros(self.enc.num_actions, np.int8)
         if seat == self.episode.to_act:
-            mask[self.episode.legal_actions()] = 1
+            cells: Any = memoryview(mask)  # type: ignore[arg-type]  # (item by item, quicker than indexing the array)
+            for a in self.episode.legal_actions():
+                cells[a] = 1
         return {"observation": self.episode.observation(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -108,19 +112,27 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.episode is not None
+        episode = self.episode
+        assert episode is not None
         if action is None:
             raise ValueError(f"{agent} is to act: step(None) is only for a seat whose game has ended")
-        self.episode.take(action)  # (first: an action refused leaves the rewards as they were)
+        episode.take(action)  # (first: an action refused leaves the rewards as they were)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        if self.episode.over:
-            result = self.episode.st.result if self.episode.st is not None else None
-            for a, r in zip(self.possible_agents, self.episode.rewards(), strict=True):
+        if self._rewarded:  # (rewards stay 0 between those given: no loop over the agents at every step)
+            self._clear_rewards()
+            self._rewarded = False
+        given = episode.last_rewards
+        if given is not None:
+            for a, r in zip(self.possible_agents, given, strict=True):
                 self.rewards[a] = r
-                self.terminations[a] = not self.episode.truncated
-                self.truncations[a] = self.episode.truncated
+            self._rewarded = True
+        if episode.over:
+            result = episode.st.result if episode.st is not None else None
+            for a in self.possible_agents:
+                self.terminations[a] = not episode.truncated
+                self.truncations[a] = episode.truncated
                 self.infos[a] = {"result": result} if result is not None else {}
+        if given is not None:
             self._accumulate_rewards()
         self._select()
         if self.render_mode == "human":
