@@ -125,17 +125,28 @@ class Episode:
         self.steps += 1
         if move is not None:
             self.make(move)
-        self.last_rewards = self._rewarded(move is not None)
+        self.last_rewards = None
+        if not self.waiting:
+            self.settle(move is not None)
         if self.steps >= self.max_moves and not self.over:
             self.truncated = True
-        if self.last_rewards is not None:
-            self.returns = [a + b for a, b in zip(self.returns, self.last_rewards, strict=True)]
         return move
 
     def make(self, move: Move) -> None:
         """Make a whole move on the engine state (the OpenSpiel adapter turns chance into chance nodes here)."""
         assert self.st is not None
         self.st.apply(move)
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the move just made waits for chance before the game goes on (OpenSpiel's chance nodes)."""
+        return False
+
+    def settle(self, made: bool) -> None:
+        """Give the rewards of the step that just ended (``made``: a whole move was made)."""
+        self.last_rewards = given = self._rewarded(made)
+        if given is not None:
+            self.returns = [a + b for a, b in zip(self.returns, given, strict=True)]
 
     def start_scores(self) -> None:
         """Take the scores rewards by ``"hand"`` and ``"step"`` are changes of (when the game is dealt)."""
