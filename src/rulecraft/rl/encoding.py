@@ -287,9 +287,16 @@ class Encoding:
                 cells[at] = cells.get(at, 0.0) + 1.0
         return cells
 
-    def describe(self) -> list[dict[str, Any]]:
-        """The observation layout as data (name, start, size, what), for documentation and tools."""
-        return [{"name": s.name, "start": s.start, "size": s.size, "what": s.what} for s in self.recall_sections]
+    def describe(self, structured: bool = False, recall: bool = True) -> Any:
+        """The observation layout as data, for documentation and tools: the flat vector's sections (name,
+        start, size, what), or with ``structured`` the named arrays of ``rl.structured`` (shapes, rows,
+        columns, parts). ``recall``: of the information state (the observation and ``seen``)."""
+        if structured:
+            from rulecraft.rl.structured import Structure  # (structured builds on this module)
+
+            return Structure(self, recall).describe()
+        return [{"name": s.name, "start": s.start, "size": s.size, "what": s.what}
+                for s in (self.recall_sections if recall else self.sections)]
 
 
 def _number(x: Any) -> float:

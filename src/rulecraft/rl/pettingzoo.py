@@ -25,19 +25,34 @@ from rulecraft.engine.ruleset import Ruleset
 from rulecraft.rl import choices
 from rulecraft.rl.encoding import Encoding
 from rulecraft.rl.episode import DEFAULT_MAX_MOVES, Episode, new_state, ruleset_of
+from rulecraft.rl.structured import Structure
 
 
 def env(ruleset: str | Ruleset, *, preset: str | None = None, max_hands: int | None = None,
-        max_moves: int = DEFAULT_MAX_MOVES, reward: str = "win", render_mode: str | None = None,
-        **options: Any) -> RulecraftEnv:
+        max_moves: int = DEFAULT_MAX_MOVES, reward: str = "win", observation: str = "flat",
+        render_mode: str | None = None, **options: Any) -> RulecraftEnv:
     """A PettingZoo AEC environment for ``ruleset`` (a bundled name, a path, or a loaded Ruleset).
 
     Keyword arguments other than those named are the ruleset's option choices (``bird_rank="lowest"``).
     ``max_hands`` stops the match after that many hands (for single-hand studies), ``max_moves`` after
-    that many actions (truncated), ``reward`` is ``"win"`` or ``"score"`` (see ``rl.episode``).
+    that many actions (truncated), ``reward`` is ``"win"``, ``"score"``, ``"hand"`` or ``"step"`` (see
+    ``rl.episode``), ``observation`` ``"flat"`` (one vector) or ``"structured"`` (named arrays: piece
+    planes per zone and seat, scalars, the record; see ``rl.structured``).
     """
     return RulecraftEnv(ruleset_of(ruleset, options, preset), max_hands=max_hands, max_moves=max_moves,
-                        reward=reward, render_mode=render_mode)
+                        reward=reward, observation=observation, render_mode=render_mode)
+
+
+OBSERVATIONS = ("flat", "structured")
+
+
+def observation_space(enc: Encoding, structure: Structure | None = None) -> spaces.Space[Any]:
+    """The space of an observation: one vector, or the named arrays of ``structure``."""
+    bound = float(MAX_HELD_NUMBER)  # every number the engine holds is below 10^18 in size
+    if structure is None:
+        return spaces.Box(-bound, bound, shape=(enc.size,), dtype=np.float32)
+    return spaces.Dict({name: spaces.Box(-bound, bound, shape=shape, dtype=np.float32)
+                        for name, shape in structure.shapes.items()})
 
 
 class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
@@ -45,10 +60,12 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                                           "is_parallelizable": False}
 
     def __init__(self, rs: Ruleset, max_hands: int | None = None, max_moves: int = DEFAULT_MAX_MOVES,
-                 reward: str = "win", render_mode: str | None = None) -> None:
+                 reward: str = "win", render_mode: str | None = None, observation: str = "flat") -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {observation!r}")
         self.rs = rs
         self.enc = Encoding(rs)
         self.max_hands = max_hands
@@ -59,9 +76,9 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.possible_agents = [f"seat_{s}" for s in range(rs.seats.count)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.agents = list(self.possible_agents)
-        bound = float(MAX_HELD_NUMBER)  # every number the engine holds is below 10^18 in size
+        self.structure = Structure(self.enc) if observation == "structured" else None
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-bound, bound, shape=(self.enc.size,), dtype=np.float32),
+            "observation": observation_space(self.enc, self.structure),
             "action_mask": spaces.Box(0, 1, shape=(self.enc.num_actions,), dtype=np.int8),
         })
         act_space = spaces.Discrete(self.enc.num_actions)
@@ -105,7 +122,8 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             cells: Any = memoryview(mask)  # type: ignore[arg-type]  # (item by item, quicker than indexing the array)
             for a in self.episode.legal_actions():
                 cells[a] = 1
-        return {"observation": self.episode.observation(seat), "action_mask": mask}
+        vec = self.episode.observation(seat)
+        return {"observation": vec if self.structure is None else self.structure.split(vec), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
