@@ -20,7 +20,7 @@ def test_the_planes_hold_the_pieces_each_seat_sees_where_they_lie() -> None:
     st = e.episode.st
     seat = e.episode.to_act
     obs = e.observe(f"seat_{seat}")["observation"]
-    layout = e.enc.describe(structured=True, recall=False)
+    layout = Structure(e.enc).describe()
     rows = [(r["zone"], r["seat"]) for r in layout["pieces"]["rows"]]
     types = layout["pieces"]["columns"]
     mine = obs["pieces"][rows.index(("hand", seat))]

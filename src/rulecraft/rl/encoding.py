@@ -31,7 +31,6 @@ import numpy as np
 import numpy.typing as npt
 
 from rulecraft.dsl import CompiledExpr, T
-from rulecraft.engine.board import Board
 from rulecraft.engine.game import Game
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.calls import Auction, Choose
@@ -175,19 +174,6 @@ class Encoding:
         sections at the same places and ``seen`` after them)."""
         return self._at_recall if recall else self.at
 
-    def observe(self, st: Board, viewer: int | None, selection: tuple[int, ...] = (),
-                recall: bool = False, out: Vector | None = None) -> Vector:
-        """The observation of ``st`` by ``viewer`` (a seat, None for everything, PUBLIC for no seat), made
-        afresh. A game followed step by step keeps a ``SeatView`` per viewer instead (``rl.seatview``),
-        which brings the same vector up to date from what changed since it was last asked."""
-        from rulecraft.rl.seatview import SeatView  # (seatview builds on this module)
-
-        vec = SeatView(self, viewer, recall).update(st, selection)
-        if out is None:
-            return vec
-        out[:] = vec
-        return out
-
     # ----------------------------------------------------------------- pieces of the observation
     def zone_sees(self, viewer: int | None) -> list[bool]:
         """Per zone instance: whether ``viewer`` sees the face-up pieces in it (``engine.views.visible``
@@ -287,14 +273,10 @@ class Encoding:
                 cells[at] = cells.get(at, 0.0) + 1.0
         return cells
 
-    def describe(self, structured: bool = False, recall: bool = True) -> Any:
-        """The observation layout as data, for documentation and tools: the flat vector's sections (name,
-        start, size, what), or with ``structured`` the named arrays of ``rl.structured`` (shapes, rows,
-        columns, parts). ``recall``: of the information state (the observation and ``seen``)."""
-        if structured:
-            from rulecraft.rl.structured import Structure  # (structured builds on this module)
-
-            return Structure(self, recall).describe()
+    def describe(self, recall: bool = True) -> list[dict[str, Any]]:
+        """The observation layout as data (name, start, size, what), for documentation and tools;
+        ``recall``: of the information state (the observation, then ``seen``). The structured
+        observation's layout: ``rl.structured.Structure(enc).describe()``."""
         return [{"name": s.name, "start": s.start, "size": s.size, "what": s.what}
                 for s in (self.recall_sections if recall else self.sections)]
 

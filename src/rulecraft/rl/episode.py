@@ -21,7 +21,11 @@ gets 0 then; rewards already given by ``"hand"`` or ``"step"`` stay given).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from rulecraft.engine.game import Game
 from rulecraft.engine.moves import Move
@@ -30,7 +34,7 @@ from rulecraft.engine.standings import match_scores
 from rulecraft.engine.state import State
 from rulecraft.load import load_ruleset
 from rulecraft.rl import choices
-from rulecraft.rl.encoding import Encoding, Vector
+from rulecraft.rl.encoding import DONE, Encoding, Vector
 from rulecraft.rl.seatview import SeatView
 
 REWARDS = ("win", "score", "hand", "step")
@@ -114,6 +118,22 @@ class Episode:
             return []
         assert self.st is not None
         return choices.legal_actions(self.enc, self.st.legal_moves(), self.prefix, self.options())
+
+    def mask(self, seat: int) -> npt.NDArray[np.int8]:
+        """The action mask of ``seat``: 1 for each legal action id (all 0 for a seat not to act)."""
+        mask = np.zeros(self.enc.num_actions, np.int8)
+        if seat == self.to_act:
+            cells: Any = memoryview(mask)  # type: ignore[arg-type]  # (item by item, quicker than indexing the array)
+            for a in self.legal_actions():
+                cells[a] = 1
+        return mask
+
+    def move_actions(self, move: Move) -> Iterator[int]:
+        """The actions that make ``move`` (a bundled agent's choice), each to be taken before the next is
+        asked for: its tokens, and ``done`` when a longer move could have followed them."""
+        yield from self.enc.move_tokens(move)
+        if self.prefix:
+            yield DONE
 
     def take(self, action: int) -> Move | None:
         """Take one action of the seat to act; returns the move it completes (already made), if any.

@@ -16,15 +16,14 @@ import json
 import random
 from typing import Any, ClassVar
 
-import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from rulecraft.engine.board import MAX_HELD_NUMBER
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.rl import choices
 from rulecraft.rl.encoding import Encoding
 from rulecraft.rl.episode import DEFAULT_MAX_MOVES, Episode, new_state, ruleset_of
+from rulecraft.rl.spaces import check_observation, mask_space, observation_space
 from rulecraft.rl.structured import Structure
 
 
@@ -43,18 +42,6 @@ def env(ruleset: str | Ruleset, *, preset: str | None = None, max_hands: int | N
                         reward=reward, observation=observation, render_mode=render_mode)
 
 
-OBSERVATIONS = ("flat", "structured")
-
-
-def observation_space(enc: Encoding, structure: Structure | None = None) -> spaces.Space[Any]:
-    """The space of an observation: one vector, or the named arrays of ``structure``."""
-    bound = float(MAX_HELD_NUMBER)  # every number the engine holds is below 10^18 in size
-    if structure is None:
-        return spaces.Box(-bound, bound, shape=(enc.size,), dtype=np.float32)
-    return spaces.Dict({name: spaces.Box(-bound, bound, shape=shape, dtype=np.float32)
-                        for name, shape in structure.shapes.items()})
-
-
 class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "rulecraft_v0",
                                           "is_parallelizable": False}
@@ -64,8 +51,7 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        if observation not in OBSERVATIONS:
-            raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {observation!r}")
+        check_observation(observation)
         self.rs = rs
         self.enc = Encoding(rs)
         self.max_hands = max_hands
@@ -79,7 +65,7 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.structure = Structure(self.enc) if observation == "structured" else None
         obs_space = spaces.Dict({
             "observation": observation_space(self.enc, self.structure),
-            "action_mask": spaces.Box(0, 1, shape=(self.enc.num_actions,), dtype=np.int8),
+            "action_mask": mask_space(self.enc),
         })
         act_space = spaces.Discrete(self.enc.num_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
@@ -117,13 +103,9 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.episode is not None, "call reset() first"
         seat = self._seat[agent]
-        mask = np.zeros(self.enc.num_actions, np.int8)
-        if seat == self.episode.to_act:
-            cells: Any = memoryview(mask)  # type: ignore[arg-type]  # (item by item, quicker than indexing the array)
-            for a in self.episode.legal_actions():
-                cells[a] = 1
         vec = self.episode.observation(seat)
-        return {"observation": vec if self.structure is None else self.structure.split(vec), "action_mask": mask}
+        return {"observation": vec if self.structure is None else self.structure.split(vec),
+                "action_mask": self.episode.mask(seat)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -34,6 +34,13 @@ from rulecraft.engine.views import visible_variables
 from rulecraft.rl.encoding import PUBLIC, Encoding, Vector
 
 
+def observe(enc: Encoding, st: Board, viewer: int | None, selection: tuple[int, ...] = (),
+            recall: bool = False) -> Vector:
+    """The observation of ``st`` by ``viewer`` (a seat, None for everything, PUBLIC for no seat), made
+    afresh: a game followed step by step keeps a ``SeatView`` per viewer instead."""
+    return SeatView(enc, viewer, recall).update(st, selection)
+
+
 class SeatView:
     """The observation vector of ``viewer`` (a seat, None: everything, PUBLIC: no seat), kept up to date."""
 
