@@ -34,19 +34,36 @@ class Options(NamedTuple):
     more: frozenset[int] | set[int] = frozenset()
 
 
-def options(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...]) -> Options:
-    """What may follow ``prefix`` among the ``legal`` moves (see ``Options``)."""
+Candidates = list[tuple[tuple[int, ...], Move]]  # legal moves with their tokens, those that begin with a prefix
+
+
+def candidates(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...] = (),
+               within: Candidates | None = None) -> Candidates | None:
+    """The legal moves that begin with ``prefix``, with their tokens (None for a claim of any subset,
+    too many to list). ``within``: the candidates of ``prefix`` less its last token, to narrow."""
     if type(legal) is not list and isinstance(legal, ClaimMoves):  # (an ABC's isinstance is slow)
-        return Options(*_claim_options(enc, legal, prefix))
+        return None
+    k = len(prefix)
+    if within is not None and k:
+        last = prefix[-1]
+        return [c for c in within if len(c[0]) >= k and c[0][k - 1] == last]
+    known = enc.tokens_by_text
+    out = [(known.get(m.text) or enc.move_tokens(m), m) for m in legal]
+    return [c for c in out if c[0][:k] == prefix] if k else out
+
+
+def options(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
+            found: Candidates | None = None) -> Options:
+    """What may follow ``prefix`` among the ``legal`` moves (see ``Options``); ``found``: the
+    candidates of ``prefix``, when the caller has them."""
+    cands = found if found is not None else candidates(enc, legal, prefix)
+    if cands is None:
+        return Options(*_claim_options(enc, legal, prefix))  # type: ignore[arg-type]
     k = len(prefix)
     ends: dict[int, Move] = {}
     more: set[int] = set()
     complete: Move | None = None
-    known = enc.tokens_by_text
-    for m in legal:
-        toks = known.get(m.text) or enc.move_tokens(m)
-        if k and toks[:k] != prefix:
-            continue
+    for toks, m in cands:
         if len(toks) == k:
             complete = complete or m
         elif len(toks) == k + 1:

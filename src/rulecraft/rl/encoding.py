@@ -90,6 +90,7 @@ class Encoding:
         self._rows: dict[tuple[int | None, int, str], tuple[tuple[int, float], ...]] = {}  # see move_row
         self.recent = 2 * self.seats  # moves of this hand shown, latest first
         self.row_width = self.seats + self.head_count + 3 + self.types + 1  # one move of ``recent``
+        self.var_widths = [self._var_width(i) for i in range(len(rs.variables))]
         self.sections, self.size = self._layout(recall=False)
         self.recall_sections, self.recall_size = self._layout(recall=True)
         self.at = {s.name: s.start for s in self.sections}  # where each section starts
@@ -156,6 +157,10 @@ class Encoding:
         return sections, start
 
     def var_width(self, i: int) -> int:
+        """How many numbers variable ``i`` takes in the observation."""
+        return self.var_widths[i]
+
+    def _var_width(self, i: int) -> int:
         v = self.rs.variables[i]
         if v.per == "seat":
             return 1 + self.seats

@@ -73,7 +73,7 @@ class Episode:
         self.reward = reward
         self.truncated = False
         self.views: dict[tuple[int | None, bool], SeatView] = {}  # each viewer's observation, kept up to date
-        self._found: tuple[Any, tuple[int, ...], choices.Options] | None = None  # see ``options``
+        self._found: tuple[Any, tuple[int, ...], choices.Options, choices.Candidates | None] | None = None
         self.last_rewards: list[float] | None = None  # what the last action gave each seat (None: nothing)
         self.returns = [0.0] * enc.seats  # what every action so far gave, added up
         self._scores: list[float] | None = None  # the match scores when rewards were last given ("hand", "step")
@@ -108,9 +108,12 @@ class Episode:
         step that follows it both need it)."""
         assert self.st is not None
         legal = self.st.legal_moves()
-        found = self._found
-        if found is None or found[0] is not legal or found[1] != self.prefix:  # (a new list after each move)
-            found = self._found = (legal, self.prefix, choices.options(self.enc, legal, self.prefix))
+        found, prefix = self._found, self.prefix
+        if found is None or found[0] is not legal or found[1] != prefix:  # (a new list after each move)
+            # The moves that begin with the prefix, narrowed token by token within a decision.
+            within = found[3] if found is not None and found[0] is legal and found[1] == prefix[:-1] else None
+            cands = choices.candidates(self.enc, legal, prefix, within)
+            found = self._found = (legal, prefix, choices.options(self.enc, legal, prefix, cands), cands)
         return found[2]
 
     def legal_actions(self) -> list[int]:
