@@ -86,3 +86,22 @@ def test_validate_prints_the_warning_and_exits_0(tmp_path: Path) -> None:
                        capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert r.returncode == 0
     assert [(d["line"], d["column"], d["severity"]) for d in json.loads(r.stdout)] == [(5, 10, "warning")]
+
+
+def test_every_section_the_bundled_files_cite_is_in_their_notes() -> None:
+    # "notes.md §3" in a rule file (or "variants/<game>/notes.md §3" in a scenario) names a section that exists:
+    # each game's notes.md heads its sections "## §N ...".
+    import re
+
+    cited = re.compile(r"notes\.md (§\d+(?:-§\d+)?)((?:, §\d+| and §\d+)*)")
+    missing = []
+    for game in sorted(p for p in (ROOT / "variants").iterdir() if p.is_dir()):
+        notes = game / "notes.md"
+        files = [*game.glob("*.yaml"), *game.glob("*.rules"), *(ROOT / "tests/scenarios" / game.name).glob("*.yaml")]
+        text = "\n".join(f.read_text(encoding="utf-8") for f in files)
+        wanted = {int(n) for m in cited.finditer(text) for n in re.findall(r"§(\d+)", m.group(0))}
+        if not wanted:
+            continue
+        have = {int(n) for n in re.findall(r"^## §(\d+) ", notes.read_text(encoding="utf-8"), re.M)}
+        missing += [f"{game.name} §{n}" for n in sorted(wanted - have)]
+    assert missing == []
