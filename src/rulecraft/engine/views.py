@@ -96,9 +96,9 @@ def visible_variables(st: Board, viewer: int | None) -> dict[str, Any]:
         if viewer is None or v.visibility == "all":
             out[v.name] = value
         elif v.per in ("seat", "team"):
-            entries = [x if sees_variable(st, i, k, viewer) else None for k, x in enumerate(value)]
-            if v.visibility == "owner" or any(sees_variable(st, i, k, viewer) for k in range(len(value))):
-                out[v.name] = entries
+            seen = [sees_variable(st, i, k, viewer) for k in range(len(value))]
+            if any(seen):  # (a viewer that is no seat sees no seat's own entry)
+                out[v.name] = [x if s else None for x, s in zip(value, seen, strict=True)]
         elif sees_variable(st, i, None, viewer):
             out[v.name] = value
     return out
