@@ -296,17 +296,41 @@ def test_undo_takes_back_the_move_and_the_replies(tmp_path: Path) -> None:
     term = _start(tmp_path)
     try:
         before, _ = term.expect(PROMPT)
-        term.send("pass")
+        term.send("?")
+        listing, _ = term.expect(PROMPT)
+        bid = next(m for m in listed_moves(listing) if m.startswith("bid "))
+        term.send(bid)  # the bots bid on; nothing hidden is shown before seat 0 is to act again
         after_move, _ = term.expect(PROMPT)
-        assert "seat 0 (you): pass" in after_move
+        assert f"seat 0 (you): {bid}" in after_move
         term.send("undo")
         undone, _ = term.expect(PROMPT)
         assert "undone: your last move and" in undone
         assert _hand_block(undone) == _hand_block(before)
         assert "phase" not in undone or ", bidding ===" in undone
-        term.send("pass")  # the same move gets the same replies: the bots were rewound too
+        term.send(bid)  # the same move gets the same replies: the bots were rewound too
         again, _ = term.expect(PROMPT)
         assert again.split("=== ")[0].strip() == after_move.split("=== ")[0].strip()
+        term.send("quit")
+        term.expect("game saved to")
+        assert term.finish() == 0
+    finally:
+        term.kill()
+
+
+def test_undo_is_refused_once_something_hidden_was_shown_since_the_move(tmp_path: Path) -> None:
+    """Seat 0 passes (final in Rook): the bots finish the auction and play, so seat 0 sees cards it could not
+    see when it passed. Undoing the pass would keep that knowledge: refused, and the game goes on unchanged."""
+    term = _start(tmp_path)
+    try:
+        term.expect(PROMPT)
+        term.send("pass")
+        after_move, _ = term.expect(PROMPT)
+        term.send("undo")
+        refused, _ = term.expect(PROMPT)
+        assert "refused: undo would take back a move after which you were shown " in refused
+        term.send("table")
+        table, _ = term.expect(PROMPT)
+        assert _hand_block(table) == _hand_block(after_move)
         term.send("quit")
         term.expect("game saved to")
         assert term.finish() == 0

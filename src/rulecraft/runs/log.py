@@ -25,7 +25,7 @@ from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
 from rulecraft.engine.views import redact_event
 from rulecraft.errors import GivenChanceError, IllegalMoveError, Limit, LogError, RulecraftError, UsageError, clip
-from rulecraft.runs.files import write_lines
+from rulecraft.runs.files import PRIVATE, write_lines
 from rulecraft.runs.states_before import StatesBefore
 
 FORMAT = "rulecraft-log/1"
@@ -54,14 +54,19 @@ def log_lines(st: State, agents: list[str] | None = None, viewer: int | None = N
     return lines
 
 
-def write_atomic(path: str | Path, lines: Iterable[str]) -> None:
-    """Write to a temporary file beside ``path`` and rename: a crash never leaves half a file (runs.files)."""
-    write_lines(path, lines)
+def write_atomic(path: str | Path, lines: Iterable[str], private: bool = False) -> None:
+    """Write to a temporary file beside ``path`` and rename: a crash never leaves half a file (runs.files).
+
+    ``private``: a new file is made readable by its owner only (0600), whatever the umask.
+    """
+    write_lines(path, lines, mode=PRIVATE if private else None)
 
 
 def write_log(path: str | Path, st: State, agents: list[str] | None = None, viewer: int | None = None,
-              language: str | None = None) -> None:
-    write_atomic(path, log_lines(st, agents, viewer, language))
+              language: str | None = None, private: bool = False) -> None:
+    """``private`` for a game people play: its log holds every hand, so no other user of the machine may read
+    it (a new file gets mode 0600; a file replaced keeps its own mode)."""
+    write_atomic(path, log_lines(st, agents, viewer, language), private)
 
 
 EVENT_TYPES = frozenset({"header", "hand", "chance", "move", "round", "hand_end", "result", "reveal", "flush", "out",
@@ -69,7 +74,8 @@ EVENT_TYPES = frozenset({"header", "hand", "chance", "move", "round", "hand_end"
 CHANCE_KINDS = frozenset({"shuffle", "dice"})
 MAX_LOG_BYTES = Limit(64 * 1024 * 1024, "bytes", "is {n} bytes")
 MAX_NESTING = Limit(32, "levels", "nests {n} levels deep")  # an event nests 3; json recurses per level
-MAX_SEED = 2**64
+MAX_SEED = 2**256  # a table's chance is 256 secret bits (runs.session.table_seed)
+MIN_SEED = -(2**64)  # (seeds typed for research have been negative)
 
 
 def parse_log(lines: Iterable[str], name: str = "<log>") -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
@@ -163,8 +169,9 @@ def _check_header(header: dict[str, Any], at: str) -> None:
     ruleset, seed = header.get("ruleset"), header.get("seed")
     if not _is_int(seed) or not isinstance(ruleset, dict):
         raise LogError(f"{at}the header lacks the ruleset or the seed")
-    if not -MAX_SEED < int(seed) < MAX_SEED:  # type: ignore[arg-type]
-        raise LogError(f"{at}the seed {clip(seed)} is not a seed rulecraft writes (a whole number below 2^64)")
+    if not MIN_SEED < int(seed) < MAX_SEED:  # type: ignore[arg-type]
+        raise LogError(f"{at}the seed {clip(seed)} is not a seed rulecraft writes (a whole number of at most 256 "
+                       "bits)")
     options = ruleset.get("options", {})
     if not isinstance(ruleset.get("name"), str) or not isinstance(options, dict) \
             or not all(isinstance(v, str) for v in options.values()):
