@@ -77,6 +77,7 @@ class Session:
     language: str | None = None  # shown in; recorded in the log's header for display only
     version: int = 0  # counts every change (a move, an undo): a move names the version it answers
     private_log: bool = True  # a log holds every hand: written for its owner's eyes only (0600)
+    follow_links: bool = True  # False: a symbolic link where the log goes is replaced, never written through
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -165,14 +166,19 @@ class Session:
                                   f"failed while making it: {exc}") from exc
         self._commit(trial, save)
 
-    def choose_for_bot(self) -> tuple[int, Move]:
-        """The move of the bot to act, chosen on a copy of the state (so nothing else waits while it thinks)."""
+    def bot_turn(self) -> tuple[int, Agent, State]:
+        """The bot to act, and a copy of the state for it to think on (nothing else need wait while it thinks)."""
         seat = self.bot_to_act
         assert seat is not None
         st = self.st.clone()
         if not len(st.legal_moves()):
             raise self.no_legal_move()
-        return seat, self.bots[seat].choose(st, seat)
+        return seat, self.bots[seat], st
+
+    def choose_for_bot(self) -> tuple[int, Move]:
+        """The bot to act and the move it chooses."""
+        seat, bot, st = self.bot_turn()
+        return seat, bot.choose(st, seat)
 
     def no_legal_move(self) -> RulecraftError:
         from rulecraft.runs.simulate import no_legal_move
@@ -191,7 +197,8 @@ class Session:
 
     def save(self, st: State | None = None) -> None:
         if self.log_path is not None:
-            write_log(self.log_path, st or self.st, self.agents, language=self.language, private=self.private_log)
+            write_log(self.log_path, st or self.st, self.agents, language=self.language, private=self.private_log,
+                      follow_links=self.follow_links)
 
     # ------------------------------------------------------------------ undo
     def undo(self, seat: int) -> int:
