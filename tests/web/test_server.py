@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -13,52 +11,14 @@ pytest.importorskip("starlette")
 pytest.importorskip("multipart")
 
 from starlette.testclient import TestClient
+from webtools import a_bid, finished, opened, play, settle, start, the_table
 
 from rulecraft.web.app import make_app
-from rulecraft.web.tables import Table
-
-ROOK_SEATS = {"seat.0": "human", "seat.1": "random", "seat.2": "random", "seat.3": "random"}
 
 
 @pytest.fixture()
 def client(rules_dir: Path) -> TestClient:
     return TestClient(make_app([rules_dir]), follow_redirects=False)
-
-
-def start(client: TestClient, **fields: str) -> Any:
-    r = client.post("/start", data={"ref": "rook", "seed": "7", **ROOK_SEATS, **fields})
-    settle(client)
-    return r
-
-
-def settle(client: TestClient) -> None:
-    """Wait until the bots have answered (they move in the server's own threads, not in the request)."""
-    assert client.app.state.bots.settle(120)  # type: ignore[attr-defined]
-
-
-def a_bid(table: Table) -> str:
-    return next(m for m in table.st.view(table.st.to_act)["legal"] if m != "pass")
-
-
-def the_table(client: TestClient) -> Table:
-    tables = client.app.state.tables  # type: ignore[attr-defined]
-    return list(tables._tables.values())[-1]
-
-
-def opened(client: TestClient, table: Table, seat: int) -> str:
-    """A seat's link, opened in this client (the browser it is bound to from then on)."""
-    url = f"/seat/{table.seat_tokens[seat]}"
-    assert client.get(url).status_code == 200
-    return url
-
-
-def play(client: TestClient, url: str, move: str, version: int | None = None) -> Any:
-    """A move sent as the page sends it, answering the version on screen; the bots' answers awaited."""
-    if version is None:
-        version = client.get(f"{url}/version").json()["version"]
-    r = client.post(f"{url}/move", data={"move": move, "version": str(version)})
-    settle(client)
-    return r
 
 
 # ---------------------------------------------------------------------- starting
@@ -299,18 +259,6 @@ def test_a_log_naming_a_file_as_its_ruleset_reads_nothing(client: TestClient, ru
     r = finished(client, client.post("/replay", data={"seat": "0"},
                                      files={"log": ("x.jsonl", header.encode(), "text/plain")}))
     assert r.status_code == 400 and "TOP-SECRET" not in r.text
-
-
-def finished(client: TestClient, r: Any) -> Any:
-    """The page of a job (compare, replay) once its work is done, polled as its page does."""
-    assert r.status_code == 303, r.text
-    url = r.headers["location"]
-    for _ in range(1200):
-        status = client.get(f"{url}/status").json()
-        if status["finished"]:
-            return client.get(url)
-        time.sleep(0.1)
-    raise AssertionError("the job did not finish")
 
 
 def test_compare_reports_win_rates_with_intervals_and_a_plot(client: TestClient) -> None:

@@ -32,6 +32,7 @@ KEEP_ALIVE_SECONDS = 5
 STOP_SECONDS = 3
 SWEEP_SECONDS = 1.0
 FILES_KEPT = 128  # descriptors kept for the server's own files, pipes and threads
+BACKLOG = 64  # connections waiting to be accepted, and accepted at once before any is looked at
 MAX_CONNECTIONS = 4096
 log = logging.getLogger("rulecraft.serve")
 
@@ -47,7 +48,8 @@ def raise_file_limit() -> int:
             with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
         soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-        limit = MAX_CONNECTIONS if soft == resource.RLIM_INFINITY else soft - FILES_KEPT
+        # (a burst of accepted connections is looked at only after it: room for one is kept besides)
+        limit = MAX_CONNECTIONS if soft == resource.RLIM_INFINITY else soft - FILES_KEPT - BACKLOG
     except ImportError:  # pragma: no cover - not on this platform
         limit = 512
     return max(16, min(MAX_CONNECTIONS, limit))
@@ -148,7 +150,7 @@ def run(app: Any, sock: socket.socket) -> None:
     import uvicorn
 
     GuardedH11Protocol.max_connections = raise_file_limit()
-    config = uvicorn.Config(app, http=GuardedH11Protocol, log_level="warning", lifespan="off",
+    config = uvicorn.Config(app, http=GuardedH11Protocol, log_level="warning", lifespan="off", backlog=BACKLOG,
                             timeout_keep_alive=KEEP_ALIVE_SECONDS, timeout_graceful_shutdown=STOP_SECONDS)
     server = uvicorn.Server(config)
 
