@@ -338,6 +338,42 @@ def test_undo_is_refused_once_something_hidden_was_shown_since_the_move(tmp_path
         term.kill()
 
 
+def test_a_rule_failing_at_run_time_refuses_the_move_and_the_game_goes_on_as_it_was(tmp_path: Path) -> None:
+    """A house rule that validates but divides by zero when a trick ends: the move that ends the trick is
+    refused with the rule's place, the table is as before it, and the game is saved as it was."""
+    (tmp_path / "broken.yaml").write_text(
+        "extends: rook\nname: rook-broken-house\nhand:\n  phases:\n    - id: play\n      on_round:\n"
+        "        - id: house-bonus\n          when: 'true'\n          set: {bid: 'bid // (bid - bid)'}\n",
+        encoding="utf-8")
+    term = Terminal(["play", "broken.yaml", "--seed", "1", "--seats", "human,first,first,first", "--log", "g.jsonl"],
+                    tmp_path)
+    try:
+        screen, _ = term.expect(PROMPT)
+        for _ in range(60):
+            term.send("table")
+            before, _ = term.expect(PROMPT)
+            term.send("?")
+            listing, _ = term.expect(PROMPT)
+            move = next((m for m in listed_moves(listing) if m != "pass"), "pass")
+            term.send(move)
+            screen, _ = term.expect(PROMPT)
+            if "refused: the move was not made" in screen:
+                break
+        assert "broken.yaml:9:" in screen and "ZeroDivisionError" in screen
+        term.send("table")
+        again, _ = term.expect(PROMPT)
+        assert again == before
+        term.send("quit")
+        term.expect("game saved to")
+        assert term.finish() == 0
+    finally:
+        term.kill()
+    from rulecraft.runs.log import replay
+
+    st, _ = replay(tmp_path / "g.jsonl", ruleset(str(tmp_path / "broken.yaml")))
+    assert st.to_act == 0 and move in [m.text for m in st.legal_moves()]  # saved just before the refused move
+
+
 def test_quit_and_resume_continue_from_the_same_state(tmp_path: Path) -> None:
     term = _start(tmp_path)
     try:

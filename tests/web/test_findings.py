@@ -351,3 +351,32 @@ def test_a_body_is_refused_while_it_streams_in_past_its_bound(rules_dir: Path) -
     anyio.run(app, scope, receive, send)
     assert answer["status"] == 413
     assert sent <= 5 * 1024 * 1024
+
+
+# ---------------------------------------------------------------------- long work
+def test_a_comparison_is_bounded_in_number_and_time_and_stops_when_its_page_is_closed(client: TestClient) -> None:
+    import multiprocessing
+    import time
+
+    jobs = client.app.state.jobs  # type: ignore[attr-defined]
+    jobs.abandoned, jobs.deadline = 3.0, 6.0
+    costly = {"a.ref": "rook", "b.ref": "rook", "n": "400", "agent": "ismcts", "seed": "1"}
+    first = client.post("/compare", data=costly)
+    second = client.post("/compare", data={**costly, "agent": "random"})
+    assert first.status_code == second.status_code == 303
+    r = client.post("/compare", data=costly)  # a third at once: refused, not queued without end
+    assert r.status_code == 503 and "try again" in r.text
+    # The first one's page is never looked at again (its client left): it stops, its games with it.
+    # The second one's page keeps asking: it runs until its time is up, then reports the games played.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not client.get(f"{second.headers['location']}/status").json()["finished"]:
+        time.sleep(0.5)
+    left = jobs.get(first.headers["location"].rsplit("/", 1)[1])
+    assert left.finished and left.stopped == "its page was closed"
+    page = client.get(second.headers["location"]).text
+    assert "Stopped after" in page and "the most this server gives one" in page and "<svg" in page
+    for _ in range(50):
+        if not multiprocessing.active_children():
+            break
+        time.sleep(0.1)
+    assert not multiprocessing.active_children()

@@ -139,7 +139,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
             setup = await run_in_threadpool(_setup, args)
         except RulecraftError as exc:
             return problem(request, exc)
-        seats = [args.get(f"seat.{s}", HUMAN if s == 0 else "default") for s in range(setup["rs"].seats.count)]
+        seats = [args.get(f"seat.{s}", HUMAN if s == 0 else "random") for s in range(setup["rs"].seats.count)]
         return page(request, "start.html", seats=seats, **setup)
 
     def _start(args: dict[str, str]) -> Table:

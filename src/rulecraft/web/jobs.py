@@ -62,22 +62,24 @@ class Job:
 
 
 class Jobs:
-    def __init__(self, max_running: int = MAX_RUNNING, abandoned: float = ABANDONED) -> None:
+    def __init__(self, max_running: int = MAX_RUNNING, abandoned: float = ABANDONED,
+                 deadline: float = MAX_SECONDS) -> None:
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
         self.max_running = max_running
         self.abandoned = abandoned
+        self.deadline = deadline
         self._stop = threading.Event()
         threading.Thread(target=self._watch, name="rulecraft-jobs", daemon=True).start()
 
-    def submit(self, kind: str, total: int, work: Callable[[Job], Any], deadline: float = MAX_SECONDS) -> Job:
+    def submit(self, kind: str, total: int, work: Callable[[Job], Any]) -> Job:
         """Run ``work(job)`` in a thread of its own; UsageError when the server runs its most of this kind."""
         with self._lock:
             running = sum(1 for j in self._jobs.values() if j.kind == kind and not j.finished)
             if running >= self.max_running:
                 raise UsageError(f"the server is running its most of this kind of work ({running} at once): try again "
                                  "in a minute")
-            job = Job(kind, total, deadline=deadline)
+            job = Job(kind, total, deadline=self.deadline)
             self._jobs[job.token] = job
             finished = [t for t, j in self._jobs.items() if j.finished]
             for token in finished[:max(0, len(finished) - KEPT)]:
