@@ -63,7 +63,7 @@ class Client:
         started = time.perf_counter()
         try:
             answer = await asyncio.wait_for(self._request(method, path, fields), 30)
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as exc:
             await self.close()
             self.tally.failed += 1
             self.tally.problems.append(f"{method} {path.split('/')[1]}: {type(exc).__name__}")
@@ -75,7 +75,8 @@ class Client:
             self.tally.problems.append(f"{method} {path.split('/')[1]}: {answer[0]}")
         return answer
 
-    async def _request(self, method: str, path: str, fields: dict[str, str] | None) -> tuple[int, dict[str, str], bytes]:
+    async def _request(self, method: str, path: str, fields: dict[str, str] | None
+                       ) -> tuple[int, dict[str, str], bytes]:
         if self.writer is None or self.writer.is_closing():
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None and self.writer is not None
