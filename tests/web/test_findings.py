@@ -74,8 +74,10 @@ def test_the_host_link_shows_no_hand(client: TestClient) -> None:
 def test_a_seat_link_opens_only_in_the_browser_that_opened_it_first(client: TestClient, rules_dir: Path) -> None:
     start(client, **{"seat.1": "human"})
     table = the_table(client)
-    url = opened(client, table, 0)  # its player opens it
     other = TestClient(client.app, follow_redirects=False)  # someone else who saw the link (the host who sent it)
+    first = other.get(f"/seat/{table.seat_tokens[0]}")  # a look (a GET, as a link's preview) takes nothing ...
+    assert 'id="take"' in first.text and not set(PIECE.findall(first.text)) & hand(table, 0)
+    url = opened(client, table, 0)  # ... its player takes the seat
     for path in (url, f"{url}/table", f"{url}/version"):
         r = other.get(path)
         assert r.status_code == 403 and not set(PIECE.findall(r.text)) & hand(table, 0), path

@@ -194,7 +194,7 @@ def test_hot_seat_shows_only_the_seat_to_act_once_its_cover_is_lifted(client: Te
     table = the_table(client)
     assert table.seat_tokens == {} and table.hot_token is not None
     hot = f"/hot/{table.hot_token}"
-    assert client.get(hot).status_code == 200
+    assert 'id="take"' in client.get(hot).text and client.post(f"{hot}/take").status_code == 303
     state = client.get(f"{hot}/state").json()
     assert state["seat"] == table.st.to_act and state["humans"] == [0, 1] and state["shown"] is None
     assert client.get(f"{hot}/table").status_code == 409  # covered: no hand is sent

@@ -36,9 +36,11 @@ def the_table(client: TestClient) -> Table:
 
 
 def opened(client: TestClient, table: Table, seat: int) -> str:
-    """A seat's link, opened in this client (the browser it is bound to from then on)."""
+    """A seat's link, taken in this client (the browser it is bound to from then on), and its page opened."""
     url = f"/seat/{table.seat_tokens[seat]}"
-    assert client.get(url).status_code == 200
+    if client.get(url).status_code == 200 and 'id="take"' in client.get(url).text:
+        assert client.post(f"{url}/take").status_code == 303
+    assert client.get(url).status_code == 200 and 'id="table"' in client.get(url).text
     return url
 
 
@@ -51,6 +53,11 @@ def play(client: TestClient, url: str, move: str, at: int | None = None) -> Any:
     r = client.post(f"{url}/move", data={"move": move, "version": str(version(client, url) if at is None else at)})
     settle(client)
     return r
+
+
+def played_out(table: Table) -> bool:
+    """A hand was played to its end (the deal is secret with several people: a hand may be voided, redealt)."""
+    return any(not h["voided"] for h in table.st.hand_results)
 
 
 def finished(client: TestClient, r: Any, timeout: float = 120.0) -> Any:

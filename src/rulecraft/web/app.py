@@ -160,8 +160,14 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
             return problem(request, exc, 503)
         except RulecraftError as exc:
             return problem(request, exc)
-        if len(table.seat_tokens) == 1:
-            return RedirectResponse(f"/seat/{next(iter(table.seat_tokens.values()))}", 303)
+        if len(table.seat_tokens) == 1:  # one person: they started it, their seat is this browser's
+            token = next(iter(table.seat_tokens.values()))
+            secret = table.claim(token)
+            assert secret is not None
+            await run_in_threadpool(table.write_record)
+            response = RedirectResponse(f"/seat/{token}", 303)
+            _bind(response, secret, f"/seat/{token}")
+            return response
         return RedirectResponse(f"/host/{table.host_token}", 303)
 
     # ------------------------------------------------------------------ the host: the links, no hands
@@ -229,22 +235,46 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
     def fragment_response(body: Markup, version: int) -> Response:
         return HTMLResponse(body, headers={VERSION_HEADER: str(version)})
 
-    async def seat_page(request: Request) -> Response:
+    async def unbound(request: Request, accept: Callable[[int], bool]) -> tuple[Table, int, str] | None:
+        """A link not yet bound to a browser: (table, role, token); None when it is bound to this one
+        (a bound link opened elsewhere is 403)."""
         token = request.path_params["token"]
         found = await run_in_threadpool(tables.find, token)
-        if found is None or found[1] < 0:
+        if found is None or not accept(found[1]):
             raise HTTPException(404, "no such game or seat")
-        table, seat = found
-        secret = table.claim(token)  # the first browser to open a seat's link is the seat's from now on
-        if secret is None and not table.holds(token, request.cookies.get(COOKIE)):
-            raise HTTPException(403, "this seat's link is open in another browser; if that was not you, ask the host "
-                                     "of the table for a new link")
-        if secret is not None:
+        table, role = found
+        if token not in table.claims:
+            return table, role, token
+        if not table.holds(token, request.cookies.get(COOKIE)):
+            raise HTTPException(403, "this link is open in another browser; if that was not you, ask the host of "
+                                     "the table for a new link")
+        return None
+
+    async def take(request: Request, accept: Callable[[int], bool], kind: str) -> Response:
+        """POST: bind the link to this browser (the first to ask has it), then show its table."""
+        token = request.path_params["token"]
+        free = await unbound(request, accept)
+        if free is not None:
+            table = free[0]
+            secret = table.claim(token)
+            if secret is None:  # another browser came first
+                raise HTTPException(403, "this link is open in another browser; if that was not you, ask the host "
+                                         "of the table for a new link")
             await run_in_threadpool(table.write_record)
-        response = await table_page(request, table, seat, seat, f"/seat/{token}")
-        if secret is not None:
-            _bind(response, secret, f"/seat/{token}")
-        return response
+            response = RedirectResponse(f"/{kind}/{token}", 303)
+            _bind(response, secret, f"/{kind}/{token}")
+            return response
+        return RedirectResponse(f"/{kind}/{token}", 303)
+
+    async def seat_page(request: Request) -> Response:
+        free = await unbound(request, lambda r: r >= 0)
+        if free is not None:  # (a GET changes nothing: the player takes the seat with a POST)
+            return page(request, "take.html", table=free[0], seat=free[1], action=f"/seat/{free[2]}/take")
+        table, seat = await seat_link(request)
+        return await table_page(request, table, seat, seat, f"/seat/{request.path_params['token']}")
+
+    async def seat_take(request: Request) -> Response:
+        return await take(request, lambda r: r >= 0, "seat")
 
     async def seat_table(request: Request) -> Response:
         table, seat = await seat_link(request)
@@ -282,22 +312,15 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
 
     # Hot-seat: one screen for every person; the server shows a seat's hand only after its player lifted the cover.
     async def hot_page(request: Request) -> Response:
-        token = request.path_params["token"]
-        found = await run_in_threadpool(tables.find, token)
-        if found is None or found[1] != HOT:
-            raise HTTPException(404, "no such game or seat")
-        table, _ = found
-        secret = table.claim(token)
-        if secret is None and not table.holds(token, request.cookies.get(COOKIE)):
-            raise HTTPException(403, "this hot-seat link is open in another browser; if that was not you, ask the "
-                                     "host of the table for a new one")
-        if secret is not None:
-            await run_in_threadpool(table.write_record)
-        response = page(request, "table.html", table=table, seat=None, role="hot", base=f"/hot/{token}",
-                        body=Markup(""), version=table.version)
-        if secret is not None:
-            _bind(response, secret, f"/hot/{token}")
-        return response
+        free = await unbound(request, lambda r: r == HOT)
+        if free is not None:
+            return page(request, "take.html", table=free[0], seat=None, action=f"/hot/{free[2]}/take")
+        table, _ = await link(request, HOT)
+        return page(request, "table.html", table=table, seat=None, role="hot",
+                    base=f"/hot/{request.path_params['token']}", body=Markup(""), version=table.version)
+
+    async def hot_take(request: Request) -> Response:
+        return await take(request, lambda r: r == HOT, "hot")
 
     def _hot_state(table: Table) -> dict[str, Any]:
         with table.lock:
@@ -477,11 +500,13 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
         Route("/host/{token}/link", host_new_link, methods=["POST"]),
         Route("/host/{token}/close", host_close, methods=["POST"]),
         Route("/seat/{token}", seat_page),
+        Route("/seat/{token}/take", seat_take, methods=["POST"]),
         Route("/seat/{token}/table", seat_table),
         Route("/seat/{token}/version", seat_version),
         Route("/seat/{token}/move", seat_move, methods=["POST"]),
         Route("/seat/{token}/undo", seat_undo, methods=["POST"]),
         Route("/hot/{token}", hot_page),
+        Route("/hot/{token}/take", hot_take, methods=["POST"]),
         Route("/hot/{token}/state", hot_state),
         Route("/hot/{token}/reveal", hot_reveal, methods=["POST"]),
         Route("/hot/{token}/table", hot_table),
