@@ -84,7 +84,7 @@ def test_a_seat_link_opens_only_in_the_browser_that_opened_it_first(client: Test
     r = other.post(f"{url}/move", data={"move": a_bid(table), "version": str(table.version)})
     assert r.status_code == 403
     # The host makes the link anew for a player who lost theirs: the old one opens nothing.
-    assert client.get(f"/host/{table.host_token}").text.count("not opened yet") == 1
+    assert client.get(f"/host/{table.host_token}").text.count("not taken yet") == 1
     client.post(f"/host/{table.host_token}/link", data={"seat": "0"})
     assert client.get(url).status_code == 404
     assert other.get(f"/seat/{table.seat_tokens[0]}").status_code == 200
