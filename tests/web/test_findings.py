@@ -259,6 +259,15 @@ def test_logs_are_private_and_a_link_in_the_log_dir_is_not_followed(rules_dir: P
     assert not list(elsewhere.iterdir())
     written = [p for p in logs.iterdir() if not p.is_symlink()]
     assert written and all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in written)
+    # Someone who may write in the folder puts a link where the game's log is: the next move's log replaces it.
+    table = the_table(client)
+    log = table.session.log_path
+    assert log is not None
+    log.unlink()
+    log.symlink_to(elsewhere / "captured.jsonl")
+    assert play(client, opened(client, table, 0), a_bid(table)).json()["ok"]
+    assert not (elsewhere / "captured.jsonl").exists()
+    assert not log.is_symlink() and stat.S_IMODE(log.stat().st_mode) == 0o600
 
 
 def test_a_game_is_taken_up_again_after_a_restart(rules_dir: Path, tmp_path: Path) -> None:

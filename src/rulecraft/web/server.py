@@ -61,10 +61,6 @@ class GuardedH11Protocol(H11Protocol):
     max_connections = MAX_CONNECTIONS
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        sock = transport.get_extra_info("socket")
-        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         now = time.monotonic()
         self._free_since: float | None = now  # no request in progress since then
         self._last_data = now
