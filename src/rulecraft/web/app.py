@@ -84,11 +84,19 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
     def problem(request: Request, exc: RulecraftError | str, status: int = 400) -> Response:
         return page(request, "error.html", status, message=str(exc))
 
+    async def find(token: str) -> tuple[Table, int] | None:
+        """``tables.find`` off the event loop (it may take a game up from its log); a server with no room to
+        take it up says so (503)."""
+        try:
+            return await run_in_threadpool(tables.find, token)
+        except TableFullError as exc:
+            raise HTTPException(503, str(exc)) from None
+
     async def opened(request: Request, accept: Callable[[int], bool]) -> tuple[Table, int]:
         """The table the request's token opens, and what the token stands for, if ``accept`` takes it (404
         otherwise); a seat's or the hot-seat link opens only in the browser it is bound to (403)."""
         token = request.path_params["token"]
-        found = await run_in_threadpool(tables.find, token)
+        found = await find(token)
         if found is None or not accept(found[1]):
             raise HTTPException(404, "no such game or seat")
         table, role = found
@@ -239,7 +247,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
         """A link not yet bound to a browser: (table, role, token); None when it is bound to this one
         (a bound link opened elsewhere is 403)."""
         token = request.path_params["token"]
-        found = await run_in_threadpool(tables.find, token)
+        found = await find(token)
         if found is None or not accept(found[1]):
             raise HTTPException(404, "no such game or seat")
         table, role = found

@@ -496,10 +496,10 @@ class Tables:
         session.version = new_version()
         session.follow_links = False
         session.language = table.lang
+        self._add(table)  # (TableFullError: no room now; the record stays, to be taken up later)
         with self._lock:
             for t in table.all_tokens():
                 self._on_disk.pop(t, None)
-        self._add(table)
         self.bots.wake(table)
         return table, table.all_tokens()[token]
 
