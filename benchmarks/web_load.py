@@ -6,9 +6,10 @@
 
 The server runs as its own process (``rulecraft serve --port 0 --no-local``). Each client is one person
 at a Rook table of their own against three ``first`` bots: it starts the table, opens its seat's page,
-then, until the time is up, asks for the table's version (``/version``) as the page's poll does, and on
-its turn fetches the table (``/table``), picks a legal move from it and sends it (``/move``, naming the
-version it answers), starting a new table when a game ends. Reported: moves made per second (the
+then, until the time is up, asks for the table's version (``/version``) as the page's poll does (every
+0.1 s while bots are to move; a page asks every second), and on its turn fetches the table
+(``/table``), picks a legal move from it and sends it (``/move``, naming the version it answers),
+starting a new table when a game ends. Reported: moves made per second (the
 people's, all clients together), the latency of a move (p50, p99) and of every request, and what was
 lost: requests that failed or timed out, and moves refused though legal (none of either is expected).
 
@@ -35,6 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LEGAL = re.compile(r'data-legal="([^"]*)"')
+POLL = 0.1  # seconds between two looks while the bots move (a page looks every second)
 
 
 @dataclass
@@ -148,7 +150,7 @@ async def person(host: str, port: int, index: int, deadline: float, tally: Tally
             seat_url = None
             continue
         if state["to_act"] != 0:
-            await asyncio.sleep(0.02)  # the bots move (in the background, for a server that moves them so)
+            await asyncio.sleep(POLL)  # the bots move (in the background, for a server that moves them so)
             continue
         status, headers, data = await client.request("GET", f"{seat_url}/table")
         found = LEGAL.search(data.decode("utf-8", "replace"))

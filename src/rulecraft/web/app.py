@@ -87,6 +87,9 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
     async def find(token: str) -> tuple[Table, int] | None:
         """``tables.find`` off the event loop (it may take a game up from its log); a server with no room to
         take it up says so (503)."""
+        found = tables.in_memory(token)  # (a dictionary's look-up: no thread needed)
+        if found is not None:
+            return found
         try:
             return await run_in_threadpool(tables.find, token)
         except TableFullError as exc:
@@ -230,10 +233,12 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
         return body, version
 
     def _status(table: Table, seat: int | None) -> dict[str, Any]:
-        with table.lock:
-            st = table.session.st
-            return {"version": table.version, "to_act": st.to_act, "over": st.is_over, "thinking": table.thinking,
-                    "problem": table.problem}
+        """Read without the table's lock (on the event loop, which must never wait for it): a move replaces the
+        state whole, so its fields agree with each other; the version is a hint to fetch the table again
+        (whose fragment names the version it shows, and a move answers that one)."""
+        st = table.session.st
+        return {"version": table.version, "to_act": st.to_act, "over": st.is_over, "thinking": table.thinking,
+                "problem": table.problem}
 
     async def table_page(request: Request, table: Table, seat: int | None, role: int, base: str) -> Response:
         body, version = await run_in_threadpool(fragment, table, seat, role)
@@ -290,7 +295,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
 
     async def seat_version(request: Request) -> Response:
         table, _ = await seat_link(request)
-        return JSONResponse(await run_in_threadpool(_status, table, None))
+        return JSONResponse(_status(table, None))
 
     async def move(table: Table, seat: int, form: FormData) -> Response:
         text = form.get("move")
@@ -302,7 +307,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
             return JSONResponse({"ok": False, "error": str(exc), "version": table.version}, 422)
         except RulecraftError as exc:
             return JSONResponse({"ok": False, "error": str(exc), "version": table.version}, 400)
-        bots.wake(table)
+        await run_in_threadpool(bots.answer, table)
         return JSONResponse({"ok": True, "version": table.version})
 
     async def seat_move(request: Request) -> Response:
@@ -339,7 +344,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
 
     async def hot_state(request: Request) -> Response:
         table, _ = await link(request, HOT)
-        return JSONResponse(await run_in_threadpool(_hot_state, table))
+        return JSONResponse(await run_in_threadpool(_hot_state, table))  # (under the lock: the cover is decided)
 
     async def hot_reveal(request: Request) -> Response:
         table, _ = await link(request, HOT)
@@ -384,7 +389,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
 
     async def watch_version(request: Request) -> Response:
         table, _ = await link(request, WATCH)
-        return JSONResponse(await run_in_threadpool(_status, table, None))
+        return JSONResponse(_status(table, None))
 
     async def watch_log(request: Request) -> Response:
         table, _ = await link(request, WATCH)

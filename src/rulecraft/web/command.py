@@ -77,5 +77,5 @@ def serve(port: int, host: str, rules_dirs: tuple[str, ...], no_local: bool, log
     if not loopback:
         click.echo(f"note: listening on {host}: other machines can reach it; each seat's link is its only key")
     if log_path is None:
-        click.echo("note: games are kept in memory only, and lost when the server stops (--log-dir DIR keeps them)")
+        click.echo("note: games are lost when the server stops (--log-dir DIR keeps them)")
     run(app, sock)

@@ -19,8 +19,9 @@ first of two answering the same one wins.
 **Tables outlive the process.** With ``--log-dir`` each table's log (the game) and a small record beside
 it (its links and rules; both readable by the owner only) are written as it goes; a server started
 again finds them and takes each game up where it stopped when one of its links is next used. Tables in
-memory are bounded: a finished one, or (with a log dir) an idle one, leaves memory first; a game in
-progress is never ended to make room: a new one is refused instead.
+memory are bounded: a finished one leaves memory first, else an idle one, written down (in the log dir,
+or a private folder of the process's own) to be taken up again; a game in progress is never ended to
+make room: while every table has bots moving, a new one is refused instead.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ MAX_MOVE_TEXT = 2000  # characters in a move sent by a browser
 MAX_SEED = 2**63 - 1  # a seed typed on the start form
 BOT_MOVES = 200_000  # bot moves in a row before the server gives up (a game that cannot end)
 SAVE_EVERY = 200  # bot moves between two saves of the log while bots play on
+INLINE_SECONDS = 0.25  # bots answer within the person's request for so long, then in the background
 TOKEN_BYTES = 18  # 144 bits per link
 RECORD = ".table.json"  # beside a table's log: its links and rules
 
@@ -283,6 +285,10 @@ class Bots:
     A table with a bot to act is queued once; a worker makes one of its bot moves and queues it again
     behind the others, so a long run of bot moves at one table never starves another. The threads
     are daemons: a server told to stop does not wait for a bot to finish thinking.
+
+    Quick bots answer within the person's own request (``answer``: for up to ``INLINE_SECONDS``, in the
+    request's worker thread, never on the event loop), so the page that sent a move usually gets the
+    table back with the bots' replies made; what is left over goes to the pool.
     """
 
     def __init__(self, workers: int = 2) -> None:
@@ -301,6 +307,26 @@ class Bots:
                 return
             self._pending.add(id(table))
         self._queue.put(table)
+
+    def answer(self, table: Table, seconds: float = INLINE_SECONDS) -> None:
+        """Make the table's bot moves here for up to ``seconds``, then leave the rest to the pool."""
+        with self._lock:
+            if id(table) in self._pending:  # (the pool has it already)
+                return
+            self._pending.add(id(table))
+        deadline = time.monotonic() + seconds
+        more = True
+        try:
+            while more and time.monotonic() < deadline:
+                more = table.bot_step()
+        except Exception:
+            more = True  # (the pool's worker says what failed)
+        if more:
+            self._queue.put(table)
+            return
+        with self._idle:
+            self._pending.discard(id(table))
+            self._idle.notify_all()
 
     def settle(self, timeout: float = 60.0) -> bool:
         """Wait until no table has a bot move pending (for tests and a clean stop); False on timeout."""
@@ -354,6 +380,7 @@ class Tables:
         self.bots = bots or Bots()
         self.load = load
         self.max_tables = max_tables
+        self._spill_dir: Path | None = None
         if log_dir is not None:
             self._index(log_dir)
 
@@ -384,9 +411,8 @@ class Tables:
         return table
 
     # ------------------------------------------------------------------ finding one
-    def find(self, token: str) -> tuple[Table, int] | None:
-        """The table ``token`` opens and what it stands for (None: no such link). May take a game up from its
-        log: call it off the event loop."""
+    def in_memory(self, token: str) -> tuple[Table, int] | None:
+        """``find`` for a table in memory only (quick: for the event loop); None otherwise."""
         if not isinstance(token, str) or len(token) > 64:
             return None
         with self._lock:
@@ -394,7 +420,15 @@ class Tables:
             if found is not None:
                 found[0].last_used = time.monotonic()
                 self._tables.move_to_end(found[0].key)
-                return found
+            return found
+
+    def find(self, token: str) -> tuple[Table, int] | None:
+        """The table ``token`` opens and what it stands for (None: no such link). May take a game up from its
+        log: call it off the event loop."""
+        found = self.in_memory(token)
+        if found is not None or not isinstance(token, str):
+            return found
+        with self._lock:
             record = self._on_disk.get(token)
         if record is None:
             return None
@@ -436,26 +470,45 @@ class Tables:
         with self._lock:
             while len(self._tables) >= self.max_tables:
                 if not self._set_aside():
-                    raise TableFullError(f"this server holds {len(self._tables)} games in progress, its most: finish "
-                                         "or close one (from its host link) to start another")
+                    raise TableFullError(f"this server holds {len(self._tables)} games whose bots are all moving, its "
+                                         "most at once: try again in a moment")
             self._tables[table.key] = table
             for token, role in table.all_tokens().items():
                 self._by_token[token] = (table, role)
 
     def _set_aside(self) -> bool:
-        """Take one table out of memory: a finished one first, else (when it can be taken up again from its
-        log) the least recently used with no bot to move. Never a game in progress that would be lost."""
+        """Take one table out of memory: a finished one first, else the least recently used with no bot to
+        move, written down to be taken up again (``_spill``). Never a game in progress that would be lost."""
         chosen = next((t for t in self._tables.values() if t.session.st.is_over or t.problem), None)
-        if chosen is None and self.log_dir is not None:
+        if chosen is None:
             chosen = next((t for t in self._tables.values() if t.session.bot_to_act is None), None)
+            if chosen is not None and chosen.record is None:
+                self._spill(chosen)
         if chosen is None:
             return False
         del self._tables[chosen.key]
         for token in chosen.all_tokens():
             self._by_token.pop(token, None)
-            if chosen.record is not None and chosen.record.exists():
+            if chosen.record is not None:
                 self._on_disk[token] = chosen.record
         return True
+
+    def _spill(self, table: Table) -> None:
+        """Write a table kept in memory only (no ``--log-dir``) into a private folder of this process's own,
+        removed when it stops, so that it can leave memory without its game being lost."""
+        if self._spill_dir is None:
+            import atexit
+            import shutil
+            import tempfile
+
+            self._spill_dir = Path(tempfile.mkdtemp(prefix="rulecraft-tables-"))  # (mode 0700)
+            atexit.register(shutil.rmtree, self._spill_dir, True)
+        log = self._spill_dir / f"rulecraft-{_file_word(table.rs.name)}-{table.key}.jsonl"
+        with table.lock:
+            table.session.log_path = log
+            table.record = log.with_suffix(RECORD)
+            table.session.save()
+        table.write_record()
 
     # ------------------------------------------------------------------ taking tables up after a restart
     def _index(self, log_dir: Path) -> None:
