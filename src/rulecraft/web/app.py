@@ -436,11 +436,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
                 del replays[next(iter(replays))]
             return f"/replay/{token}?seat={seat}&step=0"
 
-        try:
-            job = jobs.submit("replay", moves_in(text), work)
-        except UsageError as exc:
-            return problem(request, exc, 503)
-        return RedirectResponse(f"/jobs/{job.token}", 303)
+        return submit(request, "replay", moves_in(text), work)
 
     async def replay_step(request: Request) -> Response:
         from rulecraft.web.pages import replay_context
@@ -474,8 +470,12 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
             records = compare_games(job, asked.files, asked.games, asked.seed, asked.agent)
             return compare_context(catalog, asked, records, job.stopped)
 
+        return submit(request, "compare", asked.games, work)
+
+    def submit(request: Request, kind: str, total: int, work: Callable[[Job], Any]) -> Response:
+        """Long work as a job, and its progress page (503 when the server runs its most of the kind)."""
         try:
-            job = jobs.submit("compare", asked.games, work)
+            job = jobs.submit(kind, total, work)
         except UsageError as exc:
             return problem(request, exc, 503)
         return RedirectResponse(f"/jobs/{job.token}", 303)
