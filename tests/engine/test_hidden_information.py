@@ -202,13 +202,14 @@ def _adapters(st: State, seat: int) -> tuple[Any, ...]:
     with recall, and OpenSpiel's information-state string (its view and its record, as JSON). A view's
     zones list a hand's pieces in the order of play, which says nothing hidden: sorted here, as ``_seen``."""
     from rulecraft.rl.openspiel import record_lines, seat_view
+    from rulecraft.rl.seatview import observe
 
     enc = _encoding(st.rs)
     view = seat_view(st, seat)
     for entry in view["zones"].values():
         if "pieces" in entry:
             entry["pieces"] = sorted(entry["pieces"])
-    return (enc.observe(st, seat).tobytes(), enc.observe(st, seat, recall=True).tobytes(), view,
+    return (observe(enc, st, seat).tobytes(), observe(enc, st, seat, recall=True).tobytes(), view,
             record_lines(st, seat))
 
 
@@ -317,7 +318,7 @@ def test_the_property_catches_adapters_that_show_every_piece(monkeypatch: pytest
     # A leak planted on purpose in the research adapters' encoding alone: views and logs stay honest.
     import rulecraft.rl.encoding as encoding
 
-    monkeypatch.setattr(encoding, "visible", lambda st, piece, viewer: True)
+    monkeypatch.setattr(encoding.Encoding, "zone_sees", lambda self, viewer: [True] * self.rs.zone_instance_count)
     with pytest.raises(AssertionError, match="research adapters observe for seat"):
         test_a_seat_learns_nothing_from_what_it_cannot_see(("hearts", {}, None))
 
