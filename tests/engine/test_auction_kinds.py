@@ -218,3 +218,14 @@ def test_verbs_named_by_the_rule_file_parse_and_name_moves() -> None:
         st.apply("announce grand")
     st.apply("DECLARE null")
     assert st.hand_results[-1]["vars"]["game"] == "null"
+
+
+def test_an_ordered_set_of_tuples_defaults_to_components_joined_by_a_dash() -> None:
+    from rulecraft.engine.builder import Builder
+    from rulecraft.engine.phases.ordered_values import ordered_values
+
+    got = ordered_values(Builder(), {"product": {"quantity": [1, 2], "face": "faces"}}, {"faces": [2, 6]}, "claims")
+    assert got is not None
+    assert got.texts == ("1-2", "1-6", "2-2", "2-6") and got.value(2) == [2, 2] and got.position("2-6") == 3
+    steps = ordered_values(Builder(), {"min": 70, "max": 80, "step": 5}, {}, "bids")
+    assert steps is not None and steps.texts == ("70", "75", "80") and steps.steps == (70, 80, 5)
