@@ -518,29 +518,29 @@ class Auction(Phase):
         return f"not allowed in the auction; you may: {describe_legal(self.legal(st))}"
 
     def _explain_bid(self, d: AuctionData, value: str, ladder: OrderedValues) -> str:
-        at = ladder.position(value)
-        if at is None:
-            if ladder.steps is not None:
-                lo, hi, step = ladder.steps
-                try:
-                    v = int(value)
-                except ValueError:
-                    return f"a bid is a number, not '{value}'"
-                if v > hi:
-                    return f"the highest bid allowed is {hi}"
-                if v >= lo and (v - lo) % step:
-                    return f"bids go up in steps of {step} from {lo}"
-            elif value not in ladder.where:
-                return f"there is no bid '{value}'; bids are {', '.join(ladder.texts[:8])}" + \
-                       (" …" if len(ladder) > 8 else "")
         if self.duels is not None and d.duel is not None and d.answering and self.hold_verb:
             return f"you answer the bid: '{self.hold_verb}' or 'pass'"
         least = ladder.texts[d.high + 1] if d.high + 1 < len(ladder) else None
+        why = f"the high bid is {ladder.texts[d.high]}" if d.high >= 0 else "that is the opening minimum"
+        at = ladder.position(value)
+        if ladder.steps is not None:  # numbers in steps: said as numbers
+            lo, hi, step = ladder.steps
+            try:
+                v = int(value)
+            except ValueError:
+                return f"a bid is a number, not '{value}'"
+            if least is not None and v < int(least):
+                return f"a bid must be at least {least} ({why}; bids go up in steps of {step})"
+            if v > hi:
+                return f"the highest bid allowed is {hi}"
+            if at is None:
+                return f"bids go up in steps of {step} from {lo}"
+        elif at is None:
+            more = " …" if len(ladder) > 8 else ""
+            return f"there is no bid '{value}'; bids are {', '.join(ladder.texts[:8])}{more}"
         if least is None:
             return "no bid is higher than the standing bid: you may pass"
-        if d.high < 0:
-            return f"a bid must be at least {least} (the opening minimum)"
-        return f"a bid must be at least {least} (the high bid is {ladder.texts[d.high]})"
+        return f"a bid must be at least {least} ({why})"
 
     def _explain_double(self, d: AuctionData, verb: str) -> str:
         k = self.doubles.index(verb)
