@@ -270,7 +270,7 @@ def climb_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) 
     if near_out:
         return max(plays, key=lambda mp: (_rate(st, phase, mp[1])[1], rng.random()))[0]
     part: dict[int, int] = {}  # each piece's largest play (of the hand, as a lead)
-    for p in enumerate_all(phase.combos, hand, st.rs.pieces):
+    for p in enumerate_all(phase.combos, hand, st.rs.pieces, ctx=st.ctx):
         k = len(p.pieces)
         for x in p.pieces:
             if part.get(x, 0) < k:
@@ -414,7 +414,7 @@ def give_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) -
     n = len(hand)
     share = {p: i / max(n - 1, 1) for i, p in enumerate(sorted(hand, key=lambda p: (power[p], p)))}
     part: dict[int, int] = {}
-    for play in enumerate_all(phase.combos, hand, st.rs.pieces):
+    for play in enumerate_all(phase.combos, hand, st.rs.pieces, ctx=st.ctx):
         for x in play.pieces:
             part[x] = max(part.get(x, 1), len(play.pieces))
 

@@ -86,6 +86,7 @@ class Auction(Phase):
         self.all_pass: tuple[Effect, ...] = ()
         self.on_end: tuple[Effect, ...] = ()
         self.pass_final = True
+        self.max_wins = False  # whether the highest bid wins at once (nobody can go over it)
         self.passes_var = -1  # a per-seat variable marking the seats that passed
         self._fixed_moves: dict[int, list[Move]] = {}  # by lowest bid allowed: the moves that need no condition
         self._extra_moves: list[Move] = []  # each extra call's move, made at first use
@@ -100,6 +101,7 @@ class Auction(Phase):
             a.bids = (int(bid["min"]), int(bid["max"]), int(bid.get("step", 1)))
             if a.bids[0] > a.bids[1]:
                 b.error(bid, f"the lowest bid {a.bids[0]} is above the highest {a.bids[1]}")
+            a.max_wins = bool(bid.get("max_wins", False))
         a.calls = tuple(str(c) for c in raw.get("calls", ()))
         if not a.bids and not a.calls:
             b.error(raw, "an auction needs 'bids' or 'calls' (or both)")
@@ -220,6 +222,9 @@ class Auction(Phase):
                 st.vars[self.passes_var][seat] = True
         elif verb == "bid":
             d.high, d.high_seat = int(move.value), seat
+            if self.max_wins and self.bids is not None and d.high + self.bids[2] > self.bids[1]:
+                self._finish(st, d)  # the highest bid: nobody can go over it
+                return False
             if not self.pass_final and d.passed:  # a bid brings the seats that passed back in
                 if self.passes_var >= 0:
                     marks = st.vars[self.passes_var]

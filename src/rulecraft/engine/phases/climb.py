@@ -85,6 +85,7 @@ class PlayEffect:
     clear: bool
     skip: CompiledExpr | None
     effects: tuple[Effect, ...]
+    counted: bool = False  # whether the rule file gave it an id (then `fired` counts it)
 
 
 def _play_at(c: Any, back: int) -> list[int]:
@@ -224,20 +225,30 @@ class Climb(Tricks):
         assert seat is not None
         hand = st.hand(seat)
         st.ctx.seat = seat
-        size = len(d.plays[0].pieces) if d.plays and self.same_size else None
+        # With same_size a play has as many pieces as the one it answers, unless its combination beats
+        # plays of other classes (a bomb): those are looked for at every size.
+        size = d.plays[-1].size if d.plays and self.same_size else None
         cands: list[Play] = []
-        seen: set[tuple[int, ...]] = set()
+        seen: dict[tuple[int, ...], str | None] = {}
+        readings = False
         for spec in self.combos:
-            for p in enumerate_plays(spec, hand, st.rs.pieces, size=size):
+            for p in enumerate_plays(spec, hand, st.rs.pieces, size=None if spec.beats else size, ctx=st.ctx):
                 key = tuple(sorted(p.pieces))
-                if key not in seen:  # the same pieces may make two combinations: offered once
-                    seen.add(key)
+                first = seen.get(key)
+                if first is None:
+                    seen[key] = p.combo
                     cands.append(p)
+                elif first == p.combo:  # another reading of the same pieces by the same combination
+                    readings = True
+                    cands.append(p)
+                # (the same pieces making two combinations are offered as the first)
         if not d.plays:
             allowed, removed = apply_restrictions(st, self.lead_rules, cands)
         else:
-            beating = [p for p in cands if self._beats(d, *self._rate(st, p))]
+            beating = [p for p in cands if self._answers(st, d, p)]
             allowed, removed = apply_restrictions(st, self.follow_rules, beating)
+        if readings:
+            allowed = self._strongest_readings(st, allowed)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
         moves: list[Move] = [p.move or self._move_of(st, p) for p in allowed]
@@ -246,6 +257,33 @@ class Climb(Tricks):
             moves.insert(0, st.rs.moves.get("pass"))
             plays.insert(0, None)
         return moves, plays, removed
+
+    def _answers(self, st: Board, d: ClimbData, play: Play) -> bool:
+        """Whether ``play`` beats the play before it: of its class and stronger, or of a combination whose
+        ``beats`` holds for it (a bomb on any other play)."""
+        cls, strength = self._rate(st, play)
+        if cls == d.classes[d.best]:
+            return bool(strength > d.strengths[d.best])
+        beats = self.combo_by_id[play.combo or ""].beats
+        if beats is None:
+            return False
+        st.ctx.combo = play
+        return bool(beats(st.ctx))
+
+    def _strongest_readings(self, st: Board, plays: list[Play]) -> list[Play]:
+        """One play per set of pieces: where a combination reads the same pieces in several ways (a wild
+        piece at either end of a run), the strongest of them, in the place of the first."""
+        best: dict[tuple[int, ...], int] = {}
+        out: list[Play] = []
+        for p in plays:
+            key = tuple(sorted(p.pieces))
+            i = best.get(key)
+            if i is None:
+                best[key] = len(out)
+                out.append(p)
+            elif self._rate(st, p)[1] > self._rate(st, out[i])[1]:
+                out[i] = p
+        return out
 
     def legal(self, st: Board) -> list[Move]:
         return list(self._choices(st)[0])
@@ -289,6 +327,11 @@ class Climb(Tricks):
             self._went_out(st, d, seat)
             if d.ended:
                 return False
+        if self.end_when is not None:  # asked after every play, not only when a seat goes out
+            st.ctx.seat, st.ctx.combo = seat, play
+            if self.end_when(st.ctx):
+                d.ended = True
+                return False
         d.cur = self._next(st, d, seat)
         if clear:  # as if every other seat had passed: step() ends the round
             d.cur = seat
@@ -306,6 +349,8 @@ class Climb(Tricks):
             ctx.seat, ctx.combo = seat, play
             if e.when is not None and not e.when(ctx):
                 continue
+            if e.counted:  # an item with an id is a rule: `fired` and --coverage count it
+                st.note_fired(e.id)
             clear = clear or e.clear
             if e.skip is not None:
                 skip += max(0, int(e.skip(ctx)))
@@ -313,9 +358,12 @@ class Climb(Tricks):
                 run_effects(st, e.effects)
                 if st.signal:
                     return skip, clear
-        # Rated again: an effect may have changed what the strength reads (an order reversed by this play).
+        # Rated again: an effect may have changed what the strength reads (an order reversed by this play),
+        # as it was rated when made: against the play before it (`best_strength`).
         ctx.seat = seat
+        d.best = len(d.plays) - 2
         d.classes[-1], d.strengths[-1] = self._rate(st, play)
+        d.best = len(d.plays) - 1
         return skip, clear
 
     def _went_out(self, st: Board, d: ClimbData, seat: int) -> None:
@@ -323,8 +371,7 @@ class Climb(Tricks):
         holding = self._holding(st)
         if len(holding) == 1:  # the last seat holding pieces takes the last place
             record_place(st, self.places_var, d.finished, holding[0])
-        st.ctx.seat = seat
-        if len(holding) <= 1 or (self.end_when is not None and self.end_when(st.ctx)):
+        if len(holding) <= 1:
             d.ended = True
 
     def public_view(self, st: Board) -> dict[str, Any] | None:
@@ -366,6 +413,7 @@ def _play_effect(b: Builder, rs: Equipment, raw: dict[str, Any], i: int, scope: 
         bool(raw.get("clear", False)),
         b.expr(raw["skip"], scope, T.NUMBER, w) if "skip" in raw else None,
         compile_effects(b, rs, raw.get("effects", ()), scope, w),
+        "id" in raw,
     )
 
 

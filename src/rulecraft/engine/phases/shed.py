@@ -292,7 +292,7 @@ class Shed(Tricks):
             ctx.seat, ctx.combo = seat, d.pending[2]
             return [book.get(spec.verb, (), text) for text in self._values(st, spec)], [], {}
         ctx.seat, ctx.combo = seat, None
-        cands = enumerate_all(self.combos, st.hand(seat), st.rs.pieces)
+        cands = enumerate_all(self.combos, st.hand(seat), st.rs.pieces, ctx=ctx)
         allowed, removed = apply_restrictions(st, self.lead_rules, cands)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})

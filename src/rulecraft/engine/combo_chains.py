@@ -1,0 +1,212 @@
+"""Runs of n-of-a-kind groups, kickers and wild pieces: the general reading of ``same`` and ``run``.
+
+A ``same`` or ``run`` combination is read here, rather than by the plain loops of ``combos``, when
+it asks for any of:
+
+- ``each: n`` (a run): n pieces of every value of the run, not one — consecutive pairs (``each: 2``,
+  ``min: 3``: 33 44 55), consecutive triples (an airplane: ``each: 3, min: 2``);
+- ``order``: the value a piece has in the run's order given by an expression of ``piece`` (read at
+  each decision, so the order may change from hand to hand: a trump suit, a rank turned round),
+  instead of an attribute (``by``); a piece whose value is ``none`` takes part in no run;
+- ``kickers``: extra groups played with the main part (``size`` pieces sharing a value of
+  ``kickers.by``, ``count`` of them and ``per_value`` more for each value of the main part), each of
+  a value the main part does not have, and with ``distinct: false`` free to share a value with each
+  other (four of a kind with a pair as its two single kickers, 4444+55);
+- ``wild``: pieces for which an expression of ``piece`` holds stand for any value the main part
+  lacks (never as kickers), and always at least one piece of the main part is a natural one.
+
+The main part's values are consecutive whole numbers for a run; ``top`` is the highest, ``bottom``
+the lowest (the shared value for ``same``). A set of pieces that can be read as a run in several
+ways — a wild piece at either end, 333 444 555 666 read with either end's triple as kickers — gives
+one play per reading; the phase chooses among them (``Climb``: the strongest).
+
+This module knows nothing of plays or of expressions: ``combos`` hands it each piece's value and
+says which pieces are wild, and makes the plays from the piece sets it returns.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+# A reading: (main pieces, kicker pieces, top value, bottom value, group value)
+Reading = tuple[tuple[int, ...], tuple[int, ...], Any, Any, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Kickers:
+    """The extra groups a combination carries: ``size`` pieces sharing a value of ``by`` per group,
+    ``count`` groups plus ``per_value`` for each value of the main part; ``distinct``: whether the
+    groups must have different values from each other."""
+
+    size: int
+    count: int
+    per_value: int
+    distinct: bool
+    by: str
+
+    def units(self, length: int) -> int:
+        """How many kicker groups a main part of ``length`` values carries."""
+        return self.count + self.per_value * length
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The main part of a combination: ``lengths`` (values in a run; 1 for ``same``), each with
+    ``each`` pieces (one of ``eachs`` for ``same``), consecutive or not."""
+
+    eachs: tuple[int, ...]
+    lengths: tuple[int, ...]
+    consecutive: bool
+    kickers: Kickers | None
+
+    def sizes_of(self) -> Iterator[tuple[int, int, int]]:
+        """(pieces, length, each) for every size a play can have."""
+        for each in self.eachs:
+            for length in self.lengths:
+                ks = self.kickers
+                extra = ks.units(length) * ks.size if ks is not None else 0
+                yield length * each + extra, length, each
+
+    def may_have(self, size: int) -> bool:
+        return any(n == size for n, _, _ in self.sizes_of())
+
+
+def readings(shape: Shape, hand: Sequence[int], type_of: Sequence[int], value_of: Callable[[int], Any],
+             group_of: Callable[[int], Any] | None, kicker_of: Callable[[int], Any] | None,
+             wild: Sequence[int], domain: Callable[[Any], Sequence[Any]] | None,
+             size: int | None) -> Iterator[Reading]:
+    """Every way ``hand`` makes the combination (pieces of one type counted once: the lowest copies).
+
+    ``value_of(p)``: the piece's value in the main part's order (None: none); ``group_of``: its group
+    (a run's ``within``); ``kicker_of``: its value as a kicker; ``wild``: the hand's wild pieces;
+    ``domain(group)``: every value a wild piece may stand for in that group (when there are wilds).
+    """
+    wilds = sorted(wild)
+    wild_set = set(wild)
+    groups: dict[Any, dict[Any, list[int]]] = {}
+    for p in hand:
+        if p in wild_set:
+            continue
+        v = value_of(p)
+        if v is None:
+            continue
+        g = group_of(p) if group_of is not None else None
+        if group_of is not None and g is None:
+            continue
+        groups.setdefault(g, {}).setdefault(v, []).append(p)
+    for _n, length, each in sorted(set(shape.sizes_of())):
+        if size is not None and _n != size:
+            continue
+        for g, by_value in groups.items():
+            for values in _windows(shape, by_value, length, wilds, domain(g) if wilds and domain else None):
+                for main, top, low in _mains(values, by_value, each, wilds, type_of):
+                    if shape.kickers is None:
+                        yield main, (), top, low, g
+                        continue
+                    for kick in _kickers(shape.kickers, length, hand, main, wild_set, type_of, kicker_of):
+                        yield main, kick, top, low, g
+
+
+def _windows(shape: Shape, by_value: dict[Any, list[int]], length: int, wilds: list[int],
+             domain: Sequence[Any] | None) -> Iterator[list[Any]]:
+    """The lists of values a main part of ``length`` values may take."""
+    if not shape.consecutive:  # one value, at least one natural piece of it
+        for v in sorted(by_value, key=_order_key):
+            yield [v]
+        return
+    present = sorted(v for v in by_value if _whole(v))
+    values = sorted({*present, *(v for v in domain or () if _whole(v))}) if wilds else present
+    for i in range(len(values) - length + 1):
+        window = values[i:i + length]
+        if window[-1] - window[0] != length - 1:
+            continue  # not consecutive
+        if wilds and not any(v in by_value for v in window):
+            continue  # (wilds alone are no run)
+        yield window
+
+
+def _mains(values: list[Any], by_value: dict[Any, list[int]], each: int, wilds: list[int],
+           type_of: Sequence[int]) -> Iterator[tuple[tuple[int, ...], Any, Any]]:
+    """(pieces, top, bottom) for each way of taking ``each`` pieces of every value, wild pieces
+    standing in for some of them."""
+    w = len(wilds)
+    per_value: list[list[int]] = []  # for each value, how many natural pieces may be taken
+    for v in values:
+        have = len(by_value.get(v, ()))
+        lo = max(0, each - w)
+        per_value.append(list(range(min(have, each), lo - 1, -1)))
+    for counts in itertools.product(*per_value):
+        need = sum(each - c for c in counts)
+        if need > w or sum(counts) == 0:
+            continue
+        choices = [list(_distinct(by_value.get(v, []), c, type_of)) for v, c in zip(values, counts, strict=True)]
+        choices.append(list(_distinct(wilds, need, type_of)))
+        for parts in itertools.product(*choices):
+            yield tuple(sorted(p for part in parts for p in part)), values[-1], values[0]
+
+
+def _kickers(ks: Kickers, length: int, hand: Sequence[int], main: tuple[int, ...], wild: set[int],
+             type_of: Sequence[int], kicker_of: Callable[[int], Any] | None) -> Iterator[tuple[int, ...]]:
+    """Each way of taking the kicker groups from what the main part leaves (no wild piece)."""
+    assert kicker_of is not None
+    used = set(main)
+    taken = {kicker_of(p) for p in main if p not in wild}
+    pool: dict[Any, list[int]] = {}
+    for p in hand:
+        if p in used or p in wild:
+            continue
+        v = kicker_of(p)
+        if v is None or v in taken:
+            continue
+        pool.setdefault(v, []).append(p)
+    units = ks.units(length)
+    values = sorted(pool, key=_order_key)
+    picks: Iterator[tuple[Any, ...]] = (itertools.combinations(values, units) if ks.distinct
+                                       else itertools.combinations_with_replacement(values, units))
+    for pick in picks:
+        counts: dict[Any, int] = {}
+        for v in pick:
+            counts[v] = counts.get(v, 0) + ks.size
+        if any(len(pool[v]) < n for v, n in counts.items()):
+            continue
+        choices = [list(_distinct(pool[v], n, type_of)) for v, n in counts.items()]
+        for parts in itertools.product(*choices):
+            yield tuple(sorted(p for part in parts for p in part))
+
+
+def _distinct(members: list[int], n: int, type_of: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every distinct set of ``n`` of ``members`` (identical copies counted once: the lowest copies)."""
+    by_type: dict[int, list[int]] = {}
+    for p in sorted(members):
+        by_type.setdefault(type_of[p], []).append(p)
+    if all(len(ps) == 1 for ps in by_type.values()):
+        yield from itertools.combinations(sorted(members), n)
+        return
+    kinds = list(by_type.values())
+
+    # The recursion goes through an argument: a closure naming itself would be a reference cycle.
+    def rec(i: int, left: int, acc: tuple[int, ...], rec: Any) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield acc
+            return
+        if i == len(kinds):
+            return
+        for k in range(min(left, len(kinds[i])), -1, -1):
+            yield from rec(i + 1, left - k, acc + tuple(kinds[i][:k]), rec)
+
+    yield from rec(0, n, (), rec)
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and float(v).is_integer()
+
+
+def _order_key(v: Any) -> tuple[int, Any]:
+    """Values of mixed types sort by type first (numbers before text), so the order is fixed."""
+    return (0, v) if isinstance(v, (int, float)) and not isinstance(v, bool) else (1, repr(v))
+
+
+__all__ = ["Kickers", "Reading", "Shape", "readings"]
