@@ -233,6 +233,9 @@ def trick_scope(parent: Scope) -> Scope:
     s.add_name("best_combo", T.STRING,
                code="ctx.st.pdata.plays[ctx.st.pdata.best].combo if ctx.st.pdata.best >= 0 else None",
                doc="the combination of the best play so far")
+    s.add_name("best_play", T.LIST, elem=T.PIECE,
+               getter=lambda c: list(c.st.pdata.plays[c.st.pdata.best].pieces) if c.st.pdata.best >= 0 else [],
+               doc="the pieces of the best play so far (in a climbing round: the play to beat)")
     s.add_name("best_class", T.ANY,
                code="ctx.st.pdata.classes[ctx.st.pdata.best] if ctx.st.pdata.best >= 0 else None",
                doc="the class of the best play so far (in a climbing round: the play to beat)")
