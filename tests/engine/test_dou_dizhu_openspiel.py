@@ -128,6 +128,6 @@ def test_the_default_rules_differ_from_openspiel_as_the_preset_says() -> None:
     """Without the preset the comparison fails: the preset's options are what make the games agree."""
     rs = load_ruleset("dou-dizhu")
     game = pyspiel.load_game("dou_dizhu")
-    with pytest.raises(AssertionError, match="only rulecraft|returns differ|not"):
+    with pytest.raises(AssertionError, match=r"only rulecraft|returns differ|not"):
         for seed in range(GAMES):
             _replay(seed, rs, game)

@@ -66,6 +66,7 @@ class Restriction:
     if_able: bool
     message: str
     when_per_play: bool = True  # False when `when` does not read the candidate: evaluated once
+    compel: bool = False  # climbing rounds: a seat one of whose plays it lets through may not pass
 
 
 @dataclass(slots=True)
@@ -869,6 +870,7 @@ def build_restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple
             bool(r.get("if_able", False)),
             str(r.get("message", f"refused by the rule '{rid}'")),
             when is None or bool(getattr(when, "reads", per_item) & per_item),
+            bool(r.get("compel", False)),
         ))
     return tuple(out)
 
