@@ -101,12 +101,16 @@ def readings(shape: Shape, hand: Sequence[int], type_of: Sequence[int], value_of
         if size is not None and _n != size:
             continue
         for g, by_value in groups.items():
+            span = len(by_value) + (len(wilds) // each if shape.consecutive else 0)
+            if length > span:
+                continue  # (more values than the hand has, even with its wild pieces)
             for values in _windows(shape, by_value, length, wilds, domain(g) if wilds and domain else None):
                 for main, top, low in _mains(values, by_value, each, wilds, type_of):
                     if shape.kickers is None:
                         yield main, (), top, low, g
                         continue
-                    for kick in _kickers(shape.kickers, length, hand, main, wild_set, type_of, kicker_of):
+                    left = [w for w in wilds if w not in main]
+                    for kick in _kickers(shape.kickers, length, hand, main, wild_set, left, type_of, kicker_of):
                         yield main, kick, top, low, g
 
 
@@ -132,16 +136,22 @@ def _mains(values: list[Any], by_value: dict[Any, list[int]], each: int, wilds: 
            type_of: Sequence[int]) -> Iterator[tuple[tuple[int, ...], Any, Any]]:
     """(pieces, top, bottom) for each way of taking ``each`` pieces of every value, wild pieces
     standing in for some of them."""
-    w = len(wilds)
-    per_value: list[list[int]] = []  # for each value, how many natural pieces may be taken
-    for v in values:
-        have = len(by_value.get(v, ()))
-        lo = max(0, each - w)
-        per_value.append(list(range(min(have, each), lo - 1, -1)))
-    for counts in itertools.product(*per_value):
-        need = sum(each - c for c in counts)
-        if need > w or sum(counts) == 0:
-            continue
+    haves = [len(by_value.get(v, ())) for v in values]
+
+    # How many natural pieces of each value, the wild pieces making up the rest: most naturals first,
+    # never more wild pieces than the hand holds. (The recursion goes through an argument: a closure
+    # naming itself would be a reference cycle.)
+    def counts_of(i: int, budget: int, acc: tuple[int, ...], rec: Any) -> Iterator[tuple[int, ...]]:
+        if i == len(values):
+            yield acc
+            return
+        for c in range(min(haves[i], each), max(0, each - budget) - 1, -1):
+            yield from rec(i + 1, budget - (each - c), (*acc, c), rec)
+
+    for counts in counts_of(0, len(wilds), (), counts_of):
+        if sum(counts) == 0:
+            continue  # (wild pieces alone make nothing)
+        need = each * len(values) - sum(counts)
         choices = [list(_distinct(by_value.get(v, []), c, type_of)) for v, c in zip(values, counts, strict=True)]
         choices.append(list(_distinct(wilds, need, type_of)))
         for parts in itertools.product(*choices):
@@ -149,8 +159,11 @@ def _mains(values: list[Any], by_value: dict[Any, list[int]], each: int, wilds: 
 
 
 def _kickers(ks: Kickers, length: int, hand: Sequence[int], main: tuple[int, ...], wild: set[int],
-             type_of: Sequence[int], kicker_of: Callable[[int], Any] | None) -> Iterator[tuple[int, ...]]:
-    """Each way of taking the kicker groups from what the main part leaves (no wild piece)."""
+             wilds_left: list[int], type_of: Sequence[int],
+             kicker_of: Callable[[int], Any] | None) -> Iterator[tuple[int, ...]]:
+    """Each way of taking the kicker groups from what the main part leaves. A wild piece the main part
+    did not use may complete a group of two or more (a pair of 6s made of a 6 and the wild); every
+    group has a natural piece."""
     assert kicker_of is not None
     used = set(main)
     taken = {kicker_of(p) for p in main if p not in wild}
@@ -166,15 +179,22 @@ def _kickers(ks: Kickers, length: int, hand: Sequence[int], main: tuple[int, ...
     values = sorted(pool, key=_order_key)
     picks: Iterator[tuple[Any, ...]] = (itertools.combinations(values, units) if ks.distinct
                                        else itertools.combinations_with_replacement(values, units))
+    w = len(wilds_left) if ks.size > 1 else 0
     for pick in picks:
-        counts: dict[Any, int] = {}
+        groups: dict[Any, int] = {}
         for v in pick:
-            counts[v] = counts.get(v, 0) + ks.size
-        if any(len(pool[v]) < n for v, n in counts.items()):
-            continue
-        choices = [list(_distinct(pool[v], n, type_of)) for v, n in counts.items()]
-        for parts in itertools.product(*choices):
-            yield tuple(sorted(p for part in parts for p in part))
+            groups[v] = groups.get(v, 0) + 1
+        # For each value, how many natural pieces: at most what it needs, at least one a group, and
+        # what the wild pieces cannot make up.
+        ranges = [range(min(len(pool[v]), n * ks.size), max(n, n * ks.size - w) - 1, -1) for v, n in groups.items()]
+        for naturals in itertools.product(*ranges):
+            filled = sum(n * ks.size - c for (_v, n), c in zip(groups.items(), naturals, strict=True))
+            if filled > w:
+                continue
+            choices = [list(_distinct(pool[v], c, type_of)) for v, c in zip(groups, naturals, strict=True)]
+            choices.append(list(_distinct(wilds_left, filled, type_of)))
+            for parts in itertools.product(*choices):
+                yield tuple(sorted(p for part in parts for p in part))
 
 
 def _distinct(members: list[int], n: int, type_of: Sequence[int]) -> Iterator[tuple[int, ...]]:

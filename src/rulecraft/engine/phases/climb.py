@@ -192,6 +192,11 @@ class Climb(Tricks):
         leader = int(self.first(st.ctx))
         st.pdata = ClimbData(leader, 1, st.order_from(leader))
 
+    def blank_data(self, st: Board) -> ClimbData:
+        """A round's data before its first play, its leader not asked (an agent weighing pieces before
+        the phase begins: who leads may not be known yet)."""
+        return ClimbData(0, 1, st.order_from(0))
+
     def step(self, st: Board) -> bool:
         d: ClimbData = st.pdata
         if d.pending is not None:  # a choice or a gift the last play (or the round's end) asks for
@@ -295,8 +300,9 @@ class Climb(Tricks):
         seat = st.to_act
         assert seat is not None
         book = st.rs.moves
-        if d.pending is not None:
-            return self._pending_options(st, d), [], {}
+        if d.pending is not None:  # (no play behind these moves: a piece given, a value named)
+            pending = self._pending_options(st, d)
+            return pending, [None] * len(pending), {}
         hand = st.hand(seat)
         st.ctx.seat = seat
         if d.asking:  # out of turn: an interrupting play that beats the last play, or none now
