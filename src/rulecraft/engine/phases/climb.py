@@ -549,10 +549,15 @@ class Climb(Tricks):
     def _after_play(self, st: Board, d: ClimbData, seat: int, play: Play, skip: int, clear: bool) -> None:
         # Rated again: an effect may have changed what the strength reads (an order reversed by this play),
         # as it was rated when made: against the play before it (`best_strength`).
-        if self.on_play:
+        if self.on_play:  # (the round as it stood when the play was made: without it)
             st.ctx.seat = seat
-            d.best = len(d.plays) - 2
-            d.classes[-1], d.strengths[-1] = self._rate(st, play)
+            made = d.seats.pop(), d.plays.pop(), d.classes.pop(), d.strengths.pop()
+            d.best = len(d.plays) - 1
+            cls, strength = self._rate(st, play)
+            d.seats.append(made[0])
+            d.plays.append(made[1])
+            d.classes.append(cls)
+            d.strengths.append(strength)
             d.best = len(d.plays) - 1
         if not st.hand(seat):
             self._went_out(st, d, seat)
