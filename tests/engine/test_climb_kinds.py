@@ -281,3 +281,24 @@ def test_end_when_is_asked_after_every_play() -> None:
     st = _state(rs, HANDS)
     st.apply("play a1 a2 a3")
     assert st.is_over  # nobody went out, but end_when held after the play
+
+
+@pytest.mark.parametrize(("combo", "message"), [
+    ({"id": "x", "kind": "same", "by": "n", "size": 2, "each": 2}, "'each' .* is for a run"),
+    ({"id": "x", "kind": "run", "order": "n(piece)", "kickers": {"size": 1, "count": 1}}, "kickers need 'by'"),
+    ({"id": "x", "kind": "same", "by": "n", "size": 3, "kickers": {"size": 1}}, "kickers need 'count'"),
+    ({"id": "x", "kind": "single", "wild": "true"}, "read only by combinations of kind same or run"),
+])
+def test_a_combination_asking_for_what_its_kind_cannot_do_is_refused_where_written(combo: dict[str, Any],
+                                                                                    message: str) -> None:
+    data = copy.deepcopy(MINI)
+    data["combinations"].append(combo)
+    with pytest.raises(RuleFileError, match=message):
+        build_from_data(data, name="mini-climb", chosen={}, content_hash="test")
+
+
+def test_a_gift_to_a_seat_and_a_zone_at_once_is_refused() -> None:
+    with pytest.raises(RuleFileError, match="not both"):
+        _rules(on_play=[{"id": "both", "give": {"count": "1", "to": "0", "zone": "pile"}}])
+    with pytest.raises(RuleFileError, match="interrupt needs 'combinations'"):
+        _rules(interrupt={"combinations": []})
