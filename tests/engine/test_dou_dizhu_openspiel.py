@@ -33,7 +33,7 @@ def _card(card: int) -> str:
     if card >= 52:
         return "BJ" if card == 52 else "RJ"
     r = RANKS[card % 13]
-    return "10" if r == "T" else r
+    return "r10" if r == "T" else "r" + r
 
 
 def _cards(text: str) -> tuple[str, ...]:
@@ -47,7 +47,7 @@ def _cards(text: str) -> tuple[str, ...]:
             out.append("RJ")
             i += 4
         else:
-            out.append("10" if text[i] == "T" else text[i])
+            out.append("r10" if text[i] == "T" else "r" + text[i])
             i += 1
     return tuple(sorted(out))
 
