@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 # A reading: (main pieces, kicker pieces, top value, bottom value, group value)
@@ -61,17 +61,17 @@ class Shape:
     lengths: tuple[int, ...]
     consecutive: bool
     kickers: Kickers | None
+    # (pieces, length, each) for every size a play can have, shortest main part first: made once
+    sizes: tuple[tuple[int, int, int], ...] = field(init=False, default=())
 
-    def sizes_of(self) -> Iterator[tuple[int, int, int]]:
-        """(pieces, length, each) for every size a play can have."""
-        for each in self.eachs:
-            for length in self.lengths:
-                ks = self.kickers
-                extra = ks.units(length) * ks.size if ks is not None else 0
-                yield length * each + extra, length, each
+    def __post_init__(self) -> None:
+        ks = self.kickers
+        object.__setattr__(self, "sizes", tuple(sorted(
+            {(length * each + (ks.units(length) * ks.size if ks is not None else 0), length, each)
+             for each in self.eachs for length in self.lengths}, key=lambda x: (x[1], x[2], x[0]))))
 
     def may_have(self, size: int) -> bool:
-        return any(n == size for n, _, _ in self.sizes_of())
+        return any(n == size for n, _, _ in self.sizes)
 
 
 def readings(shape: Shape, hand: Sequence[int], type_of: Sequence[int], value_of: Callable[[int], Any],
@@ -97,15 +97,14 @@ def readings(shape: Shape, hand: Sequence[int], type_of: Sequence[int], value_of
         if group_of is not None and g is None:
             continue
         groups.setdefault(g, {}).setdefault(v, []).append(p)
-    for _n, length, each in sorted(set(shape.sizes_of())):
-        if size is not None and _n != size:
-            continue
-        for g, by_value in groups.items():
-            span = len(by_value) + (len(wilds) // each if shape.consecutive else 0)
-            if length > span:
-                continue  # (more values than the hand has, even with its wild pieces)
-            for values in _windows(shape, by_value, length, wilds, domain(g) if wilds and domain else None):
-                for main, top, low in _mains(values, by_value, each, wilds, type_of):
+    sizes = shape.sizes if size is None else tuple(x for x in shape.sizes if x[0] == size)
+    for g, by_value in groups.items():
+        values = _values(shape, by_value, wilds, domain(g) if wilds and domain is not None else None)
+        for _n, length, each in sizes:
+            if length > len(by_value) + (len(wilds) // each if shape.consecutive else 0):
+                break  # (more values than the hand has, even with its wild pieces; the sizes go on longer)
+            for window in _windows(shape, values, by_value, length, bool(wilds)):
+                for main, top, low in _mains(window, by_value, each, wilds, type_of):
                     if shape.kickers is None:
                         yield main, (), top, low, g
                         continue
@@ -114,20 +113,27 @@ def readings(shape: Shape, hand: Sequence[int], type_of: Sequence[int], value_of
                         yield main, kick, top, low, g
 
 
-def _windows(shape: Shape, by_value: dict[Any, list[int]], length: int, wilds: list[int],
-             domain: Sequence[Any] | None) -> Iterator[list[Any]]:
+def _values(shape: Shape, by_value: dict[Any, list[int]], wilds: list[int], domain: Sequence[Any] | None) -> list[Any]:
+    """The values a main part may take, in order: the hand's (for a run, whole numbers, and with wild
+    pieces every value of the domain too)."""
+    if not shape.consecutive:
+        return sorted(by_value, key=_order_key)
+    present = sorted(v for v in by_value if _whole(v))
+    return sorted({*present, *(v for v in domain or () if _whole(v))}) if wilds else present
+
+
+def _windows(shape: Shape, values: list[Any], by_value: dict[Any, list[int]], length: int,
+             wild: bool) -> Iterator[list[Any]]:
     """The lists of values a main part of ``length`` values may take."""
     if not shape.consecutive:  # one value, at least one natural piece of it
-        for v in sorted(by_value, key=_order_key):
+        for v in values:
             yield [v]
         return
-    present = sorted(v for v in by_value if _whole(v))
-    values = sorted({*present, *(v for v in domain or () if _whole(v))}) if wilds else present
     for i in range(len(values) - length + 1):
         window = values[i:i + length]
         if window[-1] - window[0] != length - 1:
             continue  # not consecutive
-        if wilds and not any(v in by_value for v in window):
+        if wild and not any(v in by_value for v in window):
             continue  # (wilds alone are no run)
         yield window
 
@@ -136,6 +142,13 @@ def _mains(values: list[Any], by_value: dict[Any, list[int]], each: int, wilds: 
            type_of: Sequence[int]) -> Iterator[tuple[tuple[int, ...], Any, Any]]:
     """(pieces, top, bottom) for each way of taking ``each`` pieces of every value, wild pieces
     standing in for some of them."""
+    if not wilds:  # (the common case: every value's pieces from the hand, or no play)
+        groups = [by_value.get(v, []) for v in values]
+        if any(len(g) < each for g in groups):
+            return
+        for parts in itertools.product(*(list(_distinct(g, each, type_of)) for g in groups)):
+            yield tuple(sorted(p for part in parts for p in part)), values[-1], values[0]
+        return
     haves = [len(by_value.get(v, ())) for v in values]
 
     # How many natural pieces of each value, the wild pieces making up the rest: most naturals first,
