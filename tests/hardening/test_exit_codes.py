@@ -25,9 +25,8 @@ from rulecraft.rules.registry import list_bundled
      "'tiny'; options: bonus"),
     (["replay", "saved.jsonl"], 1,
      "saved.jsonl:1:1: error: cannot load the ruleset this log was played under: unknown ruleset 'tiny'; bundled "
-     "rulesets: " + ", ".join(list_bundled()) + "; or give the path of a rule file (a game played from a rule "
-     "file of your own: name that file, as in "
-     "'replay saved.jsonl --ruleset FILE' or 'play FILE --resume saved.jsonl')"),
+     f"rulesets: {', '.join(list_bundled())}; or give the path of a rule file (a game played from a rule file of "
+     "your own: name that file, as in 'replay saved.jsonl --ruleset FILE' or 'play FILE --resume saved.jsonl')"),
 ])
 def test_exit_code_and_message(cli: Cli, args: list[str], code: int, message: str) -> None:
     cli.tiny()
