@@ -153,7 +153,7 @@ def _replacements(site: Site, places: Places, vocab: Vocabulary) -> Iterator[_Ch
     if place is None:
         return
     pos_at = getattr(v, "pos_at", None)
-    for e in [*swap_edits(str(v), place, vocab, params), *_seat_edits(str(v), place)]:
+    for e in [*_seat_edits(str(v), place), *swap_edits(str(v), place, vocab, params)]:
         where = pos_at(e.at) if pos_at is not None else site.pos
         yield _Change(where, e.operator, e.change, new=e.apply(str(v)))
 
