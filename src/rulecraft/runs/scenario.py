@@ -24,6 +24,7 @@ for; so it works for any dealing procedure, wall or pickup, without knowing how 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -457,17 +458,32 @@ def _check(st: State, expect: dict[str, Any], label: str, where: SourcePos) -> N
                     cmp(f"zone {zname}", got, sorted(str(p) for p in pids))
         elif key in ("legal_includes", "legal_excludes"):
             legal = {m.text for m in st.legal_moves()}
+            missing = False
             for text in want:
                 canon = _canonical(st, str(text))
                 present = canon in legal
                 if present != (key == "legal_includes"):
                     problems.append(f"move '{text}' should{'' if key == 'legal_includes' else ' not'} be legal")
+                    missing = missing or key == "legal_includes"
+            if missing:  # what is legal instead: the author sees a misspelling, a reading, another seat's turn
+                problems.append(_legal_listed(st))
         elif key == "view":
             _check_view(st, want, problems)
         else:
             problems.append(f"unknown expectation '{key}'")
     if problems:
         raise ScenarioFailure(f"{label} ({where}): " + "; ".join(problems))
+
+
+LEGAL_SHOWN = 30  # legal moves listed when a move that should be legal is not
+
+
+def _legal_listed(st: State) -> str:
+    legal = st.legal_moves()
+    shown = [m.text for m in itertools.islice(legal, LEGAL_SHOWN)]
+    more = f" and {len(legal) - LEGAL_SHOWN} more" if len(legal) > LEGAL_SHOWN else ""
+    who = f"seat {st.to_act}" if st.to_act is not None else "nobody"
+    return f"legal for {who}: {', '.join(shown) or 'nothing'}{more}"
 
 
 def _canonical(st: State, text: str) -> str:

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
-from rulecraft.engine.combos import Play, enumerate_plays
+from rulecraft.engine.combos import Play, enumerate_all
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, places_variable, record_place
@@ -218,21 +218,15 @@ class Climb(Tricks):
         d.moves, d.plays_of = moves, plays
         return moves, plays
 
-    def _options_now(self, st: Board) -> tuple[list[Move], list[Play | None], dict[tuple[int, ...], Any]]:
+    def _options_now(self, st: Board) -> tuple[list[Move], list[Play | None], dict[Play, Any]]:
         d: ClimbData = st.pdata
         seat = st.to_act
         assert seat is not None
         hand = st.hand(seat)
         st.ctx.seat = seat
         size = len(d.plays[0].pieces) if d.plays and self.same_size else None
-        cands: list[Play] = []
-        seen: set[tuple[int, ...]] = set()
-        for spec in self.combos:
-            for p in enumerate_plays(spec, hand, st.rs.pieces, size=size):
-                key = tuple(sorted(p.pieces))
-                if key not in seen:  # the same pieces may make two combinations: offered once
-                    seen.add(key)
-                    cands.append(p)
+        # (the same pieces may make two combinations: each reading is a play of its own, named in its move)
+        cands = enumerate_all(self.combos, hand, st.rs.pieces, size)
         if not d.plays:
             allowed, removed = apply_restrictions(st, self.lead_rules, cands)
         else:
@@ -240,8 +234,8 @@ class Climb(Tricks):
             allowed, removed = apply_restrictions(st, self.follow_rules, beating)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
-        moves: list[Move] = [p.move or self._move_of(st, p) for p in allowed]
-        plays: list[Play | None] = list(allowed)
+        moves, offered = self._offered(st, cands, allowed)
+        plays: list[Play | None] = list(offered)
         if d.plays:
             moves.insert(0, st.rs.moves.get("pass"))
             plays.insert(0, None)
@@ -344,7 +338,7 @@ class Climb(Tricks):
             return f"you do not hold {missing}"
         key = sorted(piece_ids)
         for refused, r in self._options_now(st)[2].items():
-            if sorted(pieces.type_id(x) for x in refused) == key:
+            if sorted(pieces.type_id(x) for x in refused.pieces) == key and value in ("", refused.combo):
                 return str(r.message)
         if not d.plays:
             return f"{' '.join(piece_ids)} may not be led here ({', '.join(c.id for c in self.combos)})"
