@@ -4,9 +4,12 @@ A mutant listed as equivalent in ``mutants.yaml`` survives every scenario, and i
 game can tell it from the rules as written. That reason is an author's claim; this is a cheap test of
 it. The same seeded games (random players, a few hands) are played with the rules as written and with
 the mutant, and each game's *outcome* is compared: every move made (a move list that changes shows
-that the rules offer other choices), every hand's variables and payments, and the match result. A
-difference, or a game the mutant stops with an error, is reported with the seed that shows it, and
-the listing is then wrong (or its reason too narrow).
+that the rules offer other choices), every hand's payments and tricks, and the match's scores, winners
+and number of hands. A difference, or a game the mutant stops with an error, is reported with the seed
+that shows it, and the listing is then wrong (or its reason too narrow). Variables are not compared by
+themselves: one no rule reads (a statistic kept for ``compare``) changes no game, and one that matters
+shows in the moves, payments or scores; nor is a result's ``truncated`` flag (a one-hand match cut by
+its hand bound rather than ended by its rule has the same scores and winners).
 
 Random play reaches corners scenarios do not (a bid nobody would make), so a mutant equivalent only for
 sensible play is caught too: its reason should say so, and the listing should go.
@@ -29,10 +32,12 @@ SEED = 20_250_101  # the games' seeds: the same in every run
 
 
 def outcome(st: State) -> tuple[Any, ...]:
-    """What a game came to: its moves, each hand's variables and payments, and the result."""
+    """What a game came to: its moves, each hand's payments (in any order) and tricks, and the match result."""
     moves = [e["move"] for e in st.history if e.get("type") == "move"]
-    hands = [(h["vars"], h["payments"], h["tricks"]) for h in st.hand_results]
-    return (moves, hands, st.result)
+    # (payments in any order: effects that pay, swapped, pay the same)
+    hands = [(sorted(map(repr, h["payments"])), h["tricks"]) for h in st.hand_results]
+    result = {k: v for k, v in (st.result or {}).items() if k != "truncated"}
+    return (moves, hands, result)
 
 
 def play(rs: Ruleset, seed: int) -> tuple[Any, ...]:
@@ -79,5 +84,5 @@ def _what(before: tuple[Any, ...], after: tuple[Any, ...]) -> str:
         a = moves_a[n] if n < len(moves_a) else "the end"
         return f"goes another way at move {n + 1} ('{b}' as written, '{a}' with the mutant)"
     if hands_b != hands_a:
-        return "ends a hand with other variables, payments or tricks"
+        return "ends a hand with other payments or tricks"
     return f"ends with another result ({result_b} as written, {result_a} with the mutant)"
