@@ -27,6 +27,7 @@ def test_bundled_variants_validate() -> None:
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stderr == ""
     assert r.stdout.startswith("ok: 11 files valid"), r.stdout  # 10 YAML files and doubt's base.rules
+    # and no warning: no citation names a file that does not ship beside its rule file (runs/citations.py)
 
 
 def test_bundled_files_validate_and_test_from_any_directory(tmp_path: Path) -> None:
