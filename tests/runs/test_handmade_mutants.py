@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.runs.mutate import KILLED, MutantRunner, run_baseline
 from rulecraft.runs.mutants import Mutant, _drop_path
+from rulecraft.runs.mutate import KILLED, MutantRunner, run_baseline
 from rulecraft.runs.ruleshape import sites
 from rulecraft.runs.suite import load_suite
 
