@@ -20,6 +20,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # (game, file, rule path of the value, what is written instead; None: the value (a list item) left out)
 MISTAKES = [
+    # Hearts: the no-points rule kept for the first two tricks; the queen-too choice's breaks losing hearts.
+    ("hearts", "variants/hearts/base.yaml",
+     "hand.phases[play].follow.restrictions[no-points-first-trick].when", "round_number <= 2"),
+    ("hearts", "variants/hearts/base.yaml",
+     'options[queen_breaks_hearts].choices[queen-too].patch.functions["breaks(p)"]', "p == piece('sQ')"),
+    # Spades: the game ending at the target on a tie; a set side losing 10 a trick it fell short by.
+    ("spades", "variants/spades/base.yaml", "match.end_when", "max(score) >= target"),
+    ("spades", "variants/spades/base.yaml", 'hand.phases[scoring].effects[contract-set].add["score[t]"]',
+     "-10 * (contract[t] - taken[t])"),
     # Tien Gow: 文武尊 without its deletion of the 1-5 pair from the civil pairs: the 1-5 pair is then both
     # 文尊 and the weakest civil pair, two readings of one play.
     ("tien-gow", "variants/tien-gow/base.yaml",
