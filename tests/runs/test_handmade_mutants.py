@@ -29,6 +29,13 @@ MISTAKES = [
     ("spades", "variants/spades/base.yaml", "match.end_when", "max(score) >= target"),
     ("spades", "variants/spades/base.yaml", 'hand.phases[scoring].effects[contract-set].add["score[t]"]',
      "-10 * (contract[t] - taken[t])"),
+    # Big Two: pair, full house and four-of-a-kind strength by another expression of the same type; flushes
+    # compared by suit first.
+    ("big-two", "variants/big-two/base.yaml", "combinations[pair].strength", "top"),
+    ("big-two", "variants/big-two/base.yaml", "combinations[full-house].strength", "3000 + top_card(play)"),
+    ("big-two", "variants/big-two/base.yaml", "combinations[four-and-one].strength", "4000 + top_card(play)"),
+    ("big-two", "variants/big-two/base.yaml", "combinations[flush].strength",
+     "five(play, 2000 + 100 * index_of(suit_order, suit(piece)) + top_card(play))"),
     # Tien Gow: 文武尊 without its deletion of the 1-5 pair from the civil pairs: the 1-5 pair is then both
     # 文尊 and the weakest civil pair, two readings of one play.
     ("tien-gow", "variants/tien-gow/base.yaml",
