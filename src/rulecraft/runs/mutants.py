@@ -21,7 +21,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rulecraft.errors import SourcePos
 from rulecraft.rules.located import LDict, LFloat, LInt, LList, LStr, pos_of
 from rulecraft.rules.paths import rule_path
 from rulecraft.rules.yamlload import YamlDocument
@@ -29,6 +28,7 @@ from rulecraft.runs.exprmut import ExprEdit, expression_edits
 from rulecraft.runs.exprplaces import Place, Places
 from rulecraft.runs.exprswap import Vocabulary, swap_edits
 from rulecraft.runs.ruleshape import Path, Site, sites
+from rulecraft.runs.structmut import Change as _Change
 from rulecraft.runs.structmut import structure_changes
 
 # Who may see a zone's pieces or a variable's value, from fewest seats to most.
@@ -62,16 +62,6 @@ class Mutant:
         return f"{self.at}: {self.change}"
 
 
-@dataclass(frozen=True, slots=True)
-class _Change:
-    pos: SourcePos
-    operator: str
-    change: str
-    drop: bool = False
-    new: Any = None
-    swap: bool = False
-
-
 def enumerate_mutants(docs: Iterable[YamlDocument], places: Places | None = None) -> list[Mutant]:
     """Every mutant of the files, file by file in the order given, each file top to bottom.
 
@@ -91,9 +81,8 @@ def enumerate_mutants(docs: Iterable[YamlDocument], places: Places | None = None
             if vocab is not None and places is not None and site.role == "expression":
                 for c in _replacements(site, places, vocab):
                     made.add(site.path, path, c)
-        for sc in structure_changes(doc.data, {**choices, **_option_choices(doc.data)}):
-            path = _drop_path(doc.data, sc.path, overlay) if sc.drop else sc.path
-            made.add(sc.path, path, _Change(sc.pos, sc.operator, sc.change, sc.drop, sc.new, sc.swap))
+        for at, sc in structure_changes(doc.data, {**choices, **_option_choices(doc.data)}):
+            made.add(at, _drop_path(doc.data, at, overlay) if sc.drop else at, sc)
         choices.update(_option_choices(doc.data))
     return out
 

@@ -29,7 +29,8 @@ EFFECT_LISTS = frozenset({"effects", "on_round", "on_lead", "on_void", "after_ha
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    path: Path
+    """One change at a place of a file's data (every kind of mutant is one, ``mutants.Mutant`` made of it)."""
+
     pos: SourcePos
     operator: str
     change: str
@@ -38,7 +39,10 @@ class Change:
     swap: bool = False
 
 
-def structure_changes(data: Any, choices: dict[str, tuple[str, ...]]) -> Iterator[Change]:
+Found = tuple[Path, Change]  # a structural change and the path it is made at
+
+
+def structure_changes(data: Any, choices: dict[str, tuple[str, ...]]) -> Iterator[Found]:
     """The structural changes of one file's data, top to bottom (``choices``: each option's, by id)."""
     if not isinstance(data, dict):
         return
@@ -59,15 +63,16 @@ def structure_changes(data: Any, choices: dict[str, tuple[str, ...]]) -> Iterato
                 where = key_pos(chosen, name, pos_of(chosen))
                 for other in choices.get(str(name), ()):
                     if other != str(picked):
-                        yield Change(("presets", i, "options", name), pos_of(picked, where), "preset",
-                                     f"preset option {name}: '{picked}' -> '{other}'", new=other)
+                        yield (("presets", i, "options", name),
+                               Change(pos_of(picked, where), "preset", f"preset option {name}: '{picked}' -> '{other}'",
+                                      new=other))
 
 
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _patch_entries(node: Any, path: Path) -> Iterator[Change]:
+def _patch_entries(node: Any, path: Path) -> Iterator[Found]:
     """Each entry of a patch left out in turn: a key with a plain value, an item of a list (an entry it
     adds, a ``$delete``), and, inside mappings and items, their own entries."""
     if isinstance(node, dict):
@@ -76,7 +81,7 @@ def _patch_entries(node: Any, path: Path) -> Iterator[Change]:
                 continue
             where = key_pos(node, k, pos_of(node))
             if not isinstance(v, (dict, list)):
-                yield Change((*path, k), pos_of(v, where), "patch-entry", f"patch entry '{k}' left out", drop=True)
+                yield (*path, k), Change(pos_of(v, where), "patch-entry", f"patch entry '{k}' left out", drop=True)
             else:
                 yield from _patch_entries(v, (*path, k))
     elif isinstance(node, list):
@@ -85,12 +90,12 @@ def _patch_entries(node: Any, path: Path) -> Iterator[Change]:
             ident = item.get("id") if isinstance(item, dict) else None
             what = f"'{ident}'" if ident is not None else f"item {i + 1}"
             verb = "deletion of" if isinstance(item, dict) and item.get("$delete") is True else "entry"
-            yield Change((*path, i), pos_of(item, where), "patch-entry", f"patch {verb} {what} left out", drop=True)
+            yield (*path, i), Change(pos_of(item, where), "patch-entry", f"patch {verb} {what} left out", drop=True)
             if isinstance(item, dict) and item.get("$delete") is not True:
                 yield from _patch_entries(item, (*path, i))
 
 
-def _reorders(data: dict[str, Any]) -> Iterator[Change]:
+def _reorders(data: dict[str, Any]) -> Iterator[Found]:
     """Neighbouring phases of the hand, and neighbouring effects of every list of effects, swapped."""
     hand = data.get("hand")
     if isinstance(hand, dict):
@@ -98,7 +103,7 @@ def _reorders(data: dict[str, Any]) -> Iterator[Change]:
     yield from _effect_lists(data, ())
 
 
-def _effect_lists(node: Any, path: Path) -> Iterator[Change]:
+def _effect_lists(node: Any, path: Path) -> Iterator[Found]:
     if isinstance(node, dict):
         for k, v in node.items():
             if k in ("options", "presets", "display"):
@@ -111,14 +116,14 @@ def _effect_lists(node: Any, path: Path) -> Iterator[Change]:
             yield from _effect_lists(item, (*path, i))
 
 
-def _swaps(items: list[Any], path: Path, what: str) -> Iterator[Change]:
+def _swaps(items: list[Any], path: Path, what: str) -> Iterator[Found]:
     for i in range(len(items) - 1):
         a, b = items[i], items[i + 1]
         if not (isinstance(a, dict) and isinstance(b, dict)):
             continue
         where = key_pos(items, i, pos_of(a))
-        yield Change((*path, i), where if where is not UNKNOWN_POS else pos_of(a), "reorder",
-                     f"{what}s {_name(a, i)} and {_name(b, i + 1)} swapped", swap=True)
+        yield (*path, i), Change(where if where is not UNKNOWN_POS else pos_of(a), "reorder",
+                                 f"{what}s {_name(a, i)} and {_name(b, i + 1)} swapped", swap=True)
 
 
 def _name(item: dict[str, Any], i: int) -> str:
