@@ -181,3 +181,11 @@ def test_a_hidden_piece_with_copies_says_which_copy_the_seat_sees(tmp_path: Path
     assert not result.passed
     # seat 1 holds the other copy of c1: the failure says so, rather than suggest a leak
     assert "c1 has 2 copies and an id names them all: the seat sees one in hand[1]" in result.failures[0]
+
+
+def test_a_move_that_should_be_legal_and_is_not_lists_the_legal_moves(tmp_path: Path) -> None:
+    # Bids go to 120 (the 1s removed): 200 is not among seat 1's moves, and the failure says what is.
+    path = _write(tmp_path, "s.yaml", ROOK_DEAL + "steps:\n  - {expect: {legal_includes: [bid 200]}}\n")
+    (failure,) = run_scenario_file(path).failures
+    assert failure.endswith("move 'bid 200' should be legal; legal for seat 1: pass, bid 70, bid 75, bid 80, "
+                            "bid 85, bid 90, bid 95, bid 100, bid 105, bid 110, bid 115, bid 120")

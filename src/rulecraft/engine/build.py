@@ -64,9 +64,11 @@ def build_from_data(
     composed: Any = None,
     source_text: dict[str, str] | None = None,
     reuse: BuildReuse | None = None,
+    builder: Builder | None = None,
 ) -> Ruleset:
-    """``reuse``: what earlier builds of the same files worked out (``engine/reuse.py``), when validating."""
-    b = Builder(source_text)
+    """``reuse``: what earlier builds of the same files worked out (``engine/reuse.py``), when validating;
+    ``builder``: the one to collect problems with (a tool's, that keeps what it compiled)."""
+    b = builder if builder is not None else Builder(source_text)
     root = Scope(name="constants")
     constants = dict(data.get("constants", {}) or {})
     for cname, value in constants.items():

@@ -81,8 +81,9 @@ def generate_decision(phase: Tricks, st: Board) -> LegalFn:
                    "_single_plays": single_plays, "_sized": sized, "_of_size": of_size,
                    "_cls_of": phase._cls_of, "_strength_of": phase._strength_of, "_downs": phase._downs,
                    "_face_down": phase._face_down, "_move_of": phase._move_of, "_book": rs.moves,
-                   "_stop_when": phase.stop_when, "_generic": phase._options,
+                   "_stop_when": phase.stop_when, "_generic": phase._options, "_offered": phase._offered,
                    "_STOP": rs.moves.get("stop") if phase.stop_when else None})
+    reads = bool(phase.readings(st))
     lead = _restrictions(phase.lead_rules, "l", out, False)
     follow = _restrictions(phase.follow_rules, "f", out, phase.track_barred)
     if phase.face_down == "always":
@@ -131,6 +132,7 @@ def generate_decision(phase: Tricks, st: Board) -> LegalFn:
         "        cands = _single_plays(single, hand, _pieces)",
         "    else:",
         "        cands = _enumerate_all(combos, hand, _pieces, k, ctx)",
+        *(["    every = cands"] if reads else []),
         *("    " + line for line in beat),
         *("    " + line for line in follow),
         *("    " + line for line in downs),
@@ -140,9 +142,12 @@ def generate_decision(phase: Tricks, st: Board) -> LegalFn:
         *(["    ctx.combo = None", "    if _stop_when(ctx):", "        stop = _STOP"]
           if phase.stop_when is not None else []),
         "    cands = _enumerate_all(_combos, hand, _pieces, None, ctx)",
+        *(["    every = cands"] if reads else []),
         *("    " + line for line in lead),
         "    down = _NO_DOWNS if cands else _downs(st, hand, 1)",
-        f"moves = [{ITEM}.move or _move_of(st, {ITEM}) for {ITEM} in cands]",
+        # (pieces that two combinations make are offered once per reading, named: engine/readings.py)
+        *(["moves, cands = _offered(st, every, cands)"] if reads else [
+            f"moves = [{ITEM}.move or _move_of(st, {ITEM}) for {ITEM} in cands]"]),
         "if stop is not None:",
         "    moves.insert(0, stop)",
         "    cands.insert(0, None)",

@@ -40,6 +40,8 @@ from rulecraft.engine.combos import (
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, MoveBook
 from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, seat_of
+from rulecraft.engine.readings import offered, overlapping, reading_name
+from rulecraft.errors import IllegalMoveError
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -353,6 +355,9 @@ class Tricks(Phase):
         # Told the ids of the restrictions that refused a candidate, at each decision they did
         # (rule-coverage tools set it before play; the generated decision is not used then).
         self.observer: Callable[[set[str]], None] | None = None
+        # The combinations that may make a play of the same pieces as another (``engine/readings.py``):
+        # their plays' moves name the reading where a decision offers two. Worked out at first use.
+        self._readings: frozenset[str] | None = None
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -565,19 +570,48 @@ class Tricks(Phase):
             return True
         return bool(cls == d.classes[d.best] and strength > d.strengths[d.best])
 
-    def _lead_options(self, st: Board, seat: int) -> tuple[list[Play], dict[tuple[int, ...], Restriction]]:
+    def readings(self, st: Board) -> frozenset[str]:
+        """The combinations whose plays may be read another way (made once per phase)."""
+        found = self._readings
+        if found is None:
+            found = self._readings = overlapping(self.combos, st.rs.pieces, st.ctx)
+        return found
+
+    def reading(self, st: Board, piece_ids: list[str], asked: str) -> str:
+        """The reading a move of these pieces names (``engine/readings.py``): '' when the pieces form one
+        combination, else the one ``asked`` for, or the first; IllegalMoveError for a reading they lack."""
+        if not asked and not self.readings(st):
+            return ""
+        seat = st.to_act
+        chosen, missing = pieces_held(st, seat, piece_ids) if seat is not None else ([], "them")
+        if missing is not None:
+            return asked  # (the move is refused for the pieces, by explain)
+        if seat is not None:
+            st.ctx.seat = seat  # (a combination may read the seat's hand)
+        try:
+            return reading_name(self.combos, chosen, st.rs.pieces, asked, st.ctx)
+        except ValueError as exc:
+            raise IllegalMoveError(f"{' '.join(piece_ids)}: {exc}") from None
+
+    def _offered(self, st: Board, every: list[Play], allowed: list[Play]) -> tuple[list[Move], list[Play]]:
+        """The moves of the allowed plays, a play of pieces read two ways named by its reading."""
+        return offered(every, allowed, self.readings(st), st.rs.pieces, st.rs.moves, lambda p: self._move_of(st, p))
+
+    def _lead_options(self, st: Board, seat: int) -> tuple[list[Play], dict[Play, Restriction], list[Play]]:
+        """(the plays allowed, the restriction that removed each play refused, every play of the hand)."""
         hand = st.hand(seat)
         st.ctx.seat = seat
         cands = enumerate_all(self.combos, hand, st.rs.pieces, ctx=st.ctx)
         allowed, removed = apply_restrictions(st, self.lead_rules, cands)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
-        return allowed, removed
+        return allowed, removed, cands
 
     def _follow_options(
         self, st: Board, seat: int
-    ) -> tuple[list[Play], Downs, dict[tuple[int, ...], Restriction], frozenset[str]]:
-        """(face-up plays, face-down plays, removed-by-restriction, ids of restrictions that barred a win)."""
+    ) -> tuple[list[Play], Downs, dict[Play, Restriction], frozenset[str], list[Play]]:
+        """(face-up plays, face-down plays, removed-by-restriction, ids of restrictions that barred a win,
+        every play of the lead's size)."""
         d: TrickData = st.pdata
         hand = st.zones[st.rs.hand_base + seat]
         k = d.plays[0].size
@@ -597,7 +631,7 @@ class Tricks(Phase):
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
         # A restriction "barred" the round when it refused a play that would have beaten the best.
-        barred = frozenset(r.id for r, p in ((removed[p.pieces], p) for p in pool if p.pieces in removed)
+        barred = frozenset(r.id for r, p in ((removed[p], p) for p in pool if p in removed)
                            if self.face_up == "beating" or self._beats(d, *self._rate(st, p))
                            ) if self.track_barred and removed else frozenset()
         if self.face_down == "always":
@@ -610,7 +644,7 @@ class Tricks(Phase):
             down = NO_DOWNS
         if not allowed and not (down[0] or down[1]):
             down = self._downs(st, hand, k)  # nothing else is possible: discard
-        return allowed, down, removed, barred
+        return allowed, down, removed, barred, cands
 
     def _downs(self, st: Board, hand: list[int], k: int) -> Downs:
         """The face-down plays of ``k`` pieces from ``hand``: made when they are few, else as sets."""
@@ -648,12 +682,12 @@ class Tricks(Phase):
                 st.ctx.seat, st.ctx.combo = seat, None
                 if self.stop_when(st.ctx):
                     stop = st.rs.moves.get("stop")
-            up, _removed = self._lead_options(st, seat)
+            up, _removed, every = self._lead_options(st, seat)
             down = NO_DOWNS if up else self._downs(st, st.zones[st.rs.hand_base + seat], 1)
             barred: frozenset[str] = frozenset()
         else:
-            up, down, _removed, barred = self._follow_options(st, seat)
-        moves = [p.move or self._move_of(st, p) for p in up]
+            up, down, _removed, barred, every = self._follow_options(st, seat)
+        moves, up = self._offered(st, every, up)
         found: list[Play | None] = list(up)
         if stop is not None:
             moves.insert(0, stop)
@@ -712,8 +746,8 @@ class Tricks(Phase):
             _allowed, removed = apply_restrictions(st, self.follow_rules, pool)
         finally:
             st.ctx.memo = None
-        return next(((p, removed[p.pieces].id) for p in pool
-                     if p.pieces in removed and sorted(pieces.type_id(x) for x in p.pieces) == key), None)
+        return next(((p, removed[p].id) for p in pool
+                     if p in removed and sorted(pieces.type_id(x) for x in p.pieces) == key), None)
 
     def apply(self, st: Board, move: Move) -> bool:
         d: TrickData = st.pdata
@@ -815,24 +849,24 @@ class Tricks(Phase):
         if not d.plays:
             if verb == "down":
                 return "you must lead face up"
-            _allowed, removed = self._lead_options(st, seat)
+            _allowed, removed, _every = self._lead_options(st, seat)
             for refused, r in removed.items():
-                if tuple(sorted(pieces.type_of[x] for x in refused)) == key:
+                if same(refused) and value in ("", refused.combo):
                     return r.message
             return (f"{' '.join(piece_ids)} is not a combination that may be led here "
                     f"({', '.join(c.id for c in self.combos)})")
         k = len(d.plays[0].pieces)
         if len(chosen) != k:
             return f"you must play {k} piece{'s' if k != 1 else ''}, as many as were led"
-        up, down, removed, _ = self._follow_options(st, seat)
+        up, down, removed, _, _every = self._follow_options(st, seat)
         if verb == "down" and not (down[0] or down[1]):
             beat = [p for p in up if self._beats(d, *self._rate(st, p))]
             if self.face_down == "when_cannot_beat" and beat:
                 names = " ".join(pieces.type_id(x) for x in beat[0].pieces)
                 return f"{self.must_beat_message}: you hold {names}"
             return "pieces may not be played face down here"
-        for kk, r in removed.items():
-            if tuple(sorted(pieces.type_of[x] for x in kk)) == key:
+        for refused, r in removed.items():
+            if same(refused) and value in ("", refused.combo):
                 return r.message
         if not any(same(p) for p in up):
             best = d.plays[d.best] if d.best >= 0 else None
@@ -877,10 +911,11 @@ def build_restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple
 
 def apply_restrictions(
     st: Board, rules: tuple[Restriction, ...], cands: list[Play]
-) -> tuple[list[Play], dict[tuple[int, ...], Restriction]]:
-    """Apply restrictions in order; returns the plays left and, for each removed play, the rule that removed it."""
+) -> tuple[list[Play], dict[Play, Restriction]]:
+    """Apply restrictions in order; returns the plays left and, for each removed play, the rule that removed it
+    (by the play itself: two readings of the same pieces may be refused by different rules, or one not)."""
     ctx = st.ctx
-    removed: dict[tuple[int, ...], Restriction] = {}
+    removed: dict[Play, Restriction] = {}
     for r in rules:
         if r.when is None:
             applies = cands
@@ -896,6 +931,6 @@ def apply_restrictions(
         kept = set(passing)
         failing = {p for p in applies if p not in kept}
         for p in failing:
-            removed[p.pieces] = r
+            removed[p] = r
         cands = [p for p in cands if p not in failing]
     return cands, removed
