@@ -42,7 +42,8 @@ def register(group: click.Group) -> None:
 @click.option("--max-moves", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="--simulate: a game still going after this many moves is reported as one that does not end.")
 @click.option("--time-limit", type=FiniteFloatRange(min=0, min_open=True), default=30.0, show_default=True,
-              metavar="SECONDS", help="--simulate: so is a game still going after this many seconds.")
+              metavar="SECONDS", help="--simulate: a game still going after this many seconds is cut and reported "
+                                      "as too slow to check (a warning); the next configuration is played.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="--simulate: play the configurations' games in this many local processes.")
 @click.pass_context
@@ -52,8 +53,9 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
 
     Every ruleset is also checked under each option choice and each preset. With --simulate N, each
     of those configurations also plays N random games, and any game that does not end (within
-    --max-moves moves and --time-limit seconds), reaches a state with no legal move, or breaks an
-    engine invariant is reported with its seed; the status line (on a terminal) says about how long
+    --max-moves moves), reaches a state with no legal move, or breaks an engine invariant is reported
+    with its seed (a game still going after --time-limit seconds is cut, with a warning that it was
+    too slow to check); the status line (on a terminal) says about how long
     the file's games have left, and --workers W plays them in W processes (the report is the same).
     With no PATHS, the bundled rule files; a path that does not exist here but names bundled files
     (variants/..., a ruleset's name) means those.
@@ -85,13 +87,15 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
         for d in diags:
             click.echo(d.format())
         if bad:
-            n = len(diags)
+            n = sum(d.severity == "error" for d in diags)
             click.echo(f"{n} problem{'s' if n != 1 else ''} in {len(bad)} of {len(files)} "
                        f"file{'s' if len(files) != 1 else ''}")
         else:
             checked = sum(max(r.variants_checked, 1) for r in reports)
+            warned = len(diags)  # (only warnings: none of them fails a file)
             click.echo(f"ok: {len(files)} file{'s' if len(files) != 1 else ''} valid "
-                       f"({checked} configuration{'s' if checked != 1 else ''} checked)")
+                       f"({checked} configuration{'s' if checked != 1 else ''} checked"
+                       f"{f'; {warned} warning' + ('s' if warned != 1 else '') if warned else ''})")
     if bad:
         ctx.exit(1)
 
