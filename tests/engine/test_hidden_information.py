@@ -36,18 +36,11 @@ LOOK_AHEAD = 4  # other moves tried one step ahead at each step of the walk
 WALK = 40  # moves walked at most to reach the first deal
 
 
-# Rule files of tests/dogfood whose kinds no bundled ruleset uses (a shed phase's stock and draws, a
-# growing penalty, passes by choice; a dummy's decisions made by its partner).
-DOGFOOD = Path(__file__).resolve().parents[1] / "dogfood"
-NOT_BUNDLED = [str(DOGFOOD / "crazy-eights" / "crazy-eights.yaml"), str(DOGFOOD / "fan-tan" / "fan-tan.yaml"),
-               str(DOGFOOD / "dummy-whist" / "dummy-whist.yaml"),
-               str(DOGFOOD / "knock-out-whist" / "knock-out-whist.yaml")]
 
 
 def _configurations() -> Iterator[tuple[str, dict[str, str], str | None]]:
-    """Every bundled ruleset (and those of NOT_BUNDLED) with its defaults, each non-default option
-    choice, and each preset."""
-    for ref in [*list_bundled(), *NOT_BUNDLED]:
+    """Every bundled ruleset with its defaults, each non-default option choice, and each preset."""
+    for ref in list_bundled():
         base = compose(ref)
         yield ref, {}, None
         for opt in base.options:

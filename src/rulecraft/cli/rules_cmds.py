@@ -149,51 +149,57 @@ _COLLECT_EVERY = 256
 @click.command("list")
 @FORMAT
 def list_cmd(fmt: str) -> None:
-    """List the bundled rulesets with their options (default marked *) and presets."""
-    from rulecraft.errors import RulecraftError
-    from rulecraft.rules.compose import compose
-    from rulecraft.rules.registry import list_bundled
+    """List the bundled rulesets by family, with their options (default marked *) and presets."""
+    from rulecraft.rules.library import bundled_entries, by_family
 
+    groups = by_family(bundled_entries())
     entries: list[dict[str, Any]] = []
-    for name in list_bundled():
-        try:
-            c = compose(name)
-        except RulecraftError as exc:
-            entries.append({"name": name, "error": str(exc).splitlines()[0]})
-            continue
-        display = c.data.get("display") or {}
-        languages = {str(k): str(v) for k, v in (display.get("languages") or {}).items()}
-        default = str(display.get("default_language") or next(iter(languages), "en"))
-        entries.append({
-            "name": name,
-            "title": c.title,
-            "file": c.files[-1],
-            "languages": languages or {default: default},
-            "default_language": default,
-            "options": [{"id": o.id, "description": o.description, "default": o.default,
-                         "choices": [{"id": ch.id, "description": ch.description,
-                                      **({"other_names": list(ch.other_names)} if ch.other_names else {})}
-                                     for ch in o.choices]}
-                        for o in c.options],
-            "presets": [{"id": p.id, "description": p.description, "options": p.options} for p in c.presets],
-        })
+    for family, members in groups:
+        for entry in members:
+            c = entry.composed
+            if c is None:
+                entries.append({"name": entry.name, "family": family.id, "error": entry.error})
+                continue
+            display = c.data.get("display") or {}
+            languages = {str(k): str(v) for k, v in (display.get("languages") or {}).items()}
+            default = str(display.get("default_language") or next(iter(languages), "en"))
+            entries.append({
+                "name": entry.name,
+                "title": c.title,
+                "family": family.id,
+                "file": c.files[-1],
+                "languages": languages or {default: default},
+                "default_language": default,
+                "options": [{"id": o.id, "description": o.description, "default": o.default,
+                             "choices": [{"id": ch.id, "description": ch.description,
+                                          **({"other_names": list(ch.other_names)} if ch.other_names else {})}
+                                         for ch in o.choices]}
+                            for o in c.options],
+                "presets": [{"id": p.id, "description": p.description, "options": p.options} for p in c.presets],
+            })
     if fmt == "json":
         click.echo(json.dumps(entries, indent=2, ensure_ascii=False))
         return
-    for e in entries:
-        if "error" in e:
-            click.echo(f"{e['name']}  (broken: {e['error']})")
-            continue
-        click.echo(f"{e['name']}  {e['title']}")
-        click.echo("    languages: " + ", ".join(f"{code} ({label})" if label != code else code
-                                              for code, label in e["languages"].items()) + "  (--lang CODE)")
-        for o in e["options"]:
-            choices = ", ".join(ch["id"] + ("*" if ch["id"] == o["default"] else "")
-                                + "".join(f" ({name})" for name in ch.get("other_names", ()))
-                                for ch in o["choices"])
-            click.echo(f"    -o {o['id']}={{{choices}}}" + (f"  {o['description']}" if o["description"] else ""))
-        for p in e["presets"]:
-            click.echo(f"    --preset {p['id']}" + (f"  {p['description']}" if p["description"] else ""))
+    for family, members in groups:
+        games = sum("/" not in m.name for m in members)
+        click.echo(f"{family.title} ({games} game{'s' if games != 1 else ''})")
+        for e in (e for e in entries if e["family"] == family.id):
+            if "error" in e:
+                click.echo(f"{e['name']}  (broken: {e['error']})")
+                continue
+            click.echo(f"{e['name']}  {e['title']}")
+            click.echo("    languages: " + ", ".join(f"{code} ({label})" if label != code else code
+                                                  for code, label in e["languages"].items()) + "  (--lang CODE)")
+            for o in e["options"]:
+                choices = ", ".join(ch["id"] + ("*" if ch["id"] == o["default"] else "")
+                                    + "".join(f" ({name})" for name in ch.get("other_names", ()))
+                                    for ch in o["choices"])
+                click.echo(f"    -o {o['id']}={{{choices}}}" + (f"  {o['description']}" if o["description"] else ""))
+            for p in e["presets"]:
+                click.echo(f"    --preset {p['id']}" + (f"  {p['description']}" if p["description"] else ""))
+        click.echo()
+    games = sum("/" not in e["name"] for e in entries)
+    click.echo(f"{games} game{'s' if games != 1 else ''} in {len(groups)} famil{'ies' if len(groups) != 1 else 'y'}")
 
 
 # --------------------------------------------------------------------------- explain
