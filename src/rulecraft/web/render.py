@@ -194,9 +194,18 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
     parts.append(Markup('<section><h3>scores and variables</h3>{}</section>').format(
         variables_html(rs, view.get("variables", {}), seats, lang)))
     if viewer is not None:
-        hand = view["zones"].get(f"{HAND_ZONE}[{viewer}]", {})
-        parts.append(Markup('<section class="hand" id="hand"><h3>your hand (seat {}, {})</h3>{}</section>').format(
-            viewer, hand.get("count", 0), hand_html(rs, list(hand.get("pieces", [])), lang, mine)))
+        own = view["zones"].get(f"{HAND_ZONE}[{viewer}]", {})
+        holder = view.get("playing_for") if mine else None
+        if holder is None:
+            parts.append(Markup('<section class="hand" id="hand"><h3>your hand (seat {}, {})</h3>{}</section>').format(
+                viewer, own.get("count", 0), hand_html(rs, list(own.get("pieces", [])), lang, mine)))
+        else:  # deciding for another seat (a dummy): its hand is the one to pick from; the person's own is shown
+            hand = view["zones"].get(f"{HAND_ZONE}[{holder}]", {})
+            parts.append(Markup('<section class="hand"><h3>your hand (seat {}, {})</h3>{}</section>').format(
+                viewer, own.get("count", 0), hand_html(rs, list(own.get("pieces", [])), lang, False)))
+            parts.append(Markup('<section class="hand" id="hand"><h3>the hand you play: {} ({})</h3>{}</section>')
+                         .format(seats.name(holder), hand.get("count", 0),
+                                 hand_html(rs, list(hand.get("pieces", [])), lang, True)))
     if "result" in view:
         who, scores, hands = result_words(view["result"], seats)
         parts.append(Markup('<section class="result"><h3>result</h3>{}<br>scores: {}<br>hands played: {}</section>')
