@@ -35,7 +35,7 @@ def edited(cli: Cli, lines: list[str], at: int, change: dict[str, object]) -> No
 
 HEADER_CASES = [
     ({"ruleset.name": "rook"}, "game.jsonl:1:1: error: cannot load the ruleset this log was played under: unknown "
-                               "option 'passing' for ruleset 'rook'; options: bird_rank, first_lead, nest_to, ones, "
+                               "option 'packs' for ruleset 'rook'; options: bird_rank, first_lead, nest_to, ones, "
                                "redeal, bird_forced"),
     ({"ruleset.options.players": "9"}, "game.jsonl:1:1: error: cannot load the ruleset this log was played under: "
                                        "option 'players' has no choice '9'; choices: 3, 4, 5, 6"),

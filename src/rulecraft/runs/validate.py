@@ -10,6 +10,9 @@ A file is one of three things, told apart by its top-level keys:
 - a **ruleset**: composed, checked against the full schema and built (references resolved,
   expressions compiled), so semantic errors show too.
 
+A ruleset's or overlay's citations (``source:``, ``notes:``) that name a file not shipped beside it are
+warned about (runs/citations.py): a warning does not make the file invalid.
+
 Rulesets and overlays are then composed and built once per option choice (the defaults plus that
 one choice) and once per preset, so a broken patch is caught even when it is not the default.
 Problems are collected, never raised: a validator reports everything it can find. With
@@ -107,6 +110,10 @@ def validate_file(path: str | Path, build: bool = True, simulate: int | PlayChec
 
         sink.run(lambda: check_mutants(doc.data, doc.file, doc.text), name)
         return report
+    from rulecraft.runs.citations import unshipped_citations
+
+    for warning in unshipped_citations(doc.data, path, name):
+        sink.add(RuleFileError([warning]), name)
     if report.kind == "overlay":
         from rulecraft.rules.schema_check import check_overlay
 
