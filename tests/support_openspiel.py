@@ -23,6 +23,9 @@ How a game is replayed:
 * A random legal action (a random sequence, for a grouped move) is applied to both.
 * A chance node after rulecraft has begun (a card drawn from the stock) takes the outcome ``chance``
   reads from rulecraft's state, so both games draw the same piece; without ``chance``, it is random.
+* Once rulecraft's game is over, OpenSpiel's may still ask for moves that are forced (one legal
+  action each) where ``forced_tail`` says so: OpenSpiel wanting one pass more than rulecraft to see
+  that play is blocked.
 * When OpenSpiel's game ends, rulecraft's must have ended too (after ``max_hands`` hands), and
   ``returns`` of rulecraft's final state must equal OpenSpiel's returns.
 """
@@ -84,6 +87,9 @@ class Correspondence:
     # preset's notes say why)
     excluded: Callable[[Any, State], Sequence[str]] | None = None
     max_hands: int = 1
+    # Whether OpenSpiel may ask for forced moves (one legal action each) after rulecraft's game is over: a
+    # pass more than rulecraft needs to see that nobody can play (the preset's notes say so)
+    forced_tail: bool = False
 
 
 class Mismatch(AssertionError):
@@ -136,6 +142,9 @@ def _replay_one(corr: Correspondence, game: Any, rs: Any, seed: int, report: Rep
             rc = start_arranged(rs, corr.start(os_state))
             rc.hand_limit = min(rc.hand_limit, corr.max_hands)
         player = os_state.current_player()
+        if rc.is_over and corr.forced_tail and len(os_state.legal_actions()) == 1:
+            os_state.apply_action(os_state.legal_actions()[0])
+            continue
         if rc.is_over:
             raise fail(f"rulecraft's game is over, OpenSpiel's player {player} is to act")
         if rc.to_act != corr.seat(player):
