@@ -37,6 +37,7 @@ def test_building_and_playing_every_configuration_leaves_the_shared_layers_uncha
     from rulecraft.runs.invariants import check_behaviour
 
     files = collect_files([bundled_variants_dir()])
+    compose_mod._LAYERS.clear()  # only the bundled files' layers (other tests' mutants would be evicted first)
     before = {}
     for f in files:
         compose(str(f))
