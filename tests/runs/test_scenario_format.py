@@ -137,11 +137,11 @@ def test_scores_expected_before_the_match_ends_say_so(tmp_path: Path) -> None:
 
 
 def test_a_deal_the_rules_move_before_play_begins_is_refused_at_the_deal(tmp_path: Path) -> None:
-    # From the second hand of the dogfood President the Scum (seat 0 here) gives its two best cards to the
+    # From the second hand of President the Scum (seat 0 here) gives its two best cards to the
     # President before anyone decides: the deal's order is worked out from where each deck position is when
     # play begins, so the four 2s named for seat 0 (its two best: h2 and s2) would silently start elsewhere.
     # Refused, pointing at the list.
-    president = Path(__file__).resolve().parents[1] / "dogfood" / "president" / "president.yaml"
+    president = Path(__file__).resolve().parents[2] / "variants" / "president" / "base.yaml"
     path = _write(tmp_path, "moved.yaml", f"ruleset: {president}\n"
                                           "given: {hand_number: 2, vars: {title: [4, 2, 3, 1]}}\n"
                                           "deal:\n  \"hand[0]\": [c2, d2, h2, s2]\n"

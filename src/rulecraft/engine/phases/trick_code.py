@@ -17,8 +17,8 @@ every decision and every state after a play).
 
 Any other shape (combinations of several pieces, face-down plays, "beating" follows, restrictions
 whose refusals are asked about with ``barred()``, identical copies of pieces) keeps the generic
-path, as does a decision where the restrictions leave no play (the generic path then offers a
-face-down discard).
+path, as does a decision where the restrictions leave no play (the generic path then offers the
+follows that form no combination, face up: ``Tricks._free_follows``), and such a play.
 """
 
 from __future__ import annotations
@@ -202,7 +202,7 @@ def generate_apply(phase: Tricks, st: Board) -> ApplyFn:
         "def _apply(st, move):",
         "    d = st.pdata",
         "    opts = d.options",
-        "    if opts is None or move.verb != 'play':",
+        "    if opts is None or move.verb != 'play' or opts.free:",
         "        return _generic(st, move)",
         "    seat = st.to_act",
         "    p = move.pieces[0]",

@@ -106,6 +106,9 @@ class Options:
     """
 
     __slots__ = ("barred", "moves", "plays")
+    # Whether the plays form no combination (face up where nothing may go face down: ``FreeOptions``):
+    # the generated plays (trick_code, combo_code) leave such a play to the generic path.
+    free = False
 
     def __init__(self, moves: list[Move], plays: Sequence[Play | None], barred: frozenset[str]) -> None:
         self.moves = moves  # a list, or a WithFaceDown sequence (then ``plays`` covers only its head)
@@ -129,6 +132,13 @@ class Options:
                 yield moves[i], moves.play_at(i)
         else:
             yield from zip(moves, self.plays, strict=True)
+
+
+class FreeOptions(Options):
+    """A follow's decision among plays that form no combination (``Tricks._free_follows``)."""
+
+    __slots__ = ()
+    free = True
 
 
 class WithFaceDown(Sequence[Move]):
@@ -348,6 +358,7 @@ class Tricks(Phase):
         self._round_end: tuple[dict[str | None, CompiledExpr | None], frozenset[str | None], list[int], int] \
             | None = None  # see _round_end_lookups: made at first use
         self._down: FaceDownPlays | None = None  # made at first use
+        self._free: FaceDownPlays | None = None  # the face-up plays forming no combination: made at first use
         self._of_size: dict[int, tuple[ComboSpec, ...]] = {}  # the combinations that have plays of a size
         # The combinations whose class, and whose strength, depend on the play alone (``play_alone``):
         # a play's value is then worked out once and kept on the play (``Play.known_cls``).
@@ -643,8 +654,30 @@ class Tricks(Phase):
         else:
             down = NO_DOWNS
         if not allowed and not (down[0] or down[1]):
-            down = self._downs(st, hand, k)  # nothing else is possible: discard
+            if self.face_down == "never":  # nothing may go face down: face up, forming no combination
+                allowed, refused = self._free_follows(st, hand, k)
+                removed = {**removed, **refused}
+            else:
+                down = self._downs(st, hand, k)  # nothing else is possible: discard
         return allowed, down, removed, barred, cands
+
+    def _free_follows(self, st: Board, hand: list[int], k: int
+                      ) -> tuple[list[Play], dict[Play, Restriction]]:
+        """The follows of ``k`` pieces from ``hand`` played face up forming no combination, which win nothing:
+        what a seat that can form none plays where nothing may go face down (``face_down: never``); and
+        the ones the follow restrictions refused. The restrictions narrow them as they narrow combinations
+        (``if_able``: following suit when it can); should they refuse every one (a restriction that is not
+        ``if_able``), every one is offered."""
+        free = self._free
+        if free is None:
+            free = self._free = FaceDownPlays(st.rs.pieces, face_up=True)
+        plays = free.from_hand(hand, k)
+        if not self.follow_rules:
+            return plays, {}
+        allowed, removed = apply_restrictions(st, self.follow_rules, plays)
+        if removed and self.observer is not None:
+            self.observer({r.id for r in removed.values()})
+        return (allowed, removed) if allowed else (plays, {})
 
     def _downs(self, st: Board, hand: list[int], k: int) -> Downs:
         """The face-down plays of ``k`` pieces from ``hand``: made when they are few, else as sets."""
@@ -699,7 +732,7 @@ class Tricks(Phase):
         if downs:
             found.extend(downs)
             moves.extend([p.move or self._move_of(st, p) for p in downs])
-        return Options(moves, found, barred)
+        return (FreeOptions if up and up[0].combo is None else Options)(moves, found, barred)
 
     def _face_down(self, st: Board) -> FaceDownPlays:
         if self._down is None:
@@ -801,8 +834,8 @@ class Tricks(Phase):
             if strength is NOT_KNOWN:
                 strength = self._strength_of(ctx, play)
             best = d.best
-            if best < 0 or (cls == d.classes[best] and strength > d.strengths[best]):
-                d.best = len(plays)
+            if play.combo is not None and (best < 0 or (cls == d.classes[best] and strength > d.strengths[best])):
+                d.best = len(plays)  # (a play forming no combination never does)
         else:
             for p in play.pieces:
                 st.put(p, trick_zi, True, seat)
