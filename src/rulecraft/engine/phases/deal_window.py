@@ -156,8 +156,6 @@ class Window:
         for p in play.pieces:
             st.seen_public[p] = 1
         d.shown.append((seat, show.id))
-        st.history.append({"type": "show", "seat": seat, "show": show.id,
-                           "pieces": [st.rs.pieces.type_id(p) for p in play.pieces]})
         st.note_fired(show.id)
         ctx = st.ctx
         ctx.seat, ctx.combo = seat, play
