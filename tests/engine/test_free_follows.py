@@ -4,9 +4,14 @@ scenarios free-follow and tractors say who wins)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from support import ruleset
 
 from rulecraft.engine.state import State
+from rulecraft.errors import RulecraftError
+from rulecraft.load import load_ruleset
 from rulecraft.runs.scenario import start_arranged
 
 BURY = ["give c3", "give c3", "give c4", "give c4", "give c6", "give c6", "give c7", "give c7"]
@@ -50,3 +55,13 @@ def test_a_free_follow_is_offered_once_and_wins_nothing() -> None:
     assert st.to_act == 2
     best = st.pdata.best
     assert st.pdata.seats[best] == 0  # the tractor led is still the best play
+
+
+def test_free_follows_are_refused_where_a_follow_must_beat(tmp_path: Path) -> None:
+    text = Path("tests/engine/rules/pairs-in-a-row.yaml").read_text(encoding="utf-8").replace(
+        "follow: {face_up: any, face_down: when_cannot_beat}",
+        "follow: {face_up: beating, face_down: when_cannot_beat, free: {prefer: \"suit(piece) == suit(led)\"}}")
+    path = tmp_path / "beating.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulecraftError, match="free follows win nothing"):
+        load_ruleset(str(path))
