@@ -1,104 +1,67 @@
-"""A follower who can form no combination of the lead's size, where nothing may go face down
-(``face_down: never``), plays as many pieces face up forming none: they win nothing, and the follow
-restrictions narrow them (an ``if_able`` follow-suit restriction: the pieces of the suit led)."""
+"""Free follows (follow.free): a follower may play as many pieces face up that form no combination,
+holding as many preferred pieces (the led suit) as it can; such a play wins nothing (Sheng Ji's
+scenarios free-follow and tractors say who wins)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support import ruleset
 
-from rulecraft.engine.phases.tricks import FreeOptions
-from rulecraft.errors import IllegalMoveError
+from rulecraft.engine.state import State
+from rulecraft.errors import RulecraftError
 from rulecraft.load import load_ruleset
 from rulecraft.runs.scenario import start_arranged
 
-RULES = Path(__file__).parent / "free_follows.yaml"
-# Seat 0 leads the pair of ones in suit a; seat 1 holds no pair, and two pieces of suit a.
-DEAL = {"hand[0]": ["a-1", "b-1", "a-5", "b-6"], "hand[1]": ["a-2", "a-3", "b-4", "b-5"]}
+BURY = ["give c3", "give c3", "give c4", "give c4", "give c6", "give c6", "give c7", "give c7"]
+DEAL = {
+    # seat 0 leads a pair of kings of diamonds; seat 3 holds three diamonds, none paired
+    "hand[0]": ["dK", "dK", "d3", "d3", "d4", "d4", "d6", "d6", "d7", "d7", "d8", "d8", "d9", "d10", "d10",
+                "dJ", "dJ", "dA", "dA", "c3", "c3", "c4", "c4", "c6", "c6", "c7", "c7"],
+    "hand[3]": ["d5", "d5", "d9", "hA", "hA", "c8"],
+    "hand[2]": ["dQ", "dQ"],
+}
 
 
-def _after_the_pair(rules: Path = RULES) -> object:
-    st = start_arranged(load_ruleset(str(rules)), {"deal": DEAL})
-    st.apply("play a-1 b-1")
+def _after_lead(lead: str) -> State:
+    st = start_arranged(ruleset("sheng-ji", trump="hearts"), {"deal": DEAL})
+    for move in [*BURY, lead]:
+        st.apply(move)
+    assert st.to_act == 3
     return st
 
 
-def test_the_follow_is_face_up_and_follows_suit() -> None:
-    st = _after_the_pair()
-    assert [m.text for m in st.legal_moves()] == ["play a-2 a-3"]  # no face-down play; the suit led
-    assert isinstance(st.pdata.options, FreeOptions)
-    st.apply("play a-2 a-3")
-    assert (st.tricks, st.to_act) == ([2, 0], 0)  # the pair won (2 tricks): a play forming no combination wins nothing
-    assert all(not st.face_down[p] for p in range(st.rs.pieces.count))
+def _diamonds(st: State, move_text: str) -> int:
+    return sum(1 for w in move_text.split()[1:] if w.startswith("d") and w != "d2")
 
 
-def test_other_pieces_are_refused_in_the_restrictions_words() -> None:
-    st = _after_the_pair()
-    with pytest.raises(IllegalMoveError, match="follow the suit led with every piece you can"):
-        st.apply("play a-2 b-4")
-    with pytest.raises(IllegalMoveError):
-        st.apply("down a-2 a-3")
+def test_a_follow_holds_as_many_of_the_led_suit_as_it_can() -> None:
+    st = _after_lead("play dK dK")
+    legal = [m.text for m in st.legal_moves()]
+    assert "play d5 d5" in legal  # the pair of the led suit
+    assert "play d5 d9" not in legal  # two unpaired diamonds while holding a pair
+    st = _after_lead("play d10 d10 dJ dJ")  # a tractor: four cards, seat 3 has three diamonds
+    legal = [m.text for m in st.legal_moves()]
+    assert legal and all(_diamonds(st, t) == 3 for t in legal)
+    assert "play c8 d5 d5 d9" in legal and "play d5 d5 d9 hA" in legal
 
 
-def test_without_two_of_the_suit_led_any_two_pieces() -> None:
-    rs = load_ruleset(str(RULES))
-    st = start_arranged(rs, {"deal": {**DEAL, "hand[1]": ["a-2", "b-3", "b-4", "b-5"]}})
-    st.apply("play a-1 b-1")
-    assert sorted(m.text for m in st.legal_moves()) == [
-        "play a-2 b-3", "play a-2 b-4", "play a-2 b-5", "play b-3 b-4", "play b-3 b-5", "play b-4 b-5"]
+def test_a_free_follow_is_offered_once_and_wins_nothing() -> None:
+    legal = [m.text for m in _after_lead("play dK dK").legal_moves()]
+    assert legal.count("play d5 d5") == 1  # the pair, not also the same pieces as a free follow
+    st = _after_lead("play d10 d10 dJ dJ")
+    st.apply("play d5 d5 d9 hA")  # no combination: a free follow (a trump among them)
+    assert st.to_act == 2
+    best = st.pdata.best
+    assert st.pdata.seats[best] == 0  # the tractor led is still the best play
 
 
-def test_where_pieces_may_go_face_down_they_still_do(tmp_path: Path) -> None:
-    rules = tmp_path / "discard.yaml"
-    rules.write_text(RULES.read_text(encoding="utf-8").replace("face_down: never", "face_down: when_cannot_beat"),
-                     encoding="utf-8")
-    st = _after_the_pair(rules)
-    assert [m.text for m in st.legal_moves()][:2] == ["down a-2 a-3", "down a-2 b-4"]
-
-
-def test_a_free_play_after_a_face_down_lead_is_not_the_best() -> None:
-    # (replace: the same rule file, its lead allowed face down only by a deal with no combination to lead)
-    st = _after_the_pair()
-    d = st.pdata
-    d.plays[0] = replace(d.plays[0], combo=None, face_up=False)
-    d.best = -1
-    st.apply("play a-2 a-3")
-    assert (st.tricks, st.to_act) == ([2, 0], 0)  # the leader keeps the round
-
-
-def test_the_generated_decision_and_play_agree_with_the_generic_ones() -> None:
-    # As tests/engine/test_combo_code.py checks every combination game, at the decisions that offer free follows.
-    import random
-
-    from test_combo_code import _after, _apply_generic, _trick_phase
-
-    from rulecraft.engine.game import Game
-
-    rs = load_ruleset(str(RULES))
-    phase = _trick_phase(rs)
-    rng = random.Random(3)
-    free = 0
-    for seed in range(300):
-        st = Game(rs, seed).new_state()
-        while not st.is_over:
-            legal = st.legal_moves()
-            move = legal[rng.randrange(len(legal))]
-            if st.rs.phases[st.pidx] is phase:
-                assert phase.combo_generated
-                generated = st.pdata.options
-                generic = st.clone()
-                generic.pdata.options = None
-                want = phase._options(generic)
-                assert list(want.moves) == list(legal)
-                assert list(want.each_play()) == list(generated.each_play())
-                assert type(want) is type(generated)
-                free += isinstance(generated, FreeOptions)
-                generic = st.clone()
-                _apply_generic(phase, generic, move)
-                st.apply(move)
-                assert _after(st) == _after(generic), f"{move} applied differently"
-            else:
-                st.apply(move)
-    assert free > 10
+def test_free_follows_are_refused_where_a_follow_must_beat(tmp_path: Path) -> None:
+    text = Path("tests/engine/rules/pairs-in-a-row.yaml").read_text(encoding="utf-8").replace(
+        "follow: {face_up: any, face_down: when_cannot_beat}",
+        "follow: {face_up: beating, face_down: when_cannot_beat, free: {prefer: \"suit(piece) == suit(led)\"}}")
+    path = tmp_path / "beating.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulecraftError, match="free follows win nothing"):
+        load_ruleset(str(path))

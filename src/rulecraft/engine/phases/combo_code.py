@@ -59,8 +59,10 @@ class GeneratedComboTricks(GeneratedTricks):
 
 def combo_fits(phase: Tricks) -> bool:
     """Whether the generated combination code covers the phase: ``barred()`` is judged only for
-    ``beating`` follows (where every candidate beats the best play, so no strength is asked)."""
-    return not phase.track_barred or phase.face_up == "beating"
+    ``beating`` follows (where every candidate beats the best play, so no strength is asked), and no
+    free follows are offered."""
+    # (free follows, trick_free.py, are read on the generic path only)
+    return (not phase.track_barred or phase.face_up == "beating") and not phase.free
 
 
 def generate_decision(phase: Tricks, st: Board) -> LegalFn:

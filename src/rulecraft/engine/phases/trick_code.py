@@ -67,7 +67,8 @@ class GeneratedTricks(Tricks):
 def fits(phase: Tricks, st: Board) -> bool:
     """Whether the phase has the shape the generated decision covers."""
     return (len(phase.combos) == 1 and phase.combos[0].kind == "single" and not st.rs.pieces.has_copies
-            and phase.face_up == "any" and phase.face_down == "never" and not phase.track_barred)
+            and phase.face_up == "any" and phase.face_down == "never" and not phase.track_barred
+            and not phase.free)
 
 
 def generate(phase: Tricks, st: Board, options_type: type) -> LegalFn:

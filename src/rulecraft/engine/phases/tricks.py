@@ -13,6 +13,9 @@ rules can ask whether a round was won only thanks to it. A round is worth ``valu
 default the number of pieces led); its pieces go to the winner's capture zone (the winner's own
 pieces optionally to a separate one).
 
+With ``free`` (``trick_free.py``) a follower may also play as many pieces face up that form no
+combination, holding as many pieces of the kind ``prefer`` names as it can; such a play wins nothing.
+
 A phase may also say what follows when a play that broke a follow restriction is found (``revoke``:
 a revoke, a renege). The engine never offers such a play, but a game recorded at a table may hold
 one: the move ``revoke PIECES`` is accepted then (``breach``), played face up like any other, shown
@@ -37,9 +40,11 @@ from rulecraft.engine.combos import (
     may_have,
     single_plays,
 )
+from rulecraft.engine.context import piece_scope
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, MoveBook
 from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, seat_of
+from rulecraft.engine.phases.trick_free import FreePlays
 from rulecraft.engine.readings import offered, overlapping, reading_name
 from rulecraft.errors import IllegalMoveError
 from rulecraft.rules.located import pos_of
@@ -354,11 +359,14 @@ class Tricks(Phase):
         self.revoke: tuple[Effect, ...] | None = None  # effects when a revoke is found; None: none may be recorded
         self.track_barred = True  # the builder turns it off when no rule asks barred()
         self.must_beat_message = "you must beat the best play when you can"
+        # Free follows (trick_free.py): whether they are offered, and which pieces they hold first.
+        self.free = False
+        self.free_prefer: CompiledExpr | None = None
+        self._free: FreePlays | None = None  # made at first use
         self._trick_zi = -1  # the trick zone's instance, looked up at first use
         self._round_end: tuple[dict[str | None, CompiledExpr | None], frozenset[str | None], list[int], int] \
             | None = None  # see _round_end_lookups: made at first use
         self._down: FaceDownPlays | None = None  # made at first use
-        self._free: FaceDownPlays | None = None  # the face-up plays forming no combination: made at first use
         self._of_size: dict[int, tuple[ComboSpec, ...]] = {}  # the combinations that have plays of a size
         # The combinations whose class, and whose strength, depend on the play alone (``play_alone``):
         # a play's value is then worked out once and kept on the play (``Play.known_cls``).
@@ -402,6 +410,14 @@ class Tricks(Phase):
         if t.face_down not in FACE_DOWN:
             b.error(follow.get("face_down"), f"face_down is one of {', '.join(FACE_DOWN)}, not '{t.face_down}'")
         t.must_beat_message = str(follow.get("must_beat_message", t.must_beat_message))
+        if "free" in follow:
+            free = follow["free"] or {}
+            t.free = True
+            if t.face_up == "beating":
+                b.error(follow["free"], "free follows win nothing, so a phase whose face-up follows must beat "
+                                        "the best play (face_up: beating) cannot offer them")
+            if "prefer" in free:
+                t.free_prefer = b.expr(free["prefer"], piece_scope(tscope), T.BOOL, f"{what} free prefer")
         if "value" in raw:
             t.value = b.expr(raw["value"], tscope, T.NUMBER, f"{what} value")
         capture = raw.get("capture", {})
@@ -534,7 +550,9 @@ class Tricks(Phase):
 
     def _cls_of(self, ctx: Any, play: Play) -> Any:
         """A play's class, worked out (and kept on the play when it depends on the play alone)."""
-        spec = self.combo_by_id[play.combo or ""]
+        spec = self.combo_by_id.get(play.combo or "")
+        if spec is None:  # a free follow (trick_free): no class, it never beats
+            return None
         if spec.cls is not None:
             ctx.combo = play
             cls = spec.cls(ctx)
@@ -546,7 +564,9 @@ class Tricks(Phase):
 
     def _strength_of(self, ctx: Any, play: Play) -> Any:
         """A play's strength, worked out (and kept on the play when it depends on the play alone)."""
-        spec = self.combo_by_id[play.combo or ""]
+        spec = self.combo_by_id.get(play.combo or "")
+        if spec is None:  # a free follow
+            return None
         if spec.strength is not None:
             ctx.combo = play
             strength = spec.strength(ctx)
@@ -634,6 +654,8 @@ class Tricks(Phase):
             cands = single_plays(combos[0], hand, st.rs.pieces)
         else:
             cands = enumerate_all(combos, hand, st.rs.pieces, k, st.ctx)
+        if self.free:
+            cands = cands + self._free_plays(st, hand, k, cands)
         pool = self._beating(st, d, cands) if self.face_up == "beating" else cands
         if self.follow_rules:
             allowed, removed = apply_restrictions(st, self.follow_rules, pool)
@@ -668,16 +690,34 @@ class Tricks(Phase):
         the ones the follow restrictions refused. The restrictions narrow them as they narrow combinations
         (``if_able``: following suit when it can); should they refuse every one (a restriction that is not
         ``if_able``), every one is offered."""
-        free = self._free
-        if free is None:
-            free = self._free = FaceDownPlays(st.rs.pieces, face_up=True)
-        plays = free.from_hand(hand, k)
+        plays = self._free_plays(st, hand, k, [])
         if not self.follow_rules:
             return plays, {}
         allowed, removed = apply_restrictions(st, self.follow_rules, plays)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
         return (allowed, removed) if allowed else (plays, {})
+
+    def _free_plays(self, st: Board, hand: list[int], k: int, cands: list[Play]) -> list[Play]:
+        """The free follows of ``k`` pieces (``trick_free``): none with the pieces of a combination's play."""
+        free = self._free
+        if free is None:
+            free = self._free = FreePlays(st.rs.pieces)
+        type_of = st.rs.pieces.type_of
+        taken = {tuple(sorted(type_of[p] for p in c.pieces)) for c in cands}
+        prefer = self.free_prefer
+        if prefer is None:
+            return free.plays(hand, k, None, taken)
+        ctx = st.ctx
+        saved = ctx.piece
+
+        def preferred(p: int) -> bool:
+            ctx.piece = p
+            return bool(prefer(ctx))
+        try:
+            return free.plays(hand, k, preferred, taken)
+        finally:
+            ctx.piece = saved
 
     def _downs(self, st: Board, hand: list[int], k: int) -> Downs:
         """The face-down plays of ``k`` pieces from ``hand``: made when they are few, else as sets."""
