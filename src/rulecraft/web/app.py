@@ -416,6 +416,20 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
             return problem(request, exc)
         return page(request, "explain.html", **context)
 
+    async def howto(request: Request) -> Response:
+        from rulecraft.web.pages import howto_context
+
+        args = dict(request.query_params)
+        if not args.get("ref"):
+            local = await run_in_threadpool(catalog.local)
+            return page(request, "pick.html", action="/howto", what="read how to play", bundled=catalog.bundled(),
+                        local=local)
+        try:
+            context = await run_in_threadpool(howto_context, catalog, args)
+        except RulecraftError as exc:
+            return problem(request, exc)
+        return page(request, "howto.html", **context)
+
     async def replay_form(request: Request) -> Response:
         local = await run_in_threadpool(catalog.local)
         return page(request, "replay_form.html", bundled=catalog.bundled(), local=local)
@@ -529,6 +543,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
         Route("/watch/{token}/version", watch_version),
         Route("/watch/{token}/log", watch_log),
         Route("/explain", explain),
+        Route("/howto", howto),
         Route("/replay", replay_form, methods=["GET"]),
         Route("/replay", replay_upload, methods=["POST"]),
         Route("/replay/{token}", replay_step),

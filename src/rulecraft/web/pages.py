@@ -54,6 +54,20 @@ def explain_context(catalog: Catalog, args: dict[str, str]) -> dict[str, Any]:
             "overridden": sorted(overridden_options(composed)), "options": options, "preset": preset or ""}
 
 
+def howto_context(catalog: Catalog, args: dict[str, str]) -> dict[str, Any]:
+    """How to play the game chosen, in the words the terminal's ``explain --how-to-play`` prints."""
+    from urllib.parse import urlencode
+
+    from rulecraft.howto import how_to_play
+
+    ref, options, preset = _side(catalog, args)
+    rs = catalog.load(ref, options, preset)
+    assert rs.composed is not None
+    query = urlencode({"ref": ref, **{f"opt.{k}": v for k, v in options.items()},
+                       **({"preset": preset} if preset else {})})
+    return {"howto": how_to_play(rs.composed, rs), "explain_link": f"/explain?{query}"}
+
+
 # ---------------------------------------------------------------------- replay
 MAX_LOG_BYTES = 4 * 1024 * 1024
 
