@@ -1,0 +1,105 @@
+"""The table as players use it, in a real Chromium at a laptop's 1366×768, for every bundled game: the hand
+and the trick on screen together without scrolling, a refused move explained beside the action with the
+selection kept, no raw structure or internal name on the page, and no serious accessibility violation."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from tablewalk import HEIGHT, axe_source, laptop, to_a_play
+from test_browser import PAGE_WORDS, wait
+
+from rulecraft.rules.registry import list_bundled
+from rulecraft.wording import placement
+
+pytestmark = pytest.mark.browser
+
+GAMES = [r for r in list_bundled() if "/" not in r]
+IN_VIEW = """
+const r = document.querySelector(arguments[0]).getBoundingClientRect();
+return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+"""
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice']}})
+   .then(r => done(r.violations.map(v => [v.id, v.impact, v.help,
+                                          v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' +
+                                                                  (n.failureSummary || '').slice(0, 200))])));
+"""
+SERIOUS = ("serious", "critical")
+
+
+@pytest.fixture(autouse=True)
+def _laptop(browser: Any) -> Any:
+    laptop(browser)
+    yield
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def audit(driver: Any) -> list[Any]:
+    source = axe_source()
+    if source is None:
+        from conftest import REQUIRED
+
+        if REQUIRED:
+            pytest.fail("the accessibility audit needs axe-core: RULECRAFT_AXE names its axe.min.js (.ci/run)")
+        pytest.skip("no axe-core here (RULECRAFT_AXE names its axe.min.js; .ci/run fetches it)")
+    driver.execute_script(source)
+    return [v for v in driver.execute_async_script(AXE_RUN) if v[1] in SERIOUS]
+
+
+@pytest.mark.parametrize("ref", GAMES)
+def test_the_table_fits_a_laptop_and_says_only_players_words(browser: Any, server: tuple[str, Any], ref: str) -> None:
+    base, app = server
+    driver = browser
+    table = to_a_play(driver, base, app, ref)
+    wait(driver, lambda d: d.find_elements("css selector", "#hand .piece[role=button]"), "seat 0's hand")
+    # One screen: the page does not scroll, and the hand and what is played are both in view.
+    assert driver.execute_script("return document.documentElement.scrollHeight") <= HEIGHT
+    assert driver.execute_script(IN_VIEW, "#hand"), f"{ref}: the hand is not in view"
+    assert driver.execute_script(IN_VIEW, ".centre .trick"), f"{ref}: the round being played is not in view"
+    # Pieces no legal move uses are dimmed, and only those.
+    legal = table.st.view(0)["legal"]
+    used = {w for m in legal for w in m.split(" ")[1:]}
+    for piece in driver.find_elements("css selector", "#hand .piece"):
+        dimmed = "unplayable" in (piece.get_attribute("class") or "")
+        assert dimmed == (piece.get_attribute("data-piece") not in used), f"{ref}: {piece.get_attribute('data-piece')}"
+    # Words, not structures: no JSON, and no variable by its id where the rule file gives it a label.
+    words = driver.execute_script("return document.body.innerText")
+    assert not re.search(r"[{}]|\[\d|\"\w+\":", words), f"{ref}: raw structure on the page: {words[:800]}"
+    for name, place in placement(table.rs).items():
+        if "_" in name and place != "hidden":
+            assert name not in words, f"{ref}: the variable id {name} is shown"
+    assert not re.search(r"\bchallengeable\b|\bdecided\b", words)
+    assert not audit(driver), f"{ref}: {audit(driver)}"
+
+
+@pytest.mark.parametrize("ref", GAMES)
+def test_a_refused_move_is_said_beside_the_action_and_the_selection_kept(
+        browser: Any, server: tuple[str, Any], ref: str) -> None:
+    base, app = server
+    driver = browser
+    table = to_a_play(driver, base, app, ref)
+    pieces = wait(driver, lambda d: d.find_elements("css selector", "#hand .piece[role=button]"), "seat 0's hand")
+    # The whole hand at once: a play no game's rules allow.
+    for p in pieces:
+        p.click()
+    before = table.version
+    confirm = driver.find_element("css selector", "button.confirm:not([disabled])")
+    confirm.click()
+    message = wait(driver, lambda d: d.find_element("id", "msg").text, "the refusal")
+    assert table.version == before  # nothing changed
+    assert driver.execute_script(IN_VIEW, "#msg"), f"{ref}: the refusal is out of view"
+    assert driver.find_element("css selector", "#action #msg")  # beside the moves
+    selected = driver.find_elements("css selector", "#hand .piece.selected")
+    assert len(selected) == len(pieces), f"{ref}: the selection was not kept after '{message}'"
+
+
+@pytest.mark.parametrize("ref", ["spades", "tien-gow"])
+def test_the_how_to_play_page_passes_the_audit(browser: Any, server: tuple[str, Any], ref: str) -> None:
+    base, _ = server
+    browser.get(f"{base}/howto?ref={ref}")
+    assert "How to play" in browser.execute_script(PAGE_WORDS)
+    assert not audit(browser)
