@@ -60,3 +60,4 @@ def test_terminal_and_browser_say_the_same(ref: str) -> None:
     for section in howto.sections:
         assert f">{section.heading}</h2>" in page.text
     assert "{" not in re.sub(r"<[^>]+>", "", page.text)  # no raw structure on the page
+

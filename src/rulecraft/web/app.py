@@ -39,6 +39,7 @@ from rulecraft.web.jobs import Job, Jobs, compare_games
 from rulecraft.web.render import table_html
 from rulecraft.web.spectate import public_events, public_view
 from rulecraft.web.tables import (
+    DEFAULT_BOT,
     HOST,
     HOT,
     HUMAN,
@@ -141,7 +142,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
         names = rs.display.names if rs.display else None
         languages = dict(names.languages) if names else {}
         return {"info": info, "rs": rs, "chosen": chosen, "preset": preset or "", "options": options,
-                "agents": offered_agents(), "languages": languages,
+                "agents": offered_agents(rs), "languages": languages,
                 "default_language": names.default if names else "", "seed": args.get("seed", "")}
 
     async def start_form(request: Request) -> Response:
@@ -150,7 +151,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
             setup = await run_in_threadpool(_setup, args)
         except RulecraftError as exc:
             return problem(request, exc)
-        seats = [args.get(f"seat.{s}", HUMAN if s == 0 else "random") for s in range(setup["rs"].seats.count)]
+        seats = [args.get(f"seat.{s}", HUMAN if s == 0 else DEFAULT_BOT) for s in range(setup["rs"].seats.count)]
         return page(request, "start.html", seats=seats, **setup)
 
     def _start(args: dict[str, str]) -> Table:
