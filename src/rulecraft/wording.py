@@ -14,6 +14,8 @@ log event, never the state itself, so nothing said here can tell a seat what it 
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -408,3 +410,28 @@ def result_words(result: dict[str, Any], seats: Seats) -> tuple[str, str, str]:
     scores = "  ".join(f"seat {s}: {short(v)}" for s, v in enumerate(result.get("scores", [])))
     hands = f"{result.get('hands')}" + (" (stopped early: hand limit)" if result.get("truncated") else "")
     return who, scores, hands
+
+
+# ---------------------------------------------------------------------- figures with their intervals
+def scaled_ci(ci: dict[str, Any], key: str, index: int, factor: float = 1.0) -> list[float] | None:
+    """One seat's interval of a per-seat figure in a comparison's ``ci95``, scaled (a rate as points)."""
+    values = ci.get(key)
+    if not values:
+        return None
+    lo, hi = values[index]
+    return [factor * lo, factor * hi]
+
+
+def with_ci(x: float, interval: Sequence[float] | None) -> str:
+    """``x`` and its interval, to the precision the interval warrants (two significant digits of its half-width)."""
+    if not interval:
+        return f"{x:+.4g}"
+    lo, hi = interval
+    digits = decimals_for((hi - lo) / 2)
+    return f"{x:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
+def decimals_for(half_width: float) -> int:
+    if half_width <= 0 or not math.isfinite(half_width):
+        return 1
+    return max(0, min(4, 1 - math.floor(math.log10(half_width))))

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from rulecraft.errors import LogError, UsageError, clip
 from rulecraft.web.catalog import Catalog, parse_options
 from rulecraft.web.render import table_html
-from rulecraft.wording import Seats
+from rulecraft.wording import Seats, scaled_ci, with_ci
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -154,7 +154,7 @@ class CompareRequest:
 
 def compare_request(catalog: Catalog, args: dict[str, str], limit: int) -> CompareRequest:
     """What a compare form asks for, checked: both rulesets loadable, bounded games, an offered agent."""
-    from rulecraft.web.tables import HUMAN, offered_agents
+    from rulecraft.web.tables import DEFAULT_BOT, HUMAN, offered_agents
 
     try:
         games = int(args.get("n", "100"))
@@ -165,7 +165,7 @@ def compare_request(catalog: Catalog, args: dict[str, str], limit: int) -> Compa
         raise UsageError(f"play between 1 and {limit} games per side here (more: rulecraft compare)")
     if not 0 <= seed < 2**63:
         raise UsageError("the seed must be between 0 and 2^63-1")
-    agent = args.get("agent", "random")
+    agent = args.get("agent", DEFAULT_BOT)
     if agent == HUMAN or agent not in offered_agents():
         raise UsageError(f"'{clip(agent)}' is not an agent this server offers")
     sides, files = [], []
@@ -189,8 +189,15 @@ def compare_context(catalog: Catalog, request: CompareRequest, records: list[lis
                     "stats": side_stats(recs, rs.seats.count)})
     a, b = out
     games = len(records[0])
+    # B - A with the terminal's 95% intervals (paired by deal: both sides played the same seeds).
+    delta = compare_stats(a["stats"], b["stats"], records[0], records[1])
+    ci = delta.get("ci95", {})
+    said = {"win_rate": [with_ci(100 * x, scaled_ci(ci, "win_rate", s, 100)) for s, x in enumerate(delta["win_rate"])],
+            "mean_moves": with_ci(delta["mean_moves"], ci.get("mean_moves")),
+            "rules": {k: with_ci(v, ci.get("rules_fired_per_game", {}).get(k))
+                      for k, v in delta["rules_fired_per_game"].items()}}
     return {"a": a, "b": b, "games": games, "asked": request.games, "stopped": stopped, "seed": request.seed,
-            "agent": request.agent, "delta": compare_stats(a["stats"], b["stats"]), "plot": win_rate_plot(a, b)}
+            "agent": request.agent, "delta": delta, "said": said, "plot": win_rate_plot(a, b)}
 
 
 def win_rate_plot(a: dict[str, Any], b: dict[str, Any]) -> Markup:

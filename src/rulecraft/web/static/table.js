@@ -32,11 +32,14 @@
   async function load() {
     const r = await fetch(`${base}/table`, { cache: "no-store" });
     if (!r.ok) return false;
-    const keep = selected(); // the selection survives a redraw of the same hand
+    // The selection survives a redraw that leaves the hand as it was (another seat's move meanwhile).
+    const handNow = () => [...table.querySelectorAll("#hand .piece")].map((p) => p.dataset.piece).join(" ");
+    const before = handNow();
+    const keep = selected();
     msg.remove();
     table.innerHTML = await r.text();
     version = Number(r.headers.get("X-Table-Version"));
-    for (const id of keep) {
+    for (const id of handNow() === before ? keep : []) {
       const p = table.querySelector(`#hand .piece[data-piece="${CSS.escape(id)}"]:not(.selected)`);
       if (p) { p.classList.add("selected"); p.setAttribute("aria-pressed", "true"); }
     }
@@ -138,7 +141,10 @@
     busy = true;
     table.classList.add("waiting");
     const r = await post(`${base}/move`, { move, version });
-    if (r.ok) say(""); else say(r.error, true);
+    if (r.ok) {
+      say("");
+      for (const p of table.querySelectorAll("#hand .piece.selected")) p.classList.remove("selected");
+    } else say(r.error, true);
     // A refused move leaves the table as it was: keep the selection and show why, beside the action.
     if (r.ok || r.version !== version) await sync(true);
     table.classList.remove("waiting");
