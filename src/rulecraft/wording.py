@@ -347,10 +347,25 @@ def seat_badges(rs: Ruleset, variables: dict[str, Any], seat: int, seats: Seats,
         if spec.per in ("seat", "team") and isinstance(value, list):
             index = seat if spec.per == "seat" else rs.seats.team_of[seat] if seat < len(rs.seats.team_of) else seat
             if 0 <= index < len(value) and value[index] is not None:
-                out.append((label(rs, "variables", spec.name, lang), value_text(rs, None, value[index], seats)))
+                entry = value[index]
+                named_call = chosen_into(rs, spec.name) and not isinstance(entry, bool) and \
+                    names_of(rs).term("calls", str(entry), names_of(rs).default)
+                text = label(rs, "calls", str(entry), lang) if named_call else value_text(rs, None, entry, seats)
+                out.append((label(rs, "variables", spec.name, lang), text))
         elif spec.expr_type.value == "seat" and value == seat and not isinstance(value, bool):
             out.append((label(rs, "variables", spec.name, lang), ""))
     return out
+
+
+def chosen_into(rs: Ruleset, var_name: str) -> bool:
+    """Whether a seat's choice (a bid) is written into this variable: its values are then the calls chosen,
+    shown by their names (a bid of 0 named "nil" reads "nil")."""
+    data = rs.composed.data if rs.composed is not None else {}
+    for ph in (data.get("hand") or {}).get("phases") or []:
+        choice = ph.get("choose") if isinstance(ph.get("choose"), dict) else {}
+        if str(choice.get("set", "")).split("[")[0].strip() == var_name:
+            return True
+    return False
 
 
 def placed_rows(rs: Ruleset, variables: dict[str, Any], place: str, seats: Seats,
