@@ -52,6 +52,8 @@
 
   // What just happened, read out by a screen reader (the log's last line, once).
   function announce() {
+    const side = table.querySelector(".side");
+    if (side) side.scrollTop = side.scrollHeight; // the log's newest line in view (where the side scrolls)
     const latest = table.querySelector("#latest");
     if (latest && said && said.textContent !== latest.textContent) said.textContent = latest.textContent;
   }
