@@ -19,9 +19,10 @@ def laptop(driver: Any, width: int = WIDTH, height: int = HEIGHT) -> None:
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
 
 
-def to_a_play(driver: Any, base: str, app: Any, ref: str) -> Any:
+def to_a_play(driver: Any, base: str, app: Any, ref: str, more_than: int = 0) -> Any:
     """Start ``ref`` with seat 0 a person against random bots, play on (through the table, for seat 0) until
-    seat 0 is to act with pieces on the table and a piece to play; open its page. The table is returned."""
+    seat 0 is to act with pieces on the table, a piece to play and more than ``more_than`` pieces in hand;
+    open its page. The table is returned."""
     start(driver, base, ref, humans=1, choose_bots="random")
     table = app.state.tables.find(driver.current_url.rsplit("/", 1)[1])[0]
     for _ in range(400):
@@ -31,8 +32,9 @@ def to_a_play(driver: Any, base: str, app: Any, ref: str) -> Any:
             continue
         legal = st.view(0).get("legal", [])
         plays = [m for m in legal if m.split(" ")[0] in PLAIN]
-        if plays and any(e.get("type") == "move" and str(e.get("move", "")).split(" ")[0] in PLAIN
-                         for e in st.history[-3:]):
+        held = st.view(0)["zones"]["hand[0]"]["count"]
+        if plays and held > more_than and any(e.get("type") == "move" and str(e.get("move", "")).split(" ")[0]
+                                              in PLAIN for e in st.history[-3:]):
             break
         table.play(0, choose(legal), table.version)
         app.state.bots.answer(table)

@@ -27,6 +27,7 @@ from rulecraft.wording import (
     seat_badges,
     short,
     value_label,
+    words_of,
     zone_label,
 )
 
@@ -87,10 +88,12 @@ def public_html(public: dict[str, Any], seats: Seats) -> Markup:
 
 
 # ---------------------------------------------------------------------- zones
-def zones_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
+def zones_html(rs: Ruleset, view: dict[str, Any], lang: str | None, in_play: list[str] | None = None) -> Markup:
     """Every zone the seat may see something of, other than its own hand (drawn at the bottom): face-up
-    pieces by their face, hidden ones as backs with a count."""
+    pieces by their face, hidden ones as backs with a count. A zone holding exactly the round shown
+    above it (``in_play``: its pieces' words, ``?`` for one face down) is not drawn twice."""
     viewer = view.get("seat")
+    same_as_round = sorted(in_play or [])
     out = []
     for zlabel, entry in view["zones"].items():
         name = zlabel.partition("[")[0]
@@ -99,13 +102,13 @@ def zones_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
         count = int(entry.get("count", 0))
         shown = list(entry.get("pieces", []))
         hidden = count - len(shown)
-        if count == 0:
+        if count == 0 or (same_as_round and sorted([*shown, *["?"] * hidden]) == same_as_round):
             continue
         pieces = Markup("").join(piece_html(rs, t, lang) for t in shown)
         backs = back_html(min(hidden, BACKS_SHOWN)) if hidden else Markup("")
         more = Markup('<span class="note">+{}</span>').format(hidden - BACKS_SHOWN) if hidden > BACKS_SHOWN else ""
         out.append(Markup('<div class="zone" data-zone="{}"><span class="zlabel">{} ({})</span>{}{}{}</div>').format(
-            zlabel, zone_label(rs, zlabel), count, pieces, backs, more))
+            zlabel, words_of(zone_label(rs, zlabel)), count, pieces, backs, more))
     return Markup("").join(out)
 
 
@@ -267,7 +270,9 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
         rows = Markup("").join(Markup('<div class="play" data-seat="{}"><span class="who">{}</span>{}</div>').format(
             e.get("seat"), seats.name(e.get("seat")), _play_html(rs, str(e.get("move")), lang)) for e in plays)
         centre.append(Markup('<div class="trick"><h2>{}</h2>{}</div>').format(title, rows))
-    centre.append(zones_html(rs, view, lang))
+    in_play = [w for e in current for w in str(e.get("move", "")).split(" ")[1:]
+               if w == "?" or w in rs.pieces.by_type_id]
+    centre.append(zones_html(rs, view, lang, in_play))
     public = view.get("public")
     if public:
         centre.append(public_html(public, seats))
