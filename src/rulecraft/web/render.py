@@ -88,16 +88,18 @@ def public_html(public: dict[str, Any], seats: Seats) -> Markup:
 
 
 # ---------------------------------------------------------------------- zones
-def zones_html(rs: Ruleset, view: dict[str, Any], lang: str | None, in_play: list[str] | None = None) -> Markup:
+def zones_html(rs: Ruleset, view: dict[str, Any], lang: str | None, in_play: list[str] | None = None,
+               below: str = "") -> Markup:
     """Every zone the seat may see something of, other than its own hand (drawn at the bottom): face-up
     pieces by their face, hidden ones as backs with a count. A zone holding exactly the round shown
-    above it (``in_play``: its pieces' words, ``?`` for one face down) is not drawn twice."""
+    above it (``in_play``: its pieces' words, ``?`` for one face down) is not drawn twice, nor the hand
+    drawn at the bottom for the seat to play from (``below``: a dummy's)."""
     viewer = view.get("seat")
     same_as_round = sorted(in_play or [])
     out = []
     for zlabel, entry in view["zones"].items():
         name = zlabel.partition("[")[0]
-        if zlabel == f"{HAND_ZONE}[{viewer}]" or (name == HAND_ZONE and not entry.get("pieces")):
+        if zlabel in (f"{HAND_ZONE}[{viewer}]", below) or (name == HAND_ZONE and not entry.get("pieces")):
             continue  # one's own hand below; another's hand is a count at its seat
         count = int(entry.get("count", 0))
         shown = list(entry.get("pieces", []))
@@ -272,7 +274,8 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
         centre.append(Markup('<div class="trick"><h2>{}</h2>{}</div>').format(title, rows))
     in_play = [w for e in current for w in str(e.get("move", "")).split(" ")[1:]
                if w == "?" or w in rs.pieces.by_type_id]
-    centre.append(zones_html(rs, view, lang, in_play))
+    played_for = view.get("playing_for") if mine else None
+    centre.append(zones_html(rs, view, lang, in_play, f"{HAND_ZONE}[{played_for}]" if played_for is not None else ""))
     public = view.get("public")
     if public:
         centre.append(public_html(public, seats))
@@ -286,9 +289,21 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
         playable = playable_pieces(view) if mine else None
         controls = moves_html(rs, view, lang) if mine else Markup("")
         undo = Markup('<button id="undo">undo my last move</button>') if can_undo and interactive else ""
-        bottom = Markup('<section class="hand" id="hand" aria-label="your hand ({} pieces)">{}'
-                        '<div class="action" id="action">{}{}</div></section>').format(
-            hand.get("count", 0), hand_html(rs, list(hand.get("pieces", [])), lang, mine, playable), controls, undo)
+        played = view.get("playing_for") if mine else None
+        own = hand_html(rs, list(hand.get("pieces", [])), lang, mine and played is None,
+                        playable if played is None else None)
+        if played is not None:  # deciding for another seat (a dummy): its hand, laid open, is the one to pick from
+            theirs = view["zones"].get(f"{HAND_ZONE}[{played}]", {})
+            picked = hand_html(rs, list(theirs.get("pieces", [])), lang, True, playable)
+            bottom = Markup('<section class="hand" id="hand" aria-label="{}\'s hand, which you play ({} pieces)">'
+                            '<h2>{}\'s hand, which you play</h2>{}<div class="action" id="action">{}{}</div>'
+                            '<div id="own-hand"><h2>your hand ({} pieces)</h2>{}</div></section>').format(
+                seats.name(played), theirs.get("count", 0), seats.name(played), picked, controls, undo,
+                hand.get("count", 0), own)
+        else:
+            bottom = Markup('<section class="hand" id="hand" aria-label="your hand ({} pieces)">{}'
+                            '<div class="action" id="action">{}{}</div></section>').format(
+                hand.get("count", 0), own, controls, undo)
     side: list[Markup] = []
     if "result" in view:
         who, scores, hands = result_words(view["result"], seats)
