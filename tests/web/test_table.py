@@ -65,7 +65,7 @@ def test_the_table_fits_a_laptop_and_says_only_players_words(browser: Any, serve
     # Pieces no legal move uses are dimmed, and only those.
     legal = table.st.view(0)["legal"]
     used = {w for m in legal for w in m.split(" ")[1:]}
-    for piece in driver.find_elements("css selector", "#hand .piece"):
+    for piece in driver.find_elements("css selector", "#hand .piece[role=button]"):  # (not a dummy's player's own)
         dimmed = "unplayable" in (piece.get_attribute("class") or "")
         assert dimmed == (piece.get_attribute("data-piece") not in used), f"{ref}: {piece.get_attribute('data-piece')}"
     # Words, not structures: no JSON, and no variable by its id where the rule file gives it a label.
