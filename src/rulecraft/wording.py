@@ -14,7 +14,8 @@ log event, never the state itself, so nothing said here can tell a seat what it 
 
 from __future__ import annotations
 
-import json
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -82,6 +83,25 @@ def named_value(rs: Ruleset, attribute: str, value: Any, lang: str | None) -> st
     return f"{local} ({value})" if local != str(value) else str(value)
 
 
+def label(rs: Ruleset, category: str, key: str, lang: str | None) -> str:
+    """What a player reads for a phase, a variable, a verb ...: its name in ``lang``, else in the rule file's
+    default language, else its id in words (``dealer_terms`` is "dealer terms"). A label alone, without
+    the id beside it: for a table, where nothing is typed (the terminal keeps ``named``, ids beside)."""
+    names = names_of(rs)
+    return names.term(category, key, lang) or names.term(category, key, names.default) or words_of(key)
+
+
+def value_label(rs: Ruleset, attribute: str, value: Any, lang: str | None) -> str:
+    """What a piece attribute's value (a suit) is called in ``lang``, else in the default language, else the value."""
+    names = names_of(rs)
+    return str(names.value(attribute, value, lang) or names.value(attribute, value, names.default) or value)
+
+
+def words_of(key: str) -> str:
+    """An id as words: ``qin_payer`` is "qin payer", ``heaven-pair`` "heaven pair"."""
+    return key.replace("_", " ").replace("-", " ")
+
+
 # ---------------------------------------------------------------------- pieces and moves
 def piece_type(rs: Ruleset, type_id: str) -> PieceType:
     return rs.pieces.types[rs.pieces.by_type_id[type_id]]
@@ -127,6 +147,20 @@ def move_text(rs: Ruleset | None, text: str, lang: str | None) -> str:
             out.append(piece_text(rs, word, lang=lang))
         else:
             out.append(named(rs, "calls", word, lang))
+    return " ".join(out)
+
+
+def move_label(rs: Ruleset, text: str, lang: str | None) -> str:
+    """A move as a player reads it on a table: verb, call and pieces by their labels alone (``bid nil``,
+    ``play 天``); the move's own text stays with the button that sends it."""
+    words = text.split(" ")
+    out = [label(rs, "verbs", words[0], lang)]
+    for word in words[1:]:
+        bare = word.rstrip(":")
+        if bare in rs.pieces.by_type_id:
+            out.append(piece_name(rs, bare, lang))
+        else:
+            out.append(label(rs, "calls", bare, lang) + word[len(bare):])
     return " ".join(out)
 
 
@@ -180,13 +214,13 @@ def hand_groups(rs: Ruleset, type_ids: list[str], lang: str | None) -> list[tupl
 
 # ---------------------------------------------------------------------- values, teams, zones
 def short(value: Any) -> str:
-    """A value in a few words: yes/no, a list comma-separated (``–`` when empty), a dict as JSON."""
+    """A value in a few words: yes/no, a list comma-separated (``–`` when empty), a dict as "key value" pairs."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
         return ", ".join(short(v) for v in value) if value else NO_VALUE
     if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False)
+        return ", ".join(f"{words_of(str(k))} {short(v)}" for k, v in value.items())
     return str(value)
 
 
@@ -205,8 +239,10 @@ def value_text(rs: Ruleset, var_name: str | None, value: Any, seats: Seats) -> s
         return "yes" if value else "no"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return ", ".join(value_text(rs, None, v, seats) for v in value) if value else NO_VALUE
+    if isinstance(value, dict):
+        return ", ".join(f"{words_of(str(k))} {value_text(rs, None, v, seats)}" for k, v in value.items())
     return str(value)
 
 
@@ -260,22 +296,113 @@ def _shown_parts(event: dict[str, Any], seats: Seats, rs: Ruleset | None, lang: 
     return parts
 
 
+# What a phase's public picture (``public_view`` of its kind) means, key by key, in a player's words;
+# None: bookkeeping the log or the rest of the table already says (whose claim may be challenged is
+# said by "challengeable", the reveals by the log). Keys not listed are shown as their words.
+PUBLIC_WORDS: dict[str, str | None] = {
+    "to_play": "to play", "responding": "to answer", "asking": "asking", "before_turn_of": "before the turn of",
+    "last_player": "last played", "last_play": "last play", "passed": "passed", "finished": "out",
+    "decided": "have chosen", "claims": "claims on the pile", "challengeable": "may be challenged",
+    "may_claim": "may claim", "turn_value": "claim now", "previous": "last claim", "pile": "pieces in the pile",
+    "removed": "removed", "backwards": "order reversed",
+    "attribute": None, "challenge_until": None, "asked_after": None, "naming": None, "calls_any_seat": None,
+    "reveals": None, "totals": None,
+}
+SEAT_KEYS = frozenset({"to_play", "responding", "last_player", "asking", "before_turn_of"})
+SEAT_LISTS = frozenset({"passed", "finished", "decided"})
+
+
+def _claim_words(claim: dict[str, Any], seats: Seats) -> str:
+    """A claim as words: ``seat 1: 2 × 5`` (who claimed how many of what)."""
+    who = seats.name(claim.get("seat")) if "seat" in claim else ""
+    what = f"{claim.get('count', 1)} × {claim.get('value')}" if "value" in claim else ", ".join(
+        f"{words_of(str(k))} {short(v)}" for k, v in claim.items() if k != "seat")
+    return f"{who}: {what}" if who else what
+
+
 def public_rows(public: dict[str, Any], seats: Seats) -> list[tuple[str, str]]:
-    """The phase's public picture (claims made, who must answer ...), generically: (key as words, value)."""
+    """The phase's public picture (claims made, who must answer ...) in words: (what, value); never a
+    raw structure, and nothing a player has no use for (see ``PUBLIC_WORDS``)."""
     out = []
     for key, value in public.items():
-        if value in (None, [], {}) or key == "totals":
+        what = PUBLIC_WORDS.get(key, words_of(key))
+        if what is None or value in (None, [], {}):
             continue
-        if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
-            text = "; ".join(", ".join(f"{k} {short(v)}" for k, v in x.items()) for x in value[-6:])
+        if key in SEAT_KEYS and isinstance(value, int):
+            text = seats.name(value)
+        elif key in SEAT_LISTS and isinstance(value, list):
+            text = ", ".join(seats.name(v) for v in value)
+        elif isinstance(value, dict):
+            text = _claim_words(value, seats)
+        elif isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
+            text = "; ".join(_claim_words(x, seats) for x in value[-6:])
             if len(value) > 6:
                 text = f"… {text}"
-        elif key in ("to_play", "responding", "last_player", "asking", "before_turn_of") and isinstance(value, int):
-            text = seats.name(value)
+        elif isinstance(value, list) and value and all(isinstance(x, list) for x in value):
+            text = "; ".join(" ".join(map(str, x)) for x in value)
         else:
             text = short(value)
-        out.append((key.replace("_", " "), text))
+        out.append((what, text))
     return out
+
+
+# ---------------------------------------------------------------------- where a table shows a variable
+def placement(rs: Ruleset) -> dict[str, str]:
+    """Each variable's place on a table: "seat", "centre", "details" or "hidden", as ``display.show`` says.
+
+    A ruleset without ``show`` has its per-seat and per-team variables at the seats and the others in the
+    centre; with it, what it does not list is under details (so a new variable never crowds the table).
+    """
+    show = rs.display.show if rs.display else {}
+    out = {}
+    for spec in rs.variables:
+        default = ("seat" if spec.per in ("seat", "team") else "centre") if not show else "details"
+        out[spec.name] = show.get(spec.name, default)
+    return out
+
+
+def seat_badges(rs: Ruleset, variables: dict[str, Any], seat: int, seats: Seats,
+                lang: str | None) -> list[tuple[str, str]]:
+    """What a table shows beside one seat: (label, value) for each variable placed at the seats that this
+    seat's view holds: its entry of a per-seat one, its team's of a per-team one, and a seat-valued one
+    that names this seat as a badge alone (label, "") — the dealer, the declarer."""
+    out = []
+    places = placement(rs)
+    for spec in rs.variables:
+        if places[spec.name] != "seat" or spec.name not in variables:
+            continue
+        value = variables[spec.name]
+        if spec.per in ("seat", "team") and isinstance(value, list):
+            index = seat if spec.per == "seat" else rs.seats.team_of[seat] if seat < len(rs.seats.team_of) else seat
+            if 0 <= index < len(value) and value[index] is not None:
+                entry = value[index]
+                named_call = chosen_into(rs, spec.name) and not isinstance(entry, bool) and \
+                    names_of(rs).term("calls", str(entry), names_of(rs).default)
+                text = label(rs, "calls", str(entry), lang) if named_call else value_text(rs, None, entry, seats)
+                out.append((label(rs, "variables", spec.name, lang), text))
+        elif spec.expr_type.value == "seat" and value == seat and not isinstance(value, bool):
+            out.append((label(rs, "variables", spec.name, lang), ""))
+    return out
+
+
+def chosen_into(rs: Ruleset, var_name: str) -> bool:
+    """Whether a seat's choice (a bid) is written into this variable: its values are then the calls chosen,
+    shown by their names (a bid of 0 named "nil" reads "nil")."""
+    data = rs.composed.data if rs.composed is not None else {}
+    for ph in (data.get("hand") or {}).get("phases") or []:
+        choice = ph.get("choose") if isinstance(ph.get("choose"), dict) else {}
+        if str(choice.get("set", "")).split("[")[0].strip() == var_name:
+            return True
+    return False
+
+
+def placed_rows(rs: Ruleset, variables: dict[str, Any], place: str, seats: Seats,
+                lang: str | None) -> list[tuple[str, str]]:
+    """(label, value) of each variable a seat can read that the table shows at ``place`` ("centre",
+    "details"); a seat-valued variable placed at the seats is shown at them, not here."""
+    places = placement(rs)
+    return [(label(rs, "variables", spec.name, lang), variable_text(rs, spec, variables[spec.name], seats))
+            for spec in rs.variables if places[spec.name] == place and spec.name in variables]
 
 
 # ---------------------------------------------------------------------- the log
@@ -332,3 +459,28 @@ def result_words(result: dict[str, Any], seats: Seats) -> tuple[str, str, str]:
     scores = "  ".join(f"seat {s}: {short(v)}" for s, v in enumerate(result.get("scores", [])))
     hands = f"{result.get('hands')}" + (" (stopped early: hand limit)" if result.get("truncated") else "")
     return who, scores, hands
+
+
+# ---------------------------------------------------------------------- figures with their intervals
+def scaled_ci(ci: dict[str, Any], key: str, index: int, factor: float = 1.0) -> list[float] | None:
+    """One seat's interval of a per-seat figure in a comparison's ``ci95``, scaled (a rate as points)."""
+    values = ci.get(key)
+    if not values:
+        return None
+    lo, hi = values[index]
+    return [factor * lo, factor * hi]
+
+
+def with_ci(x: float, interval: Sequence[float] | None) -> str:
+    """``x`` and its interval, to the precision the interval warrants (two significant digits of its half-width)."""
+    if not interval:
+        return f"{x:+.4g}"
+    lo, hi = interval
+    digits = decimals_for((hi - lo) / 2)
+    return f"{x:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
+def decimals_for(half_width: float) -> int:
+    if half_width <= 0 or not math.isfinite(half_width):
+        return 1
+    return max(0, min(4, 1 - math.floor(math.log10(half_width))))

@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
-from webtools import Witness, opened, played_out, settle
+from webtools import Witness, choose, opened, played_out, settle
 
 from rulecraft.rules.registry import list_bundled
 from rulecraft.web.app import make_app
@@ -51,11 +51,6 @@ def words(html: str) -> str:
 def named(page: str, hidden: set[str], title: str) -> list[str]:
     text = words(page).replace(title, "")  # a title may name a piece ("the 1-5 pair supreme too")
     return sorted(t for t in hidden if re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", text))
-
-
-def choose(legal: list[str]) -> str:
-    moves = [m for m in legal if m != "pass"] or legal
-    return max(moves, key=lambda m: (len(m.split(" ")), -moves.index(m)))
 
 
 @pytest.mark.parametrize("ref", list_bundled())

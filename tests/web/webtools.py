@@ -114,3 +114,15 @@ class Witness:
         self.done = len(history)
         assert self.copy.to_act == self.table.st.to_act  # the copy is the same game
         return set(self.names) - self.seen[seat]
+
+
+# Moves by which a person passes: the bare 'pass', a choice named 'pass', and a bid of 0 where a game
+# writes its pass as one (Auction Pitch, Texas 42).
+PASSES = ("pass", "name pass", "bid 0")
+
+
+def choose(legal: list[str]) -> str:
+    """A person who bids, declares and plays rather than passing, so the hand is played out (all passing
+    throws a hand in), and who plays as many pieces at once as the rules allow."""
+    moves = [m for m in legal if m not in PASSES] or legal
+    return max(moves, key=lambda m: (len(m.split(" ")), -moves.index(m)))

@@ -14,15 +14,14 @@ their differences are on one scale; the rules' own scores of the games that ende
 from __future__ import annotations
 
 import json
-import math
 import time
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from rulecraft.cli.options import comma_list, parse_option_assignments
 from rulecraft.cli.table import language, named, pad
+from rulecraft.wording import scaled_ci, with_ci
 
 if TYPE_CHECKING:
     from rulecraft.engine.ruleset import Ruleset
@@ -215,8 +214,8 @@ def render_text(report: dict[str, Any], rulesets: tuple[Ruleset, Ruleset] | None
     lines.append("B - A (95% CI; both sides play the same deals, so means are compared game by game):")
     score = "mean score (minus pieces held)" if "ended_rules_scores" in a else "mean score"
     for s, x in enumerate(d["win_rate"]):
-        lines.append(f"  seat {s}: win rate {with_ci(100 * x, _scaled(ci, 'win_rate', s, 100))} points, "
-                     f"{score} {with_ci(d['mean_score'][s], _scaled(ci, 'mean_score', s))}")
+        lines.append(f"  seat {s}: win rate {with_ci(100 * x, scaled_ci(ci, 'win_rate', s, 100))} points, "
+                     f"{score} {with_ci(d['mean_score'][s], scaled_ci(ci, 'mean_score', s))}")
     lines.append(f"  moves {with_ci(d['mean_moves'], ci.get('mean_moves'))}, "
                  f"hands {with_ci(d['mean_hands'], ci.get('mean_hands'))}, "
                  f"first-player advantage {100 * d['first_player_advantage']:+.1f} points")
@@ -227,26 +226,3 @@ def render_text(report: dict[str, Any], rulesets: tuple[Ruleset, Ruleset] | None
         for k, v in changed.items():
             lines.append(f"    {pad(_name(rs_b or rs_a, 'rules', k, lang), 28)} {with_ci(v, fired_ci.get(k))}")
     return "\n".join(lines)
-
-
-def _scaled(ci: dict[str, Any], key: str, index: int, factor: float = 1.0) -> list[float] | None:
-    values = ci.get(key)
-    if not values:
-        return None
-    lo, hi = values[index]
-    return [factor * lo, factor * hi]
-
-
-def with_ci(x: float, interval: Sequence[float] | None) -> str:
-    """``x`` and its interval, to the precision the interval warrants (two significant digits of its half-width)."""
-    if not interval:
-        return f"{x:+.4g}"
-    lo, hi = interval
-    digits = decimals_for((hi - lo) / 2)
-    return f"{x:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
-
-
-def decimals_for(half_width: float) -> int:
-    if half_width <= 0 or not math.isfinite(half_width):
-        return 1
-    return max(0, min(4, 1 - math.floor(math.log10(half_width))))

@@ -215,17 +215,24 @@ preset_flag = click.option("--preset", default=None, help="Select a named preset
 @click.option("--rule", "prefix", default="", metavar="PATH",
               help="Only rules at or under this rule path (e.g. hand.phases[play]).")
 @click.option("--changed", is_flag=True, help="Only rules set by options (and what they deleted).")
+@click.option("--how-to-play", "how_to", is_flag=True,
+              help="How to play the game, in plain words, generated from the rule file (the browser's page too).")
 @click.option("--lang", "lang", default=None, metavar="CODE",
               help="List the names in this language of the ruleset, and show them beside the rules they name.")
 @FORMAT
 def explain(ruleset: str, options: tuple[str, ...], preset: str | None, prefix: str, changed: bool,
-            lang: str | None, fmt: str) -> None:
+            how_to: bool, lang: str | None, fmt: str) -> None:
     """Show the effective rules of RULESET and where each came from (options marked *)."""
     from rulecraft.cli.table import language, named, names_of
     from rulecraft.rules.compose import overridden_options
 
     composed, rs = _load_built(ruleset, parse_option_assignments(options), preset)
     lang = language(rs, lang)
+    if how_to:
+        from rulecraft.howto import how_to_play
+
+        click.echo(how_to_play(composed, rs, lang).text(), nl=False)
+        return
     names = names_of(rs)
     prov = composed.provenance
     overridden = overridden_options(composed)

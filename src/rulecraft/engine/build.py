@@ -165,6 +165,7 @@ def build_from_data(
         piece_label=str(disp.get("label", "id")),
         names=_build_names(b, rs, data, disp, reuse),
         draw=plain(disp.get("draw") or {}),
+        show=_build_show(b, rs, disp.get("show") or {}),
     )
     draw = disp.get("draw") or {}
     for a in (disp.get("group_by"), *disp.get("sort_by", ()), *(draw.get(k) for k in DRAW_ATTRIBUTES)):
@@ -679,6 +680,21 @@ def _build_names(b: Builder, rs: Ruleset, data: dict[str, Any], disp: dict[str, 
     return make_name_table(languages, default, {c: t for c, t in terms.items() if t}, values)
 
 
+SHOW_PLACES = ("seat", "centre", "details", "hidden")
+
+
+def _build_show(b: Builder, rs: Ruleset, show: dict[str, Any]) -> dict[str, str]:
+    """``display.show``: each listed variable's place on a table, each name checked against the variables."""
+    out: dict[str, str] = {}
+    for place in SHOW_PLACES:
+        for name in show.get(place) or ():
+            if name in rs.var_index:
+                out[str(name)] = place
+            else:
+                b.ref(name, rs.var_index, "variable")
+    return out
+
+
 def _names_of(b: Builder, per_lang: Any, languages: dict[str, str]) -> NamesByLang:
     _check_languages(b, per_lang, languages)
     return {str(lang): name_list(v) for lang, v in (per_lang or {}).items() if lang in languages}
@@ -740,6 +756,11 @@ def _nameable(rs: Ruleset, data: dict[str, Any], reuse: BuildReuse | None = None
         calls |= {str(c.get("id")) for c in ph.get("extra_calls", []) or []}
         if ph.get("kind") == "choose":  # ... or written in the expression itself
             calls |= {a or q for a, q in re.findall(r"'([^']*)'|\"([^\"]*)\"", str(ph.get("from", "")))}
+        choice = ph.get("choose") if isinstance(ph.get("choose"), dict) else {}
+        # A number chosen from a range (a bid) may be named too; from 0, so that one display section
+        # names the values of every option's range (one choice may leave out the 0 another offers).
+        for n in re.findall(r"\brange\((?:\d+\s*,\s*)?(\d+)\)", str(choice.get("from", ""))):
+            calls |= {str(i) for i in range(min(int(n), 1000))}
     return {
         "pieces": set(rs.pieces.by_type_id),
         "phases": {str(ph.get("id", ph.get("kind"))) for ph in phases},

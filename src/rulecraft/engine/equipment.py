@@ -84,6 +84,10 @@ class DisplaySpec:
     # How a graphical table draws each piece (``display.draw``: shape, corner and caption attributes,
     # inks, tile halves and pips), as plain data; the terminal ignores it.
     draw: dict[str, Any] = field(default_factory=dict)
+    # Where a table shows each variable a seat may read (``display.show``): "seat" (beside each seat's
+    # name), "centre" (in the middle of the table), "details" (only when asked), "hidden" (bookkeeping
+    # no player needs to read). Variables it does not list are placed by ``wording.placement``.
+    show: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -39,6 +39,7 @@ from rulecraft.web.jobs import Job, Jobs, compare_games
 from rulecraft.web.render import table_html
 from rulecraft.web.spectate import public_events, public_view
 from rulecraft.web.tables import (
+    DEFAULT_BOT,
     HOST,
     HOT,
     HUMAN,
@@ -141,7 +142,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
         names = rs.display.names if rs.display else None
         languages = dict(names.languages) if names else {}
         return {"info": info, "rs": rs, "chosen": chosen, "preset": preset or "", "options": options,
-                "agents": offered_agents(), "languages": languages,
+                "agents": offered_agents(rs), "languages": languages,
                 "default_language": names.default if names else "", "seed": args.get("seed", "")}
 
     async def start_form(request: Request) -> Response:
@@ -150,7 +151,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
             setup = await run_in_threadpool(_setup, args)
         except RulecraftError as exc:
             return problem(request, exc)
-        seats = [args.get(f"seat.{s}", HUMAN if s == 0 else "random") for s in range(setup["rs"].seats.count)]
+        seats = [args.get(f"seat.{s}", HUMAN if s == 0 else DEFAULT_BOT) for s in range(setup["rs"].seats.count)]
         return page(request, "start.html", seats=seats, **setup)
 
     def _start(args: dict[str, str]) -> Table:
@@ -416,6 +417,20 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
             return problem(request, exc)
         return page(request, "explain.html", **context)
 
+    async def howto(request: Request) -> Response:
+        from rulecraft.web.pages import howto_context
+
+        args = dict(request.query_params)
+        if not args.get("ref"):
+            local = await run_in_threadpool(catalog.local)
+            return page(request, "pick.html", action="/howto", what="read how to play", bundled=catalog.bundled(),
+                        local=local)
+        try:
+            context = await run_in_threadpool(howto_context, catalog, args)
+        except RulecraftError as exc:
+            return problem(request, exc)
+        return page(request, "howto.html", **context)
+
     async def replay_form(request: Request) -> Response:
         local = await run_in_threadpool(catalog.local)
         return page(request, "replay_form.html", bundled=catalog.bundled(), local=local)
@@ -529,6 +544,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
         Route("/watch/{token}/version", watch_version),
         Route("/watch/{token}/log", watch_log),
         Route("/explain", explain),
+        Route("/howto", howto),
         Route("/replay", replay_form, methods=["GET"]),
         Route("/replay", replay_upload, methods=["POST"]),
         Route("/replay/{token}", replay_step),

@@ -35,7 +35,7 @@ def draw_spec(rs: Ruleset) -> dict[str, Any]:
     return dict(rs.display.draw) if rs.display else {}
 
 
-def piece_html(rs: Ruleset, type_id: str, lang: str | None = None, attrs: str = "") -> Markup:
+def piece_html(rs: Ruleset, type_id: str, lang: str | None = None, attrs: str = "", extra: str = "") -> Markup:
     """One piece, face up: an inline SVG tile or a CSS card, with its name as a tooltip."""
     spec = draw_spec(rs)
     name = piece_name(rs, type_id, lang)
@@ -44,8 +44,8 @@ def piece_html(rs: Ruleset, type_id: str, lang: str | None = None, attrs: str = 
         halves = _halves(spec, type_id)
         if halves is not None:
             body = _tile_svg(spec, type_id, halves)
-            return Markup('<span class="piece tile" data-piece="{}" title="{}" {}>{}</span>').format(
-                type_id, title, Markup(attrs), body)
+            return Markup('<span class="piece tile {}" data-piece="{}" title="{}" {}>{}</span>').format(
+                extra, type_id, title, Markup(attrs), body)
     t = piece_type(rs, type_id)
     corner_attr = spec.get("corner")
     labels = spec.get("labels") or {}
@@ -60,9 +60,9 @@ def piece_html(rs: Ruleset, type_id: str, lang: str | None = None, attrs: str = 
         caption = name if name != type_id else ""
     ink = _ink(spec, t)
     style = f"color:{ink};background:{spec.get('face', FACE)}"
-    return Markup('<span class="piece card" data-piece="{}" title="{}" style="{}" {}>'
+    return Markup('<span class="piece card {}" data-piece="{}" title="{}" style="{}" {}>'
                   '<span class="corner">{}</span><span class="caption" title="{}">{}</span></span>').format(
-        type_id, title, style, Markup(attrs), corner, caption_title, caption)
+        extra, type_id, title, style, Markup(attrs), corner, caption_title, caption)
 
 
 def back_html(count: int = 1, attrs: str = "") -> Markup:

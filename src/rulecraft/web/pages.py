@@ -16,7 +16,7 @@ from markupsafe import Markup
 from rulecraft.errors import LogError, UsageError, clip
 from rulecraft.web.catalog import Catalog, parse_options
 from rulecraft.web.render import table_html
-from rulecraft.wording import Seats
+from rulecraft.wording import Seats, scaled_ci, with_ci
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -52,6 +52,20 @@ def explain_context(catalog: Catalog, args: dict[str, str]) -> dict[str, Any]:
             "deleted": [{"path": e.path, "where": str(e.origin.pos), "layer": e.origin.layer}
                         for e in composed.provenance.deleted],
             "overridden": sorted(overridden_options(composed)), "options": options, "preset": preset or ""}
+
+
+def howto_context(catalog: Catalog, args: dict[str, str]) -> dict[str, Any]:
+    """How to play the game chosen, in the words the terminal's ``explain --how-to-play`` prints."""
+    from urllib.parse import urlencode
+
+    from rulecraft.howto import how_to_play
+
+    ref, options, preset = _side(catalog, args)
+    rs = catalog.load(ref, options, preset)
+    assert rs.composed is not None
+    query = urlencode({"ref": ref, **{f"opt.{k}": v for k, v in options.items()},
+                       **({"preset": preset} if preset else {})})
+    return {"howto": how_to_play(rs.composed, rs), "explain_link": f"/explain?{query}"}
 
 
 # ---------------------------------------------------------------------- replay
@@ -140,7 +154,7 @@ class CompareRequest:
 
 def compare_request(catalog: Catalog, args: dict[str, str], limit: int) -> CompareRequest:
     """What a compare form asks for, checked: both rulesets loadable, bounded games, an offered agent."""
-    from rulecraft.web.tables import HUMAN, offered_agents
+    from rulecraft.web.tables import DEFAULT_BOT, HUMAN, offered_agents
 
     try:
         games = int(args.get("n", "100"))
@@ -151,7 +165,7 @@ def compare_request(catalog: Catalog, args: dict[str, str], limit: int) -> Compa
         raise UsageError(f"play between 1 and {limit} games per side here (more: rulecraft compare)")
     if not 0 <= seed < 2**63:
         raise UsageError("the seed must be between 0 and 2^63-1")
-    agent = args.get("agent", "random")
+    agent = args.get("agent", DEFAULT_BOT)
     if agent == HUMAN or agent not in offered_agents():
         raise UsageError(f"'{clip(agent)}' is not an agent this server offers")
     sides, files = [], []
@@ -175,8 +189,15 @@ def compare_context(catalog: Catalog, request: CompareRequest, records: list[lis
                     "stats": side_stats(recs, rs.seats.count)})
     a, b = out
     games = len(records[0])
+    # B - A with the terminal's 95% intervals (paired by deal: both sides played the same seeds).
+    delta = compare_stats(a["stats"], b["stats"], records[0], records[1])
+    ci = delta.get("ci95", {})
+    said = {"win_rate": [with_ci(100 * x, scaled_ci(ci, "win_rate", s, 100)) for s, x in enumerate(delta["win_rate"])],
+            "mean_moves": with_ci(delta["mean_moves"], ci.get("mean_moves")),
+            "rules": {k: with_ci(v, ci.get("rules_fired_per_game", {}).get(k))
+                      for k, v in delta["rules_fired_per_game"].items()}}
     return {"a": a, "b": b, "games": games, "asked": request.games, "stopped": stopped, "seed": request.seed,
-            "agent": request.agent, "delta": compare_stats(a["stats"], b["stats"]), "plot": win_rate_plot(a, b)}
+            "agent": request.agent, "delta": delta, "said": said, "plot": win_rate_plot(a, b)}
 
 
 def win_rate_plot(a: dict[str, Any], b: dict[str, Any]) -> Markup:

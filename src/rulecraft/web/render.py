@@ -18,13 +18,16 @@ from rulecraft.web.look import back_html, piece_html
 from rulecraft.wording import (
     Seats,
     event_text,
-    hand_groups,
-    move_text,
-    named,
+    group_pieces,
+    label,
+    move_label,
+    placed_rows,
     public_rows,
     result_words,
+    seat_badges,
     short,
-    variable_text,
+    value_label,
+    words_of,
     zone_label,
 )
 
@@ -73,41 +76,41 @@ def _play_html(rs: Ruleset, text: str, lang: str | None) -> Markup:
 
 
 # ---------------------------------------------------------------------- values
-def variables_html(rs: Ruleset, variables: dict[str, Any], seats: Seats, lang: str | None) -> Markup:
-    rows = []
-    for spec in rs.variables:
-        if spec.name not in variables:
-            continue  # nobody may see it
-        rows.append(Markup('<tr data-var="{}"><th>{}</th><td>{}</td></tr>').format(
-            spec.name, named(rs, "variables", spec.name, lang), variable_text(rs, spec, variables[spec.name], seats)))
-    return Markup('<table class="vars">{}</table>').format(Markup("").join(rows)) if rows else Markup("")
+def rows_html(rows: list[tuple[str, str]], cls: str) -> Markup:
+    """(label, value) pairs as a definition list; a label alone (a badge) when the value is empty."""
+    items = [Markup("<div><dt>{}</dt><dd>{}</dd></div>").format(what, text) for what, text in rows]
+    return Markup('<dl class="{}">{}</dl>').format(cls, Markup("").join(items)) if items else Markup("")
 
 
 def public_html(public: dict[str, Any], seats: Seats) -> Markup:
-    """What the phase shows everyone (claims made, who answers ...), key by key."""
-    rows = [Markup("<tr><th>{}</th><td>{}</td></tr>").format(key, text) for key, text in public_rows(public, seats)]
-    return Markup('<table class="public">{}</table>').format(Markup("").join(rows)) if rows else Markup("")
+    """What the phase shows everyone (claims made, who answers ...), in a player's words."""
+    return rows_html(public_rows(public, seats), "public")
 
 
 # ---------------------------------------------------------------------- zones
-def zones_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
+def zones_html(rs: Ruleset, view: dict[str, Any], lang: str | None, in_play: list[str] | None = None,
+               below: str = "") -> Markup:
+    """Every zone the seat may see something of, other than its own hand (drawn at the bottom): face-up
+    pieces by their face, hidden ones as backs with a count. A zone holding exactly the round shown
+    above it (``in_play``: its pieces' words, ``?`` for one face down) is not drawn twice, nor the hand
+    drawn at the bottom for the seat to play from (``below``: a dummy's)."""
     viewer = view.get("seat")
+    same_as_round = sorted(in_play or [])
     out = []
-    for label, entry in view["zones"].items():
-        name = label.partition("[")[0]
-        if name == HAND_ZONE and label == f"{HAND_ZONE}[{viewer}]":
-            continue  # drawn below, grouped and sorted
+    for zlabel, entry in view["zones"].items():
+        name = zlabel.partition("[")[0]
+        if zlabel in (f"{HAND_ZONE}[{viewer}]", below) or (name == HAND_ZONE and not entry.get("pieces")):
+            continue  # one's own hand below; another's hand is a count at its seat
         count = int(entry.get("count", 0))
         shown = list(entry.get("pieces", []))
         hidden = count - len(shown)
-        if count == 0 and not (rs.zone_by_name[name].per == "none" and rs.zone_by_name[name].visibility == "all"):
+        if count == 0 or (same_as_round and sorted([*shown, *["?"] * hidden]) == same_as_round):
             continue
         pieces = Markup("").join(piece_html(rs, t, lang) for t in shown)
         backs = back_html(min(hidden, BACKS_SHOWN)) if hidden else Markup("")
         more = Markup('<span class="note">+{}</span>').format(hidden - BACKS_SHOWN) if hidden > BACKS_SHOWN else ""
-        empty = Markup('<span class="note">(empty)</span>') if count == 0 else ""
-        out.append(Markup('<div class="zone" data-zone="{}"><span class="zlabel">{} ({})</span>{}{}{}{}</div>').format(
-            label, zone_label(rs, label), count, pieces, backs, more, empty))
+        out.append(Markup('<div class="zone" data-zone="{}"><span class="zlabel">{} ({})</span>{}{}{}</div>').format(
+            zlabel, words_of(zone_label(rs, zlabel)), count, pieces, backs, more))
     return Markup("").join(out)
 
 
@@ -118,7 +121,7 @@ def moves_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
     plain = [m for m in legal if m.split(" ")[0] not in PIECE_VERBS]
     verbs = sorted({m.split(" ")[0] for m in legal if m.split(" ")[0] in PIECE_VERBS},
                    key=PIECE_VERBS.index)
-    buttons = [Markup('<button class="move" data-move="{}">{}</button>').format(m, move_text(rs, m, lang))
+    buttons = [Markup('<button class="move" data-move="{}">{}</button>').format(m, move_label(rs, m, lang))
                for m in plain]
     pick = []
     for verb in verbs:
@@ -131,61 +134,144 @@ def moves_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
         if verb == "claim" and any(m.startswith("claim ") and not m.split(" ")[1].endswith(":") for m in legal):
             # A claim that puts down no pieces (about what the seats hold): made with nothing selected.
             pick.append(Markup('<button class="confirm" data-verb="claim" data-none="1">{}</button>').format(
-                named(rs, "verbs", verb, lang)))
+                label(rs, "verbs", verb, lang)))
             continue
         pick.append(Markup('<button class="confirm" data-verb="{}" disabled>{} selected</button>').format(
-            verb, named(rs, "verbs", verb, lang)))
-    more = ""
-    if "legal_count" in view:
-        more = Markup('<p class="note">{} possible plays: choose pieces, then confirm.</p>').format(
-            view["legal_count"])
-    with_pieces = any(len(m.split(" ")) > (2 if m.startswith("claim ") else 1) for m in legal
-                      if m.split(" ")[0] in PIECE_VERBS)
-    hint = Markup('<p class="note">Select pieces in your hand, then confirm.</p>') if with_pieces else ""
-    return Markup('<div id="moves" data-legal="{}">{}{}<div class="confirms">{}</div>{}</div>').format(
-        json.dumps(legal, ensure_ascii=False), Markup(" ").join(buttons), hint, Markup(" ").join(pick), more)
+            verb, label(rs, "verbs", verb, lang)))
+    hint = Markup('<span class="note">Choose pieces (click, or Tab and Enter), then confirm.</span>') if verbs else ""
+    if "legal_count" in view:  # (too many moves to send: the pieces chosen are checked when confirmed)
+        hint = Markup('<span class="note">{} possible plays: choose pieces (click, or Tab and Enter), then '
+                      'confirm.</span>').format(view["legal_count"])
+    return Markup('<div id="moves" data-legal="{}">{}{}{}</div>').format(
+        json.dumps(legal, ensure_ascii=False), Markup(" ").join(buttons), Markup(" ").join(pick), hint)
 
 
-def hand_html(rs: Ruleset, pieces: list[str], lang: str | None, clickable: bool) -> Markup:
+def playable_pieces(view: dict[str, Any]) -> set[str] | None:
+    """The pieces of the hand that some legal move uses; None when every piece may be (no list of plays:
+    too many to send, or a phase whose moves take no piece), so nothing is dimmed by mistake."""
+    legal: list[str] = list(view.get("legal", []))
+    if "legal_count" in view or not any(m.split(" ")[0] in PIECE_VERBS for m in legal):
+        return None
+    return {w for m in legal if m.split(" ")[0] in PIECE_VERBS for w in m.split(" ")[1:]}
+
+
+def hand_html(rs: Ruleset, pieces: list[str], lang: str | None, clickable: bool,
+              playable: set[str] | None = None) -> Markup:
+    """The seat's own hand, grouped and sorted as the rule file asks; pieces no legal move uses are dimmed."""
     rows = []
-    for label, ids in hand_groups(rs, pieces, lang):
-        drawn = Markup("").join(piece_html(rs, t, lang, 'role="button" tabindex="0"' if clickable else "")
-                                for t in ids)
-        head = Markup('<span class="glabel">{}</span>').format(label) if label else ""
-        rows.append(Markup('<div class="group">{}{}</div>').format(head, drawn))
+    for group, ids in group_pieces(rs, pieces):
+        drawn = []
+        for t in ids:
+            usable = playable is None or t in playable
+            attrs = ('role="button" tabindex="0" aria-pressed="false"' if clickable else "") + (
+                "" if usable or not clickable else ' aria-disabled="true"')
+            drawn.append(piece_html(rs, t, lang, attrs, "" if usable or not clickable else "unplayable"))
+        group_by = rs.display.group_by if rs.display else None
+        name = value_label(rs, group_by, group, lang) if group_by and group else ""
+        head = Markup('<span class="glabel">{}</span>').format(name) if name else ""
+        rows.append(Markup('<div class="group">{}{}</div>').format(head, Markup("").join(drawn)))
     return Markup("").join(rows) or Markup('<span class="note">(empty)</span>')
+
+
+# ---------------------------------------------------------------------- the seats around the table
+def seat_position(seat: int, viewer: int | None, count: int) -> str:
+    """Where a seat sits on the viewer's screen: the viewer at the bottom, the next seat to the left, the
+    last to the right, the others across the top (as at a real table, play going round)."""
+    k = (seat - (viewer or 0)) % count
+    if k == 0:
+        return "bottom"
+    if k == 1:
+        return "left"
+    if k == count - 1:
+        return "right" if count > 2 else "top"
+    return "top"
+
+
+def seats_html(rs: Ruleset, view: dict[str, Any], seats: Seats, lang: str | None) -> Markup:
+    viewer, to_act = view.get("seat"), view.get("to_act")
+    active = view.get("active", [])
+    variables = view.get("variables", {})
+    tricks = view.get("tricks", []) if rs.counts_rounds else []
+    cells = []
+    for s in range(rs.seats.count):
+        hand = view["zones"].get(f"{HAND_ZONE}[{s}]", {})
+        cls = "seat pos-" + seat_position(s, viewer, rs.seats.count) + (" acting" if s == to_act else "") + (
+            " me" if s == viewer else "") + ("" if s in active else " out")
+        badges: list[tuple[str, str]] = [("pieces in hand", str(hand.get("count", 0)))]
+        if s < len(tricks):
+            badges.append(("tricks", short(tricks[s])))
+        badges += seat_badges(rs, variables, s, seats, lang)
+        team = rs.seats.teams[rs.seats.team_of[s]] if s < len(rs.seats.team_of) else (s,)
+        partners = [p for p in team if p != s]
+        if partners:
+            badges.append(("partner", ", ".join(seats.name(p) for p in partners)))
+        flags = Markup("").join(Markup('<span class="badge">{}</span>').format(w) for w, v in badges if not v)
+        rows = rows_html([(w, v) for w, v in badges if v], "badges")
+        turn = Markup('<span class="turn">to play</span>') if s == to_act else ""
+        cells.append(Markup('<li class="{}" data-seat="{}"><b>{}</b>{}{}{}</li>').format(
+            cls, s, seats.name(s), turn, flags, rows))
+    return Markup('<ul class="ring" aria-label="players">{}</ul>').format(Markup("").join(cells))
+
+
+# ---------------------------------------------------------------------- the end of a hand
+def hand_sheet(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], seats: Seats,
+               lang: str | None) -> Markup:
+    """The sheet shown between two hands: who took what in the hand just ended (rounds won, pieces
+    taken as the log shows them), who paid whom, and the running scores. Shown by the page until the
+    player closes it; the game goes on behind it."""
+    ended = [i for i, e in enumerate(events) if e.get("type") == "hand_end"]
+    if not ended:
+        return Markup("")
+    end = ended[-1]
+    start = max((i for i, e in enumerate(events[:end]) if e.get("type") == "hand"), default=0)
+    number = events[end].get("number")
+    won = [0] * rs.seats.count
+    for e in events[start:end]:
+        w = e.get("winner")
+        if e.get("type") == "round" and isinstance(w, int) and 0 <= w < rs.seats.count:
+            won[w] += 1
+    lines = [line for e in events[start:end + 1] if e.get("type") in ("out", "revoke", "hand_end", "flush")
+             and (line := event_text(e, seats, rs, lang)) is not None]
+    paid = [Markup("<li>{} pays {} {}</li>").format(seats.name(p.get("from")), seats.name(p.get("to")),
+                                                    short(p.get("amount")))
+            for p in view.get("payments", []) if isinstance(p, dict)]
+    rows = []
+    for s in range(rs.seats.count):
+        cells = [seats.name(s)] + ([str(won[s])] if rs.counts_rounds else []) + [
+            v or "✓" for _, v in seat_badges(rs, view.get("variables", {}), s, seats, lang)]
+        rows.append(Markup("<tr>{}</tr>").format(Markup("").join(Markup("<td>{}</td>").format(c) for c in cells)))
+    heads = ["seat"] + (["rounds won"] if rs.counts_rounds else []) + [
+        w for w, _ in seat_badges(rs, view.get("variables", {}), 0, seats, lang)]
+    head = Markup("").join(Markup('<th scope="col">{}</th>').format(h) for h in heads)
+    return Markup('<section class="sheet" id="sheet" data-ended="{}" role="dialog" aria-modal="false" '
+                  'aria-labelledby="sheet-title" hidden><h2 id="sheet-title">Hand {} is over</h2>'
+                  '<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>{}{}'
+                  '<button id="sheet-close">next hand</button></section>').format(
+        number, number, head, Markup("").join(rows),
+        Markup("<ul>{}</ul>").format(Markup("").join(paid)) if paid else "",
+        Markup("<ul>{}</ul>").format(Markup("").join(Markup("<li>{}</li>").format(x) for x in lines)) if lines else "")
 
 
 # ---------------------------------------------------------------------- the whole table
 def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], seats: Seats,
                lang: str | None = None, can_undo: bool = False, interactive: bool = True) -> Markup:
+    """The table as players know it: the seats around it, what is played in the middle, the seat's hand
+    pinned at the bottom with its moves and refusals beside them, the log and details at the side."""
     viewer = view.get("seat")
-    phase = named(rs, "phases", view["phase"], lang) if view.get("phase") else (
+    phase = label(rs, "phases", view["phase"], lang) if view.get("phase") else (
         "game over" if "result" in view else "–")
     to_act = view.get("to_act")
     mine = interactive and viewer is not None and to_act == viewer and "result" not in view
-    parts: list[Markup] = []
-    parts.append(Markup('<div class="status" data-hand="{}" data-to-act="{}" data-over="{}">'
-                        '<b>{}</b> — hand {}, {}{}</div>').format(
+    for_whom = "" if view.get("playing_for") is None else ", for " + seats.name(view["playing_for"])
+    turn = (Markup(' — <span class="yourturn">your move{}</span>').format(for_whom) if mine else
+            Markup(" — to play: {}{}").format(seats.name(to_act), for_whom) if to_act is not None else "")
+    status = Markup('<header class="status" data-hand="{}" data-to-act="{}" data-over="{}"><h1>{}</h1>'
+                    '<span>hand {} · {}{}</span></header>').format(
         view.get("hand_number"), "" if to_act is None else to_act, "1" if "result" in view else "0", rs.title,
-        view.get("hand_number"), phase,
-        Markup(' — <span class="yourturn">your move{}</span>').format(
-            "" if view.get("playing_for") is None else ", for " + seats.name(view["playing_for"])) if mine else
-        (Markup(" — to act: {}{}").format(seats.name(to_act), "" if view.get("playing_for") is None else
-                                          ", for " + seats.name(view["playing_for"]))
-         if to_act is not None else "")))
-    # Seats: who is who, how many pieces each holds, tricks, who is to act.
-    active = view.get("active", [])
-    cells = []
-    for s in range(rs.seats.count):
-        hand = view["zones"].get(f"{HAND_ZONE}[{s}]", {})
-        cls = "seat" + (" acting" if s == to_act else "") + (" me" if s == viewer else "") + (
-            "" if s in active else " out")
-        tricks = view.get("tricks", []) if rs.counts_rounds else []
-        cells.append(Markup('<div class="{}" data-seat="{}"><b>{}</b><br>{} in hand{}</div>').format(
-            cls, s, seats.name(s), hand.get("count", 0),
-            Markup(", tricks {}").format(short(tricks[s])) if s < len(tricks) else ""))
-    parts.append(Markup('<div class="seats">{}</div>').format(Markup("").join(cells)))
+        view.get("hand_number"), phase, turn)
+    # The middle: the round being played (or the last one, and who won it), what lies face up or down,
+    # what the phase shows everyone, and the variables placed in the centre.
+    centre: list[Markup] = []
     current, last, winner = round_plays(events)
     plays = current or last
     if plays:
@@ -193,34 +279,55 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
             "last round")
         rows = Markup("").join(Markup('<div class="play" data-seat="{}"><span class="who">{}</span>{}</div>').format(
             e.get("seat"), seats.name(e.get("seat")), _play_html(rs, str(e.get("move")), lang)) for e in plays)
-        parts.append(Markup('<section class="trick"><h3>{}</h3>{}</section>').format(title, rows))
-    parts.append(Markup('<section class="zones"><h3>table</h3>{}</section>').format(zones_html(rs, view, lang)))
+        centre.append(Markup('<div class="trick"><h2>{}</h2>{}</div>').format(title, rows))
+    in_play = [w for e in current for w in str(e.get("move", "")).split(" ")[1:]
+               if w == "?" or w in rs.pieces.by_type_id]
+    played_for = view.get("playing_for") if mine else None
+    centre.append(zones_html(rs, view, lang, in_play, f"{HAND_ZONE}[{played_for}]" if played_for is not None else ""))
     public = view.get("public")
     if public:
-        parts.append(Markup('<section><h3>{}</h3>{}</section>').format(phase, public_html(public, seats)))
-    parts.append(Markup('<section><h3>scores and variables</h3>{}</section>').format(
-        variables_html(rs, view.get("variables", {}), seats, lang)))
+        centre.append(public_html(public, seats))
+    centre.append(rows_html(placed_rows(rs, view.get("variables", {}), "centre", seats, lang), "vars"))
+    middle = Markup('<section class="centre" aria-label="the table" tabindex="0">{}</section>').format(
+        Markup("").join(centre))
+    # The seat's own hand and its moves, pinned at the bottom; #action is where a refusal is shown.
+    bottom = Markup("")
     if viewer is not None:
         hand = view["zones"].get(f"{HAND_ZONE}[{viewer}]", {})
+        playable = playable_pieces(view) if mine else None
+        controls = moves_html(rs, view, lang) if mine else Markup("")
+        undo = Markup('<button id="undo">undo my last move</button>') if can_undo and interactive else ""
         played = view.get("playing_for") if mine else None
+        own = hand_html(rs, list(hand.get("pieces", [])), lang, mine and played is None,
+                        playable if played is None else None)
         if played is not None:  # deciding for another seat (a dummy): its hand, laid open, is the one to pick from
             theirs = view["zones"].get(f"{HAND_ZONE}[{played}]", {})
-            parts.append(Markup('<section class="hand" id="hand"><h3>{}\'s hand, which you play ({})</h3>{}'
-                                '</section>').format(seats.name(played), theirs.get("count", 0),
-                                                     hand_html(rs, list(theirs.get("pieces", [])), lang, True)))
-        parts.append(Markup('<section class="hand" id="{}"><h3>your hand (seat {}, {})</h3>{}</section>').format(
-            "own-hand" if played is not None else "hand", viewer, hand.get("count", 0),
-            hand_html(rs, list(hand.get("pieces", [])), lang, mine and played is None)))
+            picked = hand_html(rs, list(theirs.get("pieces", [])), lang, True, playable)
+            bottom = Markup('<section class="hand" id="hand" aria-label="{}\'s hand, which you play ({} pieces)">'
+                            '<h2>{}\'s hand, which you play</h2>{}<div class="action" id="action">{}{}</div>'
+                            '<div id="own-hand"><h2>your hand ({} pieces)</h2>{}</div></section>').format(
+                seats.name(played), theirs.get("count", 0), seats.name(played), picked, controls, undo,
+                hand.get("count", 0), own)
+        else:
+            bottom = Markup('<section class="hand" id="hand" aria-label="your hand ({} pieces)">{}'
+                            '<div class="action" id="action">{}{}</div></section>').format(
+                hand.get("count", 0), own, controls, undo)
+    side: list[Markup] = []
     if "result" in view:
         who, scores, hands = result_words(view["result"], seats)
-        parts.append(Markup('<section class="result"><h3>result</h3>{}<br>scores: {}<br>hands played: {}</section>')
-                     .format(who, scores, hands))
-    elif mine:
-        parts.append(Markup('<section class="controls"><h3>your move</h3>{}</section>').format(
-            moves_html(rs, view, lang)))
-    if can_undo and interactive:
-        parts.append(Markup('<button id="undo">undo my last move</button>'))
+        side.append(Markup('<section class="result" aria-label="result"><h2>Game over</h2><p>{}</p>'
+                           '<p>scores: {}</p><p>hands played: {}</p></section>').format(who, scores, hands))
+    details = placed_rows(rs, view.get("variables", {}), "details", seats, lang)
+    if details:
+        side.append(Markup('<details class="details"><summary>details</summary>{}</details>').format(
+            rows_html(details, "vars")))
     lines = [line for e in events if (line := event_text(e, seats, rs, lang)) is not None][-LOG_SHOWN:]
-    parts.append(Markup('<details class="log" open><summary>log</summary><ol>{}</ol></details>').format(
+    side.append(Markup('<details class="log" open><summary>log</summary><ol>{}</ol></details>').format(
         Markup("").join(Markup("<li>{}</li>").format(line) for line in lines)))
-    return Markup("").join(parts)
+    latest = lines[-1] if lines else ""
+    side.append(Markup('<p id="latest" hidden>{}</p>').format(latest))
+    aside = Markup('<aside class="side" aria-label="log and details" tabindex="0">{}</aside>').format(
+        Markup("").join(side))
+    sheet = hand_sheet(rs, view, events, seats, lang) if "result" not in view else Markup("")
+    return Markup('<div class="board">{}{}{}{}{}{}</div>').format(
+        status, seats_html(rs, view, seats, lang), middle, bottom, aside, sheet)

@@ -47,10 +47,16 @@ def _common(values: list[Any]) -> Any:
     first = values[0]
     if all(isinstance(v, dict) for v in values):
         keys = [k for k in first if all(k in v for v in values[1:])]
-        return {k: _pieces(values, k) if k == "pieces" else _common([v[k] for v in values]) for k in keys}
+        return {k: _pieces(values, k) if k == "pieces" and _piece_lists(values, k) else _common([v[k] for v in values])
+                for k in keys}
     if all(isinstance(v, list) for v in values) and all(len(v) == len(first) for v in values):
         return [_common([v[i] for v in values]) for i in range(len(first))]
     return first if all(v == first for v in values[1:]) else HIDDEN
+
+
+def _piece_lists(zones: list[dict[str, Any]], key: str) -> bool:
+    """Whether ``key`` holds a zone's pieces, named one by one (not, say, melds listed as groups)."""
+    return all(isinstance(z[key], list) and all(isinstance(p, str) for p in z[key]) for z in zones)
 
 
 def _pieces(zones: list[dict[str, Any]], key: str) -> list[str]:

@@ -63,13 +63,23 @@ class TableFullError(UsageError):
     """No room for another table: every one in memory is a game in progress that cannot be set aside."""
 
 
-def offered_agents() -> list[str]:
-    """What a seat may be: a person, or any agent the registry knows that needs no argument."""
-    return [HUMAN, *(a for a in known_agents() if a not in NOT_OFFERED)]
+# Agents built for one kind of phase, and only worth a seat where the rules have one: the bluffer's
+# decisions are claims and challenges; anywhere else it is a random player under another name.
+NEEDS_KIND = {"bluffer": "claims"}
+DEFAULT_BOT = "default"  # the bot a seat gets unless the form says otherwise, as on the command line
+
+
+def offered_agents(rs: Ruleset | None = None) -> list[str]:
+    """What a seat may be: a person, or any agent the registry knows that needs no argument and can play
+    ``rs`` (every one, without a ruleset); the default bot first, as the form shows it."""
+    kinds = {ph.kind for ph in rs.phases} if rs is not None else None
+    bots = [a for a in known_agents() if a not in NOT_OFFERED
+            and (kinds is None or NEEDS_KIND.get(a) is None or NEEDS_KIND[a] in kinds)]
+    return [HUMAN, *sorted(bots, key=lambda a: a != DEFAULT_BOT)]
 
 
 def check_seats(rs: Ruleset, seats: list[str]) -> list[str]:
-    offered = offered_agents()
+    offered = offered_agents(rs)
     if len(seats) != rs.seats.count:
         raise UsageError(f"{rs.name} has {rs.seats.count} seats; {len(seats)} were chosen")
     for s, name in enumerate(seats):

@@ -19,13 +19,58 @@
     msg.className = isError ? "error" : "";
   }
 
+  const said = document.getElementById("said");
+  const seenHands = new Set();
+
+  // The refusal is shown beside the action (the moves at the bottom), where the player is looking.
+  function placeMessage() {
+    const action = table.querySelector("#action");
+    if (action) action.prepend(msg);
+    else table.before(msg);
+  }
+
   async function load() {
     const r = await fetch(`${base}/table`, { cache: "no-store" });
     if (!r.ok) return false;
+    // The selection survives a redraw that leaves the hand as it was (another seat's move meanwhile).
+    const handNow = () => [...table.querySelectorAll("#hand .piece")].map((p) => p.dataset.piece).join(" ");
+    const before = handNow();
+    const keep = selected();
+    msg.remove();
     table.innerHTML = await r.text();
     version = Number(r.headers.get("X-Table-Version"));
+    for (const id of handNow() === before ? keep : []) {
+      const p = table.querySelector(`#hand .piece[data-piece="${CSS.escape(id)}"]:not(.selected)`);
+      if (p) { p.classList.add("selected"); p.setAttribute("aria-pressed", "true"); }
+    }
+    placeMessage();
     wire();
+    announce();
+    showSheet();
     return true;
+  }
+
+  // What just happened, read out by a screen reader (the log's last line, once).
+  function announce() {
+    const side = table.querySelector(".side");
+    if (side) side.scrollTop = side.scrollHeight; // the log's newest line in view (where the side scrolls)
+    const latest = table.querySelector("#latest");
+    if (latest && said && said.textContent !== latest.textContent) said.textContent = latest.textContent;
+  }
+
+  // The end-of-hand sheet: shown once, when this page saw the hand that ended; closed by the player.
+  function showSheet() {
+    const status = table.querySelector(".status");
+    if (status && status.dataset.hand) seenHands.add(status.dataset.hand);
+    const sheet = table.querySelector("#sheet");
+    if (!sheet) return;
+    const ended = sheet.dataset.ended;
+    const key = `rulecraft-sheet-${base}-${ended}`;
+    if (sessionStorage.getItem(key) || !seenHands.has(ended)) return;
+    sheet.hidden = false;
+    const close = sheet.querySelector("#sheet-close");
+    close.addEventListener("click", () => { sessionStorage.setItem(key, "1"); sheet.hidden = true; });
+    close.focus();
   }
 
   function selected() {
@@ -46,12 +91,26 @@
     // Pieces that appear in some legal move are marked playable (a hint; the server decides).
     const inMoves = new Set();
     for (const m of legal()) for (const w of m.split(" ").slice(1)) inMoves.add(w);
-    for (const p of table.querySelectorAll("#hand .piece[role=button]")) {
+    const hand = [...table.querySelectorAll("#hand .piece[role=button]")];
+    hand.forEach((p, i) => {
       if (inMoves.has(p.dataset.piece)) p.classList.add("playable");
-      const toggle = () => { p.classList.toggle("selected"); refreshConfirms(); };
+      const toggle = () => {
+        p.classList.toggle("selected");
+        p.setAttribute("aria-pressed", p.classList.contains("selected") ? "true" : "false");
+        refreshConfirms();
+      };
       p.addEventListener("click", toggle);
-      p.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
-    }
+      // Keyboard play: arrows move along the hand, Enter or Space selects, then Tab to the move's button.
+      p.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); }
+        else if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+          e.preventDefault();
+          const next = hand[(i + (e.key === "ArrowRight" ? 1 : hand.length - 1)) % hand.length];
+          if (next) next.focus();
+        }
+      });
+    });
+    refreshConfirms();
     for (const b of table.querySelectorAll("button.move")) b.addEventListener("click", () => send(b.dataset.move));
     for (const b of table.querySelectorAll("button.confirm")) {
       b.addEventListener("click", () => {
@@ -84,10 +143,15 @@
     busy = true;
     table.classList.add("waiting");
     const r = await post(`${base}/move`, { move, version });
-    if (r.ok) say(""); else say(r.error, true);
-    await sync(true);
+    if (r.ok) {
+      say("");
+      for (const p of table.querySelectorAll("#hand .piece.selected")) p.classList.remove("selected");
+    } else say(r.error, true);
+    // A refused move leaves the table as it was: keep the selection and show why, beside the action.
+    if (r.ok || r.version !== version) await sync(true);
     table.classList.remove("waiting");
     busy = false;
+    if (!r.ok) msg.scrollIntoView({ block: "nearest" });
   }
 
   // Hot-seat: the cover shows whenever the server shows no seat; its player lifts it.
@@ -134,7 +198,7 @@
   window.rulecraftSync = () => sync(true);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) sync(false); });
 
-  if (!hot) wire();
+  if (!hot) { placeMessage(); wire(); announce(); showSheet(); }
   sync(hot);
   setInterval(() => { if (!busy) sync(false); }, 1000);
 })();
