@@ -171,7 +171,7 @@ def test_an_extra_call_sees_the_bidding_so_far() -> None:
 
 
 @pytest.mark.parametrize(("auction", "message"), [
-    ({"first": 0, "bids": {"values": [18, 20, 18]}}, "'18' is written twice"),
+    ({"first": 0, "bids": {"values": [18, 20, 18]}}, "two values are named '18'"),
     ({"first": 0, "bids": {"values": [18, 20], "min": 1, "max": 3}}, "give exactly one of"),
     ({"first": 0, "bids": {"product": {"level": [1, 2], "strain": "nope"}}}, "unknown constant 'nope'"),
     ({"first": 0, "bids": {"product": {"level": [1, 2]}, "text": "{lvl}"}}, "unknown component 'lvl'"),
@@ -221,11 +221,13 @@ def test_verbs_named_by_the_rule_file_parse_and_name_moves() -> None:
 
 
 def test_an_ordered_set_of_tuples_defaults_to_components_joined_by_a_dash() -> None:
+    from rulecraft.dsl import Scope
     from rulecraft.engine.builder import Builder
-    from rulecraft.engine.phases.ordered_values import ordered_values
+    from rulecraft.engine.ordered_values import build_ordered_values
 
-    got = ordered_values(Builder(), {"product": {"quantity": [1, 2], "face": "faces"}}, {"faces": [2, 6]}, "claims")
+    got = build_ordered_values(Builder(), Scope(), {"product": {"quantity": [1, 2], "face": "faces"}},
+                               {"faces": [2, 6]}, "claims")
     assert got is not None
-    assert got.texts == ("1-2", "1-6", "2-2", "2-6") and got.value(2) == [2, 2] and got.position("2-6") == 3
-    steps = ordered_values(Builder(), {"min": 70, "max": 80, "step": 5}, {}, "bids")
-    assert steps is not None and steps.texts == ("70", "75", "80") and steps.steps == (70, 80, 5)
+    assert got.names == ("1-2", "1-6", "2-2", "2-6") and got.value(2) == [2, 2] and got.position("2-6") == 3
+    steps = build_ordered_values(Builder(), Scope(), {"min": 70, "max": 80, "step": 5}, {}, "bids")
+    assert steps is not None and steps.names == ("70", "75", "80") and steps.steps == (70, 80, 5)
