@@ -72,6 +72,24 @@ def test_tuple_bids_rise_level_then_strain() -> None:
         st.apply("bid 1S")
 
 
+def test_bids_given_as_fields_are_the_same_set_as_the_product_given_as_data() -> None:
+    fields = _rules({**BRIDGE, "bids": {"fields": {"level": "range(1, 8)", "strain": "strains"},
+                                        "name": "text(level) + strain"}})
+    assert [m.text for m in Game(fields, 1).new_state().legal_moves()] == \
+        [m.text for m in Game(_rules(BRIDGE), 1).new_state().legal_moves()]
+    _, st = _play(fields, ["bid 1H", "pass", "bid 3NT", "pass", "pass", "pass"])
+    assert st.is_over and st.hand_results[-1]["vars"]["amount"] == [3, "NT"]  # read as contract[0], contract[1]
+
+
+def test_a_product_of_bids_may_keep_some_combinations_and_reorder_them() -> None:
+    no_trump_first = {"product": {"level": [1, 2], "strain": "strains"}, "text": "{level}{strain}",
+                      "when": "strain != 'D'",
+                      "order": "level * 10 + (0 if strain == 'NT' else 1 if strain == 'C' else "
+                               "2 if strain == 'H' else 3)"}
+    texts = [m.text for m in Game(_rules({**BRIDGE, "bids": no_trump_first}), 1).new_state().legal_moves()]
+    assert texts == ["pass", "bid 1NT", "bid 1C", "bid 1H", "bid 1S", "bid 2NT", "bid 2C", "bid 2H", "bid 2S"]
+
+
 def test_a_double_brings_the_passers_back_and_three_passes_end_it() -> None:
     # 1H by N, two passes, E... : W doubles after two passes; three more passes are needed.
     seats, st = _play(_rules(BRIDGE), ["bid 1H", "pass", "pass", "double", "pass", "pass", "pass"])
@@ -173,6 +191,9 @@ def test_an_extra_call_sees_the_bidding_so_far() -> None:
 @pytest.mark.parametrize(("auction", "message"), [
     ({"first": 0, "bids": {"values": [18, 20, 18]}}, "two values are named '18'"),
     ({"first": 0, "bids": {"values": [18, 20], "min": 1, "max": 3}}, "give exactly one of"),
+    ({"first": 0, "bids": {"fields": {"level": "range(1, 3)"}, "order": "1"}}, "two bids share a place"),
+    ({"first": 0, "bids": {"product": {"level": [1, 2]}, "text": "{level}", "name": "text(level)"}},
+     "give 'name' \\(an expression\\) or 'text' \\(a template\\), not both"),
     ({"first": 0, "bids": {"product": {"level": [1, 2], "strain": "nope"}}}, "unknown constant 'nope'"),
     ({"first": 0, "bids": {"product": {"level": [1, 2]}, "text": "{lvl}"}}, "unknown component 'lvl'"),
     ({"first": 0, "bids": {"values": [1, 2]}, "doubles": {"calls": ["play"]}}, "'play' is the engine's verb"),

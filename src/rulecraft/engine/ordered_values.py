@@ -168,6 +168,9 @@ def _combinations(b: Builder, root: Scope, raw: dict[str, Any], constants: dict[
 def _naming(b: Builder, scope: Scope, raw: dict[str, Any], names: list[str],
             what: str) -> Callable[[Ctx], str] | None:
     """How a combination is written: a ``name`` expression, or a ``text`` template of the components."""
+    if "name" in raw and "text" in raw:
+        b.error(raw["text"], f"{what}: give 'name' (an expression) or 'text' (a template), not both")
+        return None
     if "name" in raw:
         expr = b.expr(raw["name"], scope, T.STRING, f"{what} name")
         return lambda ctx: str(_evaluate(b, ctx, expr, raw["name"], "name"))

@@ -179,6 +179,9 @@ class Auction(Phase):
         a.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"{what} first seat")
         if "bids" in raw:
             a.ladder = build_ordered_values(b, scope.root(), raw["bids"], rs.constants, f"{what} bids")
+            if a.ladder is not None and len(set(a.ladder.place.values())) < len(a.ladder):
+                b.error(raw["bids"].get("order"), f"{what} bids: two bids share a place in the order; a bid "
+                                                  "must be told higher or lower than every other")
             if isinstance(raw["bids"], dict) and "verb" in raw["bids"]:
                 a.bid_verb = a._verb(b, raw["bids"]["verb"], True)
             a.max_wins = isinstance(raw["bids"], dict) and bool(raw["bids"].get("max_wins", False))
