@@ -5,6 +5,7 @@ call's condition sees, and verbs named by the rule file."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -252,3 +253,13 @@ def test_an_ordered_set_of_tuples_defaults_to_components_joined_by_a_dash() -> N
     assert got.names == ("1-2", "1-6", "2-2", "2-6") and got.value(2) == [2, 2] and got.position("2-6") == 3
     steps = build_ordered_values(Builder(), Scope(), {"min": 70, "max": 80, "step": 5}, {}, "bids")
     assert steps is not None and steps.names == ("70", "75", "80") and steps.steps == (70, 80, 5)
+
+
+def test_a_misspelt_key_of_the_bids_is_named_where_it_is_written(tmp_path: Path) -> None:
+    from support import rules_from_text
+
+    text = Path("variants/bridge/base.yaml").read_text(encoding="utf-8")
+    assert 'text: "{level}{strain}"' in text
+    with pytest.raises(RuleFileError, match=r"rules.yaml:\d+:9: error: unknown key 'txt' in the bids \(did you mean "
+                                            r"'text'\?\)"):
+        rules_from_text(tmp_path, text.replace('text: "{level}{strain}"', 'txt: "{level}{strain}"'))
