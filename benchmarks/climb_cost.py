@@ -10,9 +10,9 @@ so the machine's load cancels as far as it can.
     .venv/bin/python benchmarks/climb_cost.py                       # default-search (before) vs default
     .venv/bin/python benchmarks/climb_cost.py --games big-two --states 60 --rounds 9
     .venv/bin/python benchmarks/climb_cost.py --kind shed --specs default-shed-search,default \
-        --games tests/dogfood/crazy-eights/crazy-eights.yaml,tests/dogfood/fan-tan/fan-tan.yaml
+        --games crazy-eights,fan-tan
     .venv/bin/python benchmarks/climb_cost.py --kind each_seat --specs default-give-search,default --hands 2 \
-        --games tests/dogfood/president/president.yaml,tests/dogfood/daifugo/daifugo.yaml
+        --games president,daifugo
 """
 
 from __future__ import annotations
@@ -30,8 +30,7 @@ from rulecraft.engine.game import Game
 from rulecraft.engine.state import State
 from rulecraft.load import load_ruleset
 
-GAMES = ["big-two", "tests/dogfood/zheng-shangyou/zheng-shangyou.yaml", "tests/dogfood/daifugo/daifugo.yaml",
-         "tests/dogfood/president/president.yaml"]
+GAMES = ["big-two", "zheng-shangyou", "daifugo", "president"]
 
 
 def decisions(game: str, count: int, seed: int, kind: str = "climb", hands: int = 1) -> list[State]:

@@ -12,16 +12,18 @@ from typing import Any
 
 from rulecraft.dsl import Scope
 from rulecraft.engine.build import build_from_data
+from rulecraft.engine.builder import Builder
 from rulecraft.engine.reuse import BuildReuse
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.rules.compose import Composed, compose_documents, load_chain
 from rulecraft.rules.schema_check import check_composed
 
 
-def build_ruleset(composed: Composed, reuse: BuildReuse | None = None) -> Ruleset:
+def build_ruleset(composed: Composed, reuse: BuildReuse | None = None, builder: Builder | None = None) -> Ruleset:
     """Build the frozen Ruleset; raises RuleFileError listing every semantic problem found.
 
-    ``reuse``: parts earlier builds of the same files worked out (``engine/reuse.py``; validate)."""
+    ``reuse``: parts earlier builds of the same files worked out (``engine/reuse.py``; validate);
+    ``builder``: the one to build with (a tool's, keeping what it compiled; see ``Builder.compiled``)."""
     return build_from_data(
         composed.data,
         name=composed.name,
@@ -30,7 +32,14 @@ def build_ruleset(composed: Composed, reuse: BuildReuse | None = None) -> Rulese
         composed=composed,
         source_text=dict(getattr(composed, "source_text", {}) or {}),
         reuse=reuse,
+        builder=builder if builder is None else _with_sources(builder, composed),
     )
+
+
+def _with_sources(builder: Builder, composed: Composed) -> Builder:
+    """A tool's builder given the files' texts, as the builder made for a plain build is."""
+    builder.source_text = dict(getattr(composed, "source_text", {}) or {})
+    return builder
 
 
 _BUILT: dict[tuple[Any, ...], Ruleset] = {}

@@ -120,8 +120,10 @@ def move_text(rs: Ruleset | None, text: str, lang: str | None) -> str:
         return text
     words = text.split(" ")
     out = [named(rs, "verbs", words[0], lang)]
-    for word in words[1:]:
-        if word in rs.pieces.by_type_id:
+    for i, word in enumerate(words[1:], 1):
+        if i >= 2 and words[i - 1] == "as" and word in rs.combinations:  # a reading: the combination's name
+            out.append(named(rs, "rules", word, lang))
+        elif word in rs.pieces.by_type_id:
             out.append(piece_text(rs, word, lang=lang))
         else:
             out.append(named(rs, "calls", word, lang))

@@ -14,7 +14,7 @@ from rulecraft.engine.state import State
 from rulecraft.load import load_ruleset
 from rulecraft.runs.scenario import start_arranged
 
-BLACK_MARIA = Path(__file__).parents[1] / "dogfood" / "black-maria" / "black-maria.rules"
+BLACK_MARIA = Path(__file__).parents[2] / "variants" / "black-maria" / "base.rules"
 SUITS = {f"hand[{seat}]": [f"{suit}{rank}" for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
                                                         "K", "A")]
          for seat, suit in enumerate("hcds")}

@@ -17,7 +17,7 @@ from rulecraft.agents import playability as pl
 from rulecraft.load import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
-CRAZY_EIGHTS = "tests/dogfood/crazy-eights/crazy-eights.yaml"
+CRAZY_EIGHTS = "crazy-eights"
 
 SCRIPT = """
 import json, sys

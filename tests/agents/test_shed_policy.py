@@ -16,8 +16,8 @@ from rulecraft.engine.game import Game
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
 
-CRAZY_EIGHTS = "tests/dogfood/crazy-eights/crazy-eights.yaml"
-FAN_TAN = "tests/dogfood/fan-tan/fan-tan.yaml"
+CRAZY_EIGHTS = "crazy-eights"
+FAN_TAN = "fan-tan"
 
 
 def _shed_decisions(rs: Ruleset, games: int, seed: int = 1, by_default: bool = False) -> Iterator[State]:
@@ -126,7 +126,7 @@ def test_fan_tan_keeps_its_sevens_while_it_can_shed_a_piece_far_from_them() -> N
 
 
 # ---------------------------------------------------------------------- passing pieces on before a climb
-PRESIDENT = "tests/dogfood/president/president.yaml"
+PRESIDENT = "president"
 
 
 def _card_returns(rs: Ruleset, games: int, seed: int = 1) -> Iterator[State]:

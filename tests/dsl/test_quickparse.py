@@ -23,7 +23,7 @@ from rulecraft.rules.rulefiles import read_rule_file
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted([*(ROOT / "variants").glob("*/*.yaml"), *(ROOT / "variants").glob("*/*.rules"),
-                *(ROOT / "tests" / "dogfood").glob("*/*.yaml")])
+                *(ROOT / "tests" / "dogfood").glob("*/*.yaml"), *(ROOT / "tests" / "scenarios").glob("*/*.yaml")])
 
 
 def _file_texts() -> list[str]:

@@ -275,7 +275,7 @@ def test_bluffer_counts_every_copy_of_a_value() -> None:
     """With two decks there are eight aces: holding four, a claim of two aces may well be true."""
     from pathlib import Path
 
-    path = Path(__file__).parents[1] / "dogfood" / "cheat" / "cheat.yaml"
+    path = Path(__file__).parents[2] / "variants" / "cheat" / "base.yaml"
     rs = load_ruleset(str(path), {})
     aces = ["cA", "dA", "hA", "sA"]
     st = start_arranged(rs, {"deal": {"hand[1]": ["c2", "d2"], "hand[2]": aces}})

@@ -20,8 +20,6 @@ from rulecraft.engine.phases.tricks import TrickData, Tricks
 from rulecraft.engine.state import State
 from rulecraft.load import load_ruleset
 
-DOGFOOD = Path(__file__).parents[1] / "dogfood"
-
 
 def _trick_phase(rs: object) -> GeneratedComboTricks:
     return next(p for p in rs.phases if isinstance(p, Tricks))  # type: ignore[attr-defined]
@@ -47,13 +45,13 @@ def _apply_generic(phase: Tricks, st: State, move: object) -> None:
 
 
 # Every bundled ruleset whose trick phase plays combinations, face-down plays or identical copies, under
-# the options that change its trick phase, and the dogfood trick games of that shape.
+# the options that change its trick phase, and the other trick games of that shape.
 CASES = [
     ("luk-fu", {}), ("luk-fu", {"players": "4"}), ("luk-fu", {"old_cards": "public-plus-original-run"}),
     ("luk-fu", {"established_by_failure": "on"}), ("luk-fu", {"five_tricks": "unbeatable"}),
     ("luk-fu", {"passed_elder_five": "may-show"}),
     ("tien-gow", {}), ("variants/tien-gow/bunmu-son.yaml", {}), ("variants/luk-fu/four-players.yaml", {}),
-    (str(DOGFOOD / "auction-pinochle" / "auction-pinochle.yaml"), {}),
+    ("auction-pinochle", {}),
     # runs of groups in an order a variable changes each hand, kickers sharing a value, a `where`
     ("tests/engine/rules/pairs-in-a-row.yaml", {}),
 ]

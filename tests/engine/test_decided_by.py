@@ -1,6 +1,6 @@
 """seats.decided_by: a seat whose decisions another seat's player makes (a dummy).
 
-The rules of a whole game are pinned by tests/dogfood/dummy-whist; these tests pin the kind's own
+The rules of a whole game are pinned by tests/scenarios/dummy-whist; these tests pin the kind's own
 contract: who is to act, what the phases judge, what the log, the views, clones, replays and the
 refusal messages say.
 """
@@ -21,7 +21,7 @@ from rulecraft.errors import IllegalMoveError, RulecraftError, RuleFileError
 from rulecraft.rules.compose import compose
 from rulecraft.runs.log import log_lines, replay_lines
 
-DUMMY = Path(__file__).resolve().parents[1] / "dogfood" / "dummy-whist" / "dummy-whist.yaml"
+DUMMY = Path(__file__).resolve().parents[2] / "variants" / "dummy-whist" / "base.yaml"
 
 
 def _rules(decided_by: Any = "seat - 2 if seat in dummies else seat", **options: str) -> Ruleset:

@@ -21,12 +21,9 @@ from rulecraft.engine.game import Game
 from rulecraft.errors import ExpressionRuntimeError
 from rulecraft.load import load_ruleset
 
-DOGFOOD = Path(__file__).parents[1] / "dogfood"
 GAMES = [("big-two", {}), ("doubt", {}), ("hearts", {}), ("luk-fu", {}), ("rook", {}), ("spades", {}),
          ("tien-gow", {}), ("yukushi", {}), ("rook", {"nest_to": "bidder"}), ("rook", {"redeal": "any-time"})] + [
-    (str(DOGFOOD / game / f"{game}.{ext}"), {}) for game, ext in (
-        ("auction-pitch", "yaml"), ("black-maria", "rules"), ("euchre", "yaml"), ("fan-tan", "yaml"),
-        ("oh-hell", "yaml"), ("sheepshead", "yaml"), ("texas-42", "yaml"))]
+    (game, {}) for game in ("auction-pitch", "black-maria", "euchre", "fan-tan", "oh-hell", "sheepshead", "texas-42")]
 
 
 def _play(rs: Any) -> list[Any]:

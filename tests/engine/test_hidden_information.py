@@ -43,21 +43,8 @@ WALK = 40  # moves walked at most to reach the first deal
 ADAPTERS_EVERY = 4  # the adapters' observations are compared after every 4th move (and after the deal)
 
 
-DOGFOOD = Path(__file__).resolve().parents[1] / "dogfood"
-
-
-def _dogfood_rule_files() -> list[str]:
-    """Every rule file of tests/dogfood (each game's, and its overlays), YAML or the text form."""
-    from rulecraft.rules.yamlload import load_yaml_file
-    from rulecraft.runs.scenario import is_rule_file
-
-    return [str(p) for p in sorted(DOGFOOD.rglob("*")) if p.suffix == ".rules" or (
-        p.suffix == ".yaml" and p.name != "mutants.yaml" and is_rule_file(load_yaml_file(p)))]
-
-
 def _configurations() -> Iterator[tuple[str, dict[str, str], str | None]]:
-    """Every bundled ruleset with its defaults, each non-default option choice, and each preset; every
-    rule file of tests/dogfood with its defaults and each preset."""
+    """Every bundled ruleset with its defaults, each non-default option choice, and each preset."""
     for ref in list_bundled():
         base = compose(ref)
         yield ref, {}, None
@@ -66,10 +53,6 @@ def _configurations() -> Iterator[tuple[str, dict[str, str], str | None]]:
                 if choice.id != opt.default:
                     yield ref, {opt.id: choice.id}, None
         for preset in base.presets:
-            yield ref, {}, preset.id
-    for ref in _dogfood_rule_files():
-        yield ref, {}, None
-        for preset in compose(ref).presets:
             yield ref, {}, preset.id
 
 

@@ -11,7 +11,7 @@ from rulecraft.engine.build import build_from_data
 from rulecraft.engine.game import Game
 from rulecraft.rules.compose import compose
 
-EIGHTS = Path(__file__).resolve().parents[1] / "dogfood" / "crazy-eights" / "crazy-eights.yaml"
+EIGHTS = Path(__file__).resolve().parents[2] / "variants" / "crazy-eights" / "base.yaml"
 
 
 def _deck_after_starter(extra: list[dict[str, Any]]) -> list[str]:

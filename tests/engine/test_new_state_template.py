@@ -13,9 +13,7 @@ from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State, start
 from rulecraft.load import load_ruleset
 
-DOGFOOD = Path(__file__).parents[1] / "dogfood"
-REFS = ["rook", "hearts", "spades", "big-two", "doubt", "luk-fu", "tien-gow", "yukushi",
-        str(DOGFOOD / "euchre" / "euchre.yaml"), str(DOGFOOD / "fan-tan" / "fan-tan.yaml")]
+REFS = ["rook", "hearts", "spades", "big-two", "doubt", "luk-fu", "tien-gow", "yukushi", "euchre", "fan-tan"]
 
 
 def _built(rs: Ruleset, seed: int, max_hands: int) -> State:

@@ -21,7 +21,7 @@ import pytest
 from rulecraft.agents.base import make_agent
 from rulecraft.engine.game import Game
 from rulecraft.load import load_ruleset
-from rulecraft.rules.registry import bundled_variants_dir
+from rulecraft.rules.registry import base_file, bundled_variants_dir
 from rulecraft.rules.yamlload import load_yaml_file
 from rulecraft.runs.scenario import is_rule_file
 
@@ -29,7 +29,7 @@ DOGFOOD = Path(__file__).parents[1] / "dogfood"
 
 
 def _rule_files() -> list[str]:
-    bundled = sorted(str(p) for p in bundled_variants_dir().glob("*/base.yaml"))
+    bundled = sorted(str(base_file(d)) for d in bundled_variants_dir().iterdir() if base_file(d) is not None)
     dogfood = sorted(str(p) for p in DOGFOOD.glob("*/*.rules"))
     dogfood += sorted(str(p) for p in DOGFOOD.glob("*/*.yaml") if is_rule_file(load_yaml_file(p)))
     return bundled + dogfood

@@ -1,6 +1,6 @@
 """The shed phase kind: shedding turns with a stock to draw from and plays that make their player choose.
 
-The rules of a whole game are pinned by the scenarios of tests/dogfood/crazy-eights; these tests pin
+The rules of a whole game are pinned by the scenarios of tests/scenarios/crazy-eights; these tests pin
 what a rule author is told, and the kind's own corners (a choice pending across a clone, a blocked end).
 """
 
@@ -19,7 +19,7 @@ from rulecraft.engine.state import State
 from rulecraft.errors import IllegalMoveError, RuleFileError
 from rulecraft.rules.compose import compose
 
-EIGHTS = Path(__file__).resolve().parents[1] / "dogfood" / "crazy-eights" / "crazy-eights.yaml"
+EIGHTS = Path(__file__).resolve().parents[2] / "variants" / "crazy-eights" / "base.yaml"
 
 
 def _eights(change: Any = None, **options: str) -> Ruleset:

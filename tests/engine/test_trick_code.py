@@ -46,13 +46,11 @@ def _apply_generic(phase: Tricks, st: State, move: object) -> None:
 
 
 # Every Rook option choice, and the other bundled games whose trick phase has the generated shape
-# (their rounds end with other effects: Hearts' and Spades' on_round rules), and the tests/dogfood
-# trick games of that shape (one of them, Auction Pitch, judged over plays, not pieces).
-DOGFOOD = Path(__file__).parents[1] / "dogfood"
+# (their rounds end with other effects: Hearts' and Spades' on_round rules), and the other trick games
+# of that shape (one of them, Auction Pitch, judged over plays, not pieces).
 CASES = [("rook", o) for o in ROOK_CHOICES] + [("hearts", {}), ("spades", {})] + [
-    (str(DOGFOOD / game / f"{game}.{ext}"), {}) for game, ext in (
-        ("auction-pitch", "yaml"), ("black-maria", "rules"), ("euchre", "yaml"), ("german-whist", "yaml"),
-        ("ninety-nine", "yaml"), ("oh-hell", "yaml"), ("sheepshead", "yaml"), ("texas-42", "yaml"))]
+    (game, {}) for game in ("auction-pitch", "black-maria", "euchre", "german-whist", "ninety-nine", "oh-hell",
+                            "sheepshead", "texas-42")]
 
 
 @pytest.mark.parametrize(("ref", "options"), CASES,

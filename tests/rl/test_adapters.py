@@ -7,7 +7,6 @@ import random
 import subprocess
 import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -21,9 +20,9 @@ from rulecraft.rules.registry import list_bundled
 
 BUNDLED = list_bundled()
 # a shed phase's moves: 'draw' and the value a play makes its player name ('name h')
-CRAZY_EIGHTS = str(Path(__file__).resolve().parents[1] / "dogfood" / "crazy-eights" / "crazy-eights.yaml")
+CRAZY_EIGHTS = "crazy-eights"
 # a seat whose decisions its partner makes: the partner is the current player for the dummy's turns
-DUMMY_WHIST = str(Path(__file__).resolve().parents[1] / "dogfood" / "dummy-whist" / "dummy-whist.yaml")
+DUMMY_WHIST = "dummy-whist"
 
 
 def test_the_bundled_games_are_all_found() -> None:

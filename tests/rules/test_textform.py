@@ -68,7 +68,7 @@ def test_a_bundled_game_loads_from_its_text_form_as_the_same_ruleset(path: Path,
     from_text = load_ruleset(str(out))
     # The content hash is of the composed data: the same hash is the same game for every seed.
     assert from_text.content_hash == from_yaml.content_hash
-    assert compose(str(out)).provenance.origin("seats.count").pos.file.endswith("base.rules")  # type: ignore[union-attr]
+    assert compose(str(out)).provenance.origin("name").pos.file.endswith("base.rules")  # type: ignore[union-attr]
 
 
 def test_simulating_the_text_form_gives_the_yaml_results(tmp_path: Path) -> None:

@@ -69,7 +69,7 @@ def test_the_text_form_is_read_too(tmp_path: Path) -> None:
     copy.write_text((ROOT / "variants/doubt/base.rules").read_text(encoding="utf-8"), encoding="utf-8")
     warnings = _warnings(copy)
     assert warnings and all("names 'notes.md'" in w for w in warnings)
-    assert warnings[0].startswith(f"{copy}:12:6: warning: ")  # the source list's last item, where the name starts
+    assert warnings[0].startswith(f"{copy}:13:6: warning: ")  # the source list's last item, where the name starts
     (tmp_path / "notes.md").write_text((ROOT / "variants/doubt/notes.md").read_text(encoding="utf-8"),
                                        encoding="utf-8")
     assert _warnings(copy) == []

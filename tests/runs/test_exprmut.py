@@ -77,3 +77,18 @@ def test_an_overlay_changing_an_option_s_default_gets_the_base_s_other_choices()
     overlay = [m for m in enumerate_mutants(chain) if m.file == chain[-1].file]
     assert [(m.operator, m.rule) for m in overlay] == [("default", "options[players].default")]
     assert overlay[0].change.startswith("default '4' -> ")
+
+
+def test_each_operand_of_and_or_left_out_in_turn() -> None:
+    dropped = [(e.change, e.apply(t)) for t in ["a and (b or c) and not d"]
+               for e in expression_edits(t, False) if e.operator == "drop-operand"]
+    assert dropped == [
+        ("'a' left out of 'and'", "(b or c) and not d"),
+        ("'b or c' left out of 'and'", "a and not d"),
+        ("'b' left out of 'or'", "a and (c) and not d"),
+        ("'c' left out of 'or'", "a and (b) and not d"),
+        ("'not d' left out of 'and'", "a and (b or c)"),
+    ]
+    # An 'or' kept inside what is left of an 'and' keeps its brackets: the meaning of what stays is unchanged.
+    assert ("'a' left out of 'or'", "(b or c) and d") in [
+        (e.change, e.apply("a or (b or c) and d")) for e in expression_edits("a or (b or c) and d", False)]

@@ -8,8 +8,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from support import ruleset
 
@@ -19,10 +17,10 @@ from rulecraft.runs.invariants import state_problems
 from rulecraft.runs.log import log_lines, replay_lines
 from rulecraft.runs.simulate import play_game
 
-CRAZY_EIGHTS = str(Path(__file__).resolve().parents[1] / "dogfood" / "crazy-eights" / "crazy-eights.yaml")
-FAN_TAN = str(Path(__file__).resolve().parents[1] / "dogfood" / "fan-tan" / "fan-tan.yaml")
-DUMMY_WHIST = str(Path(__file__).resolve().parents[1] / "dogfood" / "dummy-whist" / "dummy-whist.yaml")
-KNOCK_OUT = str(Path(__file__).resolve().parents[1] / "dogfood" / "knock-out-whist" / "knock-out-whist.yaml")
+CRAZY_EIGHTS = "crazy-eights"
+FAN_TAN = "fan-tan"
+DUMMY_WHIST = "dummy-whist"
+KNOCK_OUT = "knock-out-whist"
 # Rook with random agents rarely reaches 300 (the bidder usually fails), so matches are kept short.
 GAMES = [("rook", {}, seed) for seed in range(6)] + [
     ("rook", {"bird_rank": "lowest", "ones": "kept"}, 100),

@@ -275,3 +275,33 @@ def test_a_listing_whose_rule_path_is_near_a_mutants_suggests_it(tiny_copy: Path
     assert ("no mutant [hand.phases[scoring].effects[most-trick].when]: '>=' -> '>' "
             "(did you mean rule: \"hand.phases[scoring].effects[most-tricks].when\"?)") in r.output
     assert "no mutant [nothing.like.it]: '>=' -> '>' (was the rule file edited?)" in r.output
+
+
+def test_a_listed_equivalent_that_random_games_tell_apart_is_reported(tiny_copy: Path) -> None:
+    # No scenario sweeps all three tricks, so leaving out the sweep bonus survives; random games do sweep,
+    # and score 5 more. The off-suit single worth 1 instead of 0 still never beats a lead (a tie goes to
+    # the lead): the games are the same, and that listing stands.
+    (tiny_copy / "scenarios" / "mutants.yaml").write_text(
+        "equivalent:\n"
+        "  - {rule: 'hand.phases[scoring].effects[sweep]', change: \"effect 'sweep' left out\", reason: wrong}\n"
+        "  - {rule: 'combinations[single].strength', change: \"'0' -> '1'\", reason: never beats a lead}\n",
+        encoding="utf-8")
+    r = CliRunner().invoke(cli, ["test", "--mutate", "tiny/scenarios", "--format", "json"])
+    assert r.exit_code == 1, r.output
+    out = json.loads(r.output)
+    (changed,) = out["changed_equivalents"]
+    assert changed["change"] == "effect 'sweep' left out"
+    assert " ends a hand with other payments or tricks" in changed["detail"] \
+        or "another result" in changed["detail"]
+    assert {e["change"] for e in out["equivalents"]} == {"effect 'sweep' left out", "'0' -> '1'"}
+    text = CliRunner().invoke(cli, ["test", "--mutate", "tiny/scenarios"]).output
+    assert "the mutant tiny/rules.yaml:" in text and "effect 'sweep' left out is listed as equivalent, but game" in text
+    # Without the games (--equivalent-games 0) the listing is taken at its word.
+    assert CliRunner().invoke(cli, ["test", "--mutate", "tiny/scenarios", "--equivalent-games", "0"]).exit_code == 0
+
+
+def test_json_gives_the_figures_of_each_operator(report: MutationReport) -> None:
+    by = report.as_json()["by_operator"]
+    assert by["compare"]["killed"] >= 1 and by["drop-restriction"] == {
+        "mutants": 1, "killed": 1, "survived": 0, "invalid": 0, "equivalent": 0, "kill_rate": 1.0}
+    assert sum(f["mutants"] for f in by.values()) == len(report.mutants)

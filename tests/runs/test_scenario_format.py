@@ -137,11 +137,11 @@ def test_scores_expected_before_the_match_ends_say_so(tmp_path: Path) -> None:
 
 
 def test_a_deal_the_rules_move_before_play_begins_is_refused_at_the_deal(tmp_path: Path) -> None:
-    # From the second hand of the dogfood President the Scum (seat 0 here) gives its two best cards to the
+    # From the second hand of President the Scum (seat 0 here) gives its two best cards to the
     # President before anyone decides: the deal's order is worked out from where each deck position is when
     # play begins, so the four 2s named for seat 0 (its two best: h2 and s2) would silently start elsewhere.
     # Refused, pointing at the list.
-    president = Path(__file__).resolve().parents[1] / "dogfood" / "president" / "president.yaml"
+    president = Path(__file__).resolve().parents[2] / "variants" / "president" / "base.yaml"
     path = _write(tmp_path, "moved.yaml", f"ruleset: {president}\n"
                                           "given: {hand_number: 2, vars: {title: [4, 2, 3, 1]}}\n"
                                           "deal:\n  \"hand[0]\": [c2, d2, h2, s2]\n"
@@ -181,3 +181,11 @@ def test_a_hidden_piece_with_copies_says_which_copy_the_seat_sees(tmp_path: Path
     assert not result.passed
     # seat 1 holds the other copy of c1: the failure says so, rather than suggest a leak
     assert "c1 has 2 copies and an id names them all: the seat sees one in hand[1]" in result.failures[0]
+
+
+def test_a_move_that_should_be_legal_and_is_not_lists_the_legal_moves(tmp_path: Path) -> None:
+    # Bids go to 120 (the 1s removed): 200 is not among seat 1's moves, and the failure says what is.
+    path = _write(tmp_path, "s.yaml", ROOK_DEAL + "steps:\n  - {expect: {legal_includes: [bid 200]}}\n")
+    (failure,) = run_scenario_file(path).failures
+    assert failure.endswith("move 'bid 200' should be legal; legal for seat 1: pass, bid 70, bid 75, bid 80, "
+                            "bid 85, bid 90, bid 95, bid 100, bid 105, bid 110, bid 115, bid 120")

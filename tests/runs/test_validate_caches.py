@@ -37,6 +37,7 @@ def test_building_and_playing_every_configuration_leaves_the_shared_layers_uncha
     from rulecraft.runs.invariants import check_behaviour
 
     files = collect_files([bundled_variants_dir()])
+    compose_mod._LAYERS.clear()  # only the bundled files' layers (other tests' mutants would be evicted first)
     before = {}
     for f in files:
         compose(str(f))
@@ -117,7 +118,7 @@ def test_a_changed_file_is_seen(tmp_path: Path, change: str, message: str) -> No
 def test_the_content_hash_of_every_configuration_is_that_of_its_canonical_json() -> None:
     import hashlib
 
-    from rulecraft.rules.compose import NOT_HASHED, canonical_json
+    from rulecraft.rules.compose import NOT_HASHED, canonical_json, options_read
 
     checked = 0
     for f in collect_files([bundled_variants_dir()]):
@@ -127,7 +128,10 @@ def test_the_content_hash_of_every_configuration_is_that_of_its_canonical_json()
         for options, preset in configs:
             c = compose(str(f), options, preset)
             body = {k: v for k, v in c.data.items() if k not in NOT_HASHED}
-            assert c.content_hash == hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+            # (and the choices of the options an expression reads with option('id'), where there are any)
+            read = options_read(c.data, c.chosen)
+            text = canonical_json(body) + (f"\noption(): {canonical_json(read)}" if read else "")
+            assert c.content_hash == hashlib.sha256(text.encode("utf-8")).hexdigest()
             checked += 1
     assert checked > 50
 

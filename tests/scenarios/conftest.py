@@ -22,7 +22,29 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Any:
-        yield ScenarioItem.from_parent(self, name=self.path.stem)
+        from rulecraft.rules.yamlload import load_yaml_file
+        from rulecraft.runs.scenario import is_rule_file
+
+        # A rule file kept beside the scenarios that play it (a short pack, as rulecraft test reads it too)
+        # is checked as rulecraft validate checks it.
+        if is_rule_file(load_yaml_file(self.path)):
+            yield RuleFileItem.from_parent(self, name=f"validate {self.path.stem}")
+        else:
+            yield ScenarioItem.from_parent(self, name=self.path.stem)
+
+
+class RuleFileItem(pytest.Item):
+    def runtest(self) -> None:
+        from rulecraft.runs.validate import validate_file
+
+        report = validate_file(self.path)
+        if not report.ok:
+            raise ScenarioFailed([str(d) for d in report.diagnostics])
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, ScenarioFailed):
+            return "\n".join(excinfo.value.failures)
+        return str(excinfo.getrepr(style="short"))
 
 
 class ScenarioItem(pytest.Item):

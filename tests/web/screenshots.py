@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -30,14 +31,17 @@ def main(out: Path) -> None:
         start(driver, base, ref, humans=1, choose_bots="random")
         table = app.state.tables.find(driver.current_url.rsplit("/", 1)[1])[0]
         # Play on until seat 0 is to act with a round under way (pieces on the table) and a piece to play.
-        for _ in range(400):
+        for _ in range(2000):
             st = table.st
             legal = st.view(0).get("legal", [])
+            if not legal:  # the bots are moving (in the server's pool): wait for seat 0's turn
+                time.sleep(0.05)
+                continue
             plays = [m for m in legal if m.split(" ")[0] in PLAIN]
             if plays and any(e.get("type") == "move" and str(e.get("move", "")).split(" ")[0] in PLAIN
                              for e in st.history[-3:]):
                 break
-            table.play(0, choose(legal))
+            table.play(0, choose(legal), table.version)
         driver.get(driver.current_url)
         for piece in driver.find_elements("css selector", "#hand .piece.playable")[:1]:
             piece.click()

@@ -38,10 +38,15 @@ return [document.body.innerText,
 SYNC = "const done = arguments[arguments.length - 1]; window.rulecraftSync().then(() => done(true));"
 
 
+# Moves by which a person passes: the bare 'pass', a choice named 'pass', and a bid of 0 where a game
+# writes its pass as one (Auction Pitch, Texas 42).
+PASSES = ("pass", "name pass", "bid 0")
+
+
 def choose(legal: list[str]) -> str:
     """A person who bids, declares and plays rather than passing, so the hand is played out, and who plays
     as many pieces at once as the rules allow (several pieces selected, then confirmed)."""
-    moves = [m for m in legal if m != "pass"] or legal
+    moves = [m for m in legal if m not in PASSES] or legal
     return max(moves, key=lambda m: (len(m.split(" ")), -moves.index(m)))
 
 

@@ -76,6 +76,14 @@ def test_the_start_form_shows_each_option_and_preset_with_description_and_source
     assert len(re.findall(r'name="seat\.\d"', four)) == 4
 
 
+def test_a_game_written_in_the_text_form_starts_as_one_in_yaml_does(client: TestClient) -> None:
+    # Black Maria is bundled as variants/black-maria/base.rules: its start form, and the game.
+    page = client.get("/start", params={"ref": "black-maria"})
+    assert page.status_code == 200 and "Which two is taken out of the pack to make 51 cards." in page.text
+    seats = {f"seat.{i}": "human" if i == 0 else "random" for i in range(3)}
+    assert client.post("/start", data={"ref": "black-maria", "seed": "7", **seats}).status_code == 303
+
+
 # ---------------------------------------------------------------------- rulesets from folders
 def test_a_rule_file_in_an_allowed_folder_can_be_played(client: TestClient, rules_dir: Path) -> None:
     house = str(rules_dir / "house.yaml")

@@ -167,7 +167,7 @@ def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random,
         return min(plays, key=lambda mp: (-own(mp[1].pieces), weakness(mp)))[0]
     winning: list[tuple[Any, tuple[Move, Play]]] = []
     for mp in plays:
-        if not mp[1].face_up:
+        if mp[1].combo is None:  # face down, or face up forming no combination: it wins nothing
             continue
         cls, strength = _rate(st, phase, mp[1])
         if d.best < 0 or (cls == d.classes[d.best] and strength > d.strengths[d.best]):

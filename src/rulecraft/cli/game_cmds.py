@@ -109,8 +109,12 @@ def _new_log_dir(log_dir: str) -> None:
                    "suite's own time, at least 30; 0: no limit).")
 @click.option("--fail-under", type=FiniteFloatRange(min=0, max=100), default=None,
               help="--mutate: exit 1 when the kill rate (percent) is below this.")
+@click.option("--equivalent-games", type=click.IntRange(min=0), default=10, show_default=True,
+              help="--mutate: seeded random games each mutant listed as equivalent is played in, with and without "
+                   "it; a listing whose games differ is reported (0: none).")
 def test_cmd(paths: tuple[str, ...], quiet: bool, mutate: bool, coverage: bool, fmt: str, workers: int,
-             max_mutants: int | None, seed: int, timeout: float | None, fail_under: float | None) -> None:
+             max_mutants: int | None, seed: int, timeout: float | None, fail_under: float | None,
+             equivalent_games: int) -> None:
     """Run rule scenarios (YAML files, or directories of them) and report like pytest.
 
     With --mutate, measure what the scenarios pin down instead; with --coverage, which rules they exercise.
@@ -128,7 +132,7 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, mutate: bool, coverage: bool, 
 
         if mutate:
             run_mutate(paths, fmt=fmt, quiet=quiet, workers=workers, max_mutants=max_mutants, seed=seed,
-                       timeout=timeout, fail_under=fail_under)
+                       timeout=timeout, fail_under=fail_under, games=equivalent_games)
         else:
             run_coverage(paths, fmt=fmt)
         return

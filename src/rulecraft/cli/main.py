@@ -27,8 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                                             "(options marked *)."),
     "fmt": ("rulecraft.cli.convert_cmds", "Format .rules files in place, in the canonical layout convert writes "
                                           "(comments are kept)."),
-    "list": ("rulecraft.cli.rules_cmds", "List the bundled rulesets with their options (default marked *) and "
-                                         "presets."),
+    "list": ("rulecraft.cli.rules_cmds", "List the bundled rulesets by family, with their options (default marked *) "
+                                         "and presets."),
     "play": ("rulecraft.cli.play_cmds", "Play RULESET at the terminal: you against bots, or several people taking "
                                         "turns at one keyboard."),
     "replay": ("rulecraft.cli.replay_cmds", "Step through a saved game (FILE, a log from play or simulate "

@@ -7,18 +7,18 @@ import sys
 
 import click
 
-from rulecraft.runs.mutate import NOT_REACHED, SURVIVED, MutationReport
+from rulecraft.runs.mutate import EQUIVALENT_GAMES, NOT_REACHED, SURVIVED, MutationReport
 
 
 def run_mutate(paths: tuple[str, ...], *, fmt: str, quiet: bool, workers: int, max_mutants: int | None, seed: int,
-               timeout: float | None, fail_under: float | None) -> None:
+               timeout: float | None, fail_under: float | None, games: int = EQUIVALENT_GAMES) -> None:
     """Mutate the rule files the scenarios play and report the survivors; exit 1 on a problem."""
     from rulecraft.cli.progress import progress_bar
     from rulecraft.runs.mutate import plan_mutations
 
     plan = plan_mutations(list(paths), max_mutants=max_mutants, seed=seed)
     with progress_bar(len(plan.tried), "mutants") as update:
-        report = plan.run(workers=workers, timeout=timeout, progress=update)
+        report = plan.run(workers=workers, timeout=timeout, progress=update, games=games)
     if fmt == "json":
         click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
     else:
@@ -27,7 +27,8 @@ def run_mutate(paths: tuple[str, ...], *, fmt: str, quiet: bool, workers: int, m
     below = fail_under is not None and rate is not None and 100 * rate < fail_under
     if below and fmt != "json":
         click.echo(f"the kill rate {100 * (rate or 0):.1f}% is below --fail-under {fail_under:g}%")
-    if report.baseline.failures or report.killed_equivalents() or report.stale_equivalents() or below:
+    if report.baseline.failures or report.killed_equivalents() or report.changed_equivalents() \
+            or report.stale_equivalents() or below:
         sys.exit(1)
 
 
@@ -44,10 +45,15 @@ def _print_mutants(report: MutationReport, quiet: bool) -> None:
     for e, m in report.killed_equivalents():
         click.echo(f"{e.where}: the mutant {m.at}: {m.change} is listed as equivalent, but it is "
                    f"{report.status(m)}: {report.outcomes[m.index].detail}")
+    for e, m, detail in report.changed_equivalents():
+        click.echo(f"{e.where}: the mutant {m.at}: {m.change} is listed as equivalent, but {detail}")
     for e in report.stale_equivalents():
         meant = report.likely_meant(e)
         hint = f"did you mean {meant}?" if meant else "was the rule file edited?"
         click.echo(f"{e.where}: no mutant {e.named}: {e.change} ({hint})")
+    if not quiet:  # (the files' figures last: the line a reader looks for)
+        for kind, figures in report.by_operator().items():
+            _summary(f"operator {kind}", figures)
     for f in report.suite.files:
         _summary(f"{f} ({', '.join(report.suite.rulesets_of(f))})", report.figures([m for m in report.mutants
                                                                                         if m.file == f]))

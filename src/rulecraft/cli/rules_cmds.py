@@ -42,7 +42,8 @@ def register(group: click.Group) -> None:
 @click.option("--max-moves", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="--simulate: a game still going after this many moves is reported as one that does not end.")
 @click.option("--time-limit", type=FiniteFloatRange(min=0, min_open=True), default=30.0, show_default=True,
-              metavar="SECONDS", help="--simulate: so is a game still going after this many seconds.")
+              metavar="SECONDS", help="--simulate: a game still going after this many seconds is cut and reported "
+                                      "as too slow to check (a warning); the next configuration is played.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="--simulate: play the configurations' games in this many local processes.")
 @click.pass_context
@@ -52,8 +53,9 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
 
     Every ruleset is also checked under each option choice and each preset. With --simulate N, each
     of those configurations also plays N random games, and any game that does not end (within
-    --max-moves moves and --time-limit seconds), reaches a state with no legal move, or breaks an
-    engine invariant is reported with its seed; the status line (on a terminal) says about how long
+    --max-moves moves), reaches a state with no legal move, or breaks an engine invariant is reported
+    with its seed (a game still going after --time-limit seconds is cut, with a warning that it was
+    too slow to check); the status line (on a terminal) says about how long
     the file's games have left, and --workers W plays them in W processes (the report is the same).
     With no PATHS, the bundled rule files; a path that does not exist here but names bundled files
     (variants/..., a ruleset's name) means those.
@@ -85,13 +87,15 @@ def validate(ctx: click.Context, paths: tuple[str, ...], fmt: str, no_build: boo
         for d in diags:
             click.echo(d.format())
         if bad:
-            n = len(diags)
+            n = sum(d.severity == "error" for d in diags)
             click.echo(f"{n} problem{'s' if n != 1 else ''} in {len(bad)} of {len(files)} "
                        f"file{'s' if len(files) != 1 else ''}")
         else:
             checked = sum(max(r.variants_checked, 1) for r in reports)
+            warned = len(diags)  # (only warnings: none of them fails a file)
             click.echo(f"ok: {len(files)} file{'s' if len(files) != 1 else ''} valid "
-                       f"({checked} configuration{'s' if checked != 1 else ''} checked)")
+                       f"({checked} configuration{'s' if checked != 1 else ''} checked"
+                       f"{f'; {warned} warning' + ('s' if warned != 1 else '') if warned else ''})")
     if bad:
         ctx.exit(1)
 
@@ -145,51 +149,57 @@ _COLLECT_EVERY = 256
 @click.command("list")
 @FORMAT
 def list_cmd(fmt: str) -> None:
-    """List the bundled rulesets with their options (default marked *) and presets."""
-    from rulecraft.errors import RulecraftError
-    from rulecraft.rules.compose import compose
-    from rulecraft.rules.registry import list_bundled
+    """List the bundled rulesets by family, with their options (default marked *) and presets."""
+    from rulecraft.rules.library import bundled_entries, by_family
 
+    groups = by_family(bundled_entries())
     entries: list[dict[str, Any]] = []
-    for name in list_bundled():
-        try:
-            c = compose(name)
-        except RulecraftError as exc:
-            entries.append({"name": name, "error": str(exc).splitlines()[0]})
-            continue
-        display = c.data.get("display") or {}
-        languages = {str(k): str(v) for k, v in (display.get("languages") or {}).items()}
-        default = str(display.get("default_language") or next(iter(languages), "en"))
-        entries.append({
-            "name": name,
-            "title": c.title,
-            "file": c.files[-1],
-            "languages": languages or {default: default},
-            "default_language": default,
-            "options": [{"id": o.id, "description": o.description, "default": o.default,
-                         "choices": [{"id": ch.id, "description": ch.description,
-                                      **({"other_names": list(ch.other_names)} if ch.other_names else {})}
-                                     for ch in o.choices]}
-                        for o in c.options],
-            "presets": [{"id": p.id, "description": p.description, "options": p.options} for p in c.presets],
-        })
+    for family, members in groups:
+        for entry in members:
+            c = entry.composed
+            if c is None:
+                entries.append({"name": entry.name, "family": family.id, "error": entry.error})
+                continue
+            display = c.data.get("display") or {}
+            languages = {str(k): str(v) for k, v in (display.get("languages") or {}).items()}
+            default = str(display.get("default_language") or next(iter(languages), "en"))
+            entries.append({
+                "name": entry.name,
+                "title": c.title,
+                "family": family.id,
+                "file": c.files[-1],
+                "languages": languages or {default: default},
+                "default_language": default,
+                "options": [{"id": o.id, "description": o.description, "default": o.default,
+                             "choices": [{"id": ch.id, "description": ch.description,
+                                          **({"other_names": list(ch.other_names)} if ch.other_names else {})}
+                                         for ch in o.choices]}
+                            for o in c.options],
+                "presets": [{"id": p.id, "description": p.description, "options": p.options} for p in c.presets],
+            })
     if fmt == "json":
         click.echo(json.dumps(entries, indent=2, ensure_ascii=False))
         return
-    for e in entries:
-        if "error" in e:
-            click.echo(f"{e['name']}  (broken: {e['error']})")
-            continue
-        click.echo(f"{e['name']}  {e['title']}")
-        click.echo("    languages: " + ", ".join(f"{code} ({label})" if label != code else code
-                                              for code, label in e["languages"].items()) + "  (--lang CODE)")
-        for o in e["options"]:
-            choices = ", ".join(ch["id"] + ("*" if ch["id"] == o["default"] else "")
-                                + "".join(f" ({name})" for name in ch.get("other_names", ()))
-                                for ch in o["choices"])
-            click.echo(f"    -o {o['id']}={{{choices}}}" + (f"  {o['description']}" if o["description"] else ""))
-        for p in e["presets"]:
-            click.echo(f"    --preset {p['id']}" + (f"  {p['description']}" if p["description"] else ""))
+    for family, members in groups:
+        games = sum("/" not in m.name for m in members)
+        click.echo(f"{family.title} ({games} game{'s' if games != 1 else ''})")
+        for e in (e for e in entries if e["family"] == family.id):
+            if "error" in e:
+                click.echo(f"{e['name']}  (broken: {e['error']})")
+                continue
+            click.echo(f"{e['name']}  {e['title']}")
+            click.echo("    languages: " + ", ".join(f"{code} ({label})" if label != code else code
+                                                  for code, label in e["languages"].items()) + "  (--lang CODE)")
+            for o in e["options"]:
+                choices = ", ".join(ch["id"] + ("*" if ch["id"] == o["default"] else "")
+                                    + "".join(f" ({name})" for name in ch.get("other_names", ()))
+                                    for ch in o["choices"])
+                click.echo(f"    -o {o['id']}={{{choices}}}" + (f"  {o['description']}" if o["description"] else ""))
+            for p in e["presets"]:
+                click.echo(f"    --preset {p['id']}" + (f"  {p['description']}" if p["description"] else ""))
+        click.echo()
+    games = sum("/" not in e["name"] for e in entries)
+    click.echo(f"{games} game{'s' if games != 1 else ''} in {len(groups)} famil{'ies' if len(groups) != 1 else 'y'}")
 
 
 # --------------------------------------------------------------------------- explain

@@ -36,6 +36,9 @@ class NameBinding:
     # For a list (a per-seat variable): the type of its items, when every item has one (``bid[s]`` is
     # a number); the checker then knows what indexing it gives.
     elem: T = T.ANY
+    # For a whole number with a declared range (``hand_number``: 1 to the match's ``max_hands``): the
+    # least and the most it may be, which the cost check (dsl/cost.py) reads to bound a ``range``.
+    span: tuple[int, int] | None = None
 
 
 def getter_from_code(code: str) -> Callable[[Any], Any]:

@@ -577,7 +577,7 @@ def compile_expr(text: Any, scope: Scope, expect: T | None = None, what: str = "
         if expect is not None and not accepts(expect, rtype):
             raise _Error(src, 0, f"{_EXPECT_WORDS.get(expect, 'this')} is expected here, but this expression "
                                  f"gives {describe(rtype)}")
-        _check_cost(comp, code, scope, src)
+        code = _check_cost(comp, code, scope, src)
     except ExprSyntaxError as exc:
         raise RuleFileError([_diagnostic(src, exc.offset, exc.message, source_text)]) from None
     except _Error as exc:
@@ -643,7 +643,7 @@ def describe_binding(b: NameBinding | FunctionBinding | MacroBinding | None, eve
             if every_value:
                 return ("constant", b.name, b.type, type(v), repr(v))
             return ("constant", b.name, b.type, repr(v) if _is_plain(v) else type(v))
-        return ("name", b.name, b.type, b.per_item, b.item_code, b.code, b.elem)
+        return ("name", b.name, b.type, b.per_item, b.item_code, b.code, b.elem, b.span)
     if isinstance(b, FunctionBinding):
         return ("function", b.name, b.params, b.returns, b.takes_ctx, b.param_names, b.pure, b.table is not None,
                 b.elem, b.literal_args, b.code)
@@ -765,20 +765,85 @@ _TOO_COMPLEX = ("this expression is nested too deeply (or is too long) for Pytho
                 "expanded: name parts of it in 'functions:'")
 
 
-def _check_cost(comp: _Compiler, code: str, scope: Scope, src: Any) -> None:
-    """Refuse an expression that may take more than MAX_STEPS to compute (see dsl/cost.py)."""
+def _check_cost(comp: _Compiler, code: str, scope: Scope, src: Any) -> str:
+    """The code to run for an expression within MAX_STEPS and MAX_HELD (see dsl/cost.py), or refuse it.
+
+    An expression that may cost too much only because of a ``range`` whose length is not known at load
+    time is not refused: each such range gets the most numbers it may give that keeps the whole within
+    bounds, checked as it runs (``bounded_range``), and the code calls that instead."""
     lists = frozenset(ident for ident, b in comp.getters.items() if b.type is T.LIST)
+    spans = {ident: b.span for ident, b in comp.getters.items() if b.span is not None}
     bound = scope.find_list_bound() or DEFAULT_LIST_BOUND
+    list_functions = frozenset(comp.list_functions)
+
+    def cost_at(limits: dict[int, int] | None) -> Any:
+        return estimate(code, comp.namespace, list_functions, lists, bound, spans, limits)
+
     try:
-        cost = estimate(code, comp.namespace, frozenset(comp.list_functions), lists, bound)
+        cost = cost_at(None)
+        limits = _range_limits(cost, cost_at) if _too_costly(cost) else None
     except (SyntaxError, MemoryError, ValueError):  # Python cannot even read it back
         raise RecursionError from None
-    how = "a loop multiplies what it contains by the length of its list; a range counts its numbers" + (
-        f", a list from the game as {bound:,} items" if lists or comp.list_functions else "")
-    if MAX_STEPS.exceeded(cost.steps):
-        raise _Error(src, 0, MAX_STEPS.message("this expression", cost.steps, how))
-    if MAX_HELD.exceeded(cost.held):
+    if limits is None:
+        if not _too_costly(cost):
+            return code
+        how = "a loop multiplies what it contains by the length of its list; a range counts its numbers" + (
+            f", a list from the game as {bound:,} items" if lists or comp.list_functions else "")
+        if MAX_STEPS.exceeded(cost.steps):
+            raise _Error(src, 0, MAX_STEPS.message("this expression", cost.steps, how))
         raise _Error(src, 0, MAX_HELD.message("this expression", cost.held, how))
+    bounded = _bounded_ranges(code, limits, comp)
+    comp.items.update({bounded: comp.items[code]} if code in comp.items else {})
+    return bounded
+
+
+def _too_costly(cost: Any) -> bool:
+    return bool(MAX_STEPS.exceeded(cost.steps) or MAX_HELD.exceeded(cost.held))
+
+
+def _range_limits(cost: Any, cost_at: Any) -> dict[int, int] | None:
+    """The most each range of a length not known may give (by its column) so that the expression stays
+    within bounds: the same cap for every one (no more than its own bounds allow), the largest that fits.
+    None when not even ranges giving nothing would (the rest of the expression costs too much)."""
+    sites = dict(cost.sites)
+    if not sites or _too_costly(cost_at(dict.fromkeys(sites, 0))):
+        return None
+    lo, hi = 0, max(sites.values())  # lo fits, hi does not (the whole did not fit)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _too_costly(cost_at({col: min(most, mid) for col, most in sites.items()})):
+            hi = mid
+        else:
+            lo = mid
+    return {col: min(most, lo) for col, most in sites.items()}
+
+
+def _bounded_ranges(code: str, limits: dict[int, int], comp: _Compiler) -> str:
+    """``code`` with each range call at a column of ``limits`` calling a ``bounded_range`` of its limit."""
+    data = code.encode("utf-8")  # (the columns Python gives are byte offsets)
+    for col in sorted(limits, reverse=True):  # from the end: the columns before stay where they are
+        name = re.match(rb"[A-Za-z_][A-Za-z0-9_]*", data[col:])
+        assert name is not None  # a site is a call of the range builtin by its identifier
+        ident = f"_range_upto_{limits[col]}"  # (the compiler's own identifiers are _<letter><number>)
+        comp.namespace[ident] = bounded_range(limits[col])
+        data = data[:col] + ident.encode() + data[col + len(name.group(0)):]
+    return data.decode("utf-8")
+
+
+@lru_cache(maxsize=256)
+def bounded_range(limit: int) -> Any:
+    """``range``, refusing to give more than ``limit`` numbers: an expression's run-time step budget."""
+
+    def bounded(a: Any, b: Any = None) -> list[int]:
+        lo, hi = (0, int(a)) if b is None else (int(a), int(b))
+        if hi - lo > limit:
+            raise ValueError(f"range() here would give {hi - lo:,} numbers; it may give at most {limit:,}, so that "
+                             f"this expression takes at most {MAX_STEPS.value:,} steps and holds at most "
+                             f"{MAX_HELD.value:,} values each time it is computed (a loop multiplies what it "
+                             "contains by the length of its list)")
+        return list(range(lo, hi))
+
+    return bounded
 
 
 def a_number(value: Any) -> Any:

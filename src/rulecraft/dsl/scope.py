@@ -41,7 +41,7 @@ class Scope:
     # ----------------------------------------------------------------- declaring
     def add_name(self, name: str, type_: T, getter: Callable[[Any], Any] | None = None, doc: str = "",
                  per_item: bool = False, item_code: str | None = None, code: str | None = None,
-                 elem: T = T.ANY) -> None:
+                 elem: T = T.ANY, span: tuple[int, int] | None = None) -> None:
         """A name read at evaluation time: through ``getter``, or ``code`` (a Python expression over
         ``ctx``, engine code with no builtins) from which the getter is made and which generated code
         may inline."""
@@ -50,7 +50,7 @@ class Scope:
         if getter is None:
             raise ValueError(f"name '{name}' needs a getter or code")
         self._names[name] = NameBinding(name, type_, getter, None, doc, per_item or item_code is not None, item_code,
-                                        code, elem)
+                                        code, elem, span)
 
     def add_constant(self, name: str, type_: T, value: Any, doc: str = "") -> None:
         self._names[name] = NameBinding(name, type_, None, value, doc)

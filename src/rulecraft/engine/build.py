@@ -28,7 +28,7 @@ from rulecraft.engine.context import (
     piece_scope,
 )
 from rulecraft.engine.effects import compile_effects
-from rulecraft.engine.equipment import DisplaySpec, SeatsSpec, VarSpec, ZoneSpec
+from rulecraft.engine.equipment import DisplaySpec, SeatsSpec, VarSpec, ZoneSpec, max_hands_of
 from rulecraft.engine.moves import ALL_VERBS, MoveBook, verb_problem
 from rulecraft.engine.phases import PHASE_KINDS
 from rulecraft.engine.phases.base import Phase
@@ -64,9 +64,11 @@ def build_from_data(
     composed: Any = None,
     source_text: dict[str, str] | None = None,
     reuse: BuildReuse | None = None,
+    builder: Builder | None = None,
 ) -> Ruleset:
-    """``reuse``: what earlier builds of the same files worked out (``engine/reuse.py``), when validating."""
-    b = Builder(source_text)
+    """``reuse``: what earlier builds of the same files worked out (``engine/reuse.py``), when validating;
+    ``builder``: the one to collect problems with (a tool's, that keeps what it compiled)."""
+    b = builder if builder is not None else Builder(source_text)
     root = Scope(name="constants")
     constants = dict(data.get("constants", {}) or {})
     for cname, value in constants.items():
@@ -153,7 +155,7 @@ def build_from_data(
         start=compile_effects(b, rs, match.get("start", ()), game, "match start"),
         after_hand=compile_effects(b, rs, match.get("after_hand", ()), game, "match after_hand"),
         end_when=b.expr(match.get("end_when", "true"), game, T.BOOL, "match end_when"),
-        max_hands=int(match.get("max_hands", 500)),
+        max_hands=max_hands_of(data),
         score=b.expr(match.get("score", "0"), seat_scope, T.NUMBER, "match score"),
     )
     disp = data.get("display", {}) or {}

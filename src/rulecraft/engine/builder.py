@@ -22,6 +22,10 @@ class Builder:
         # The items being built, innermost last: a problem with a value the file does not write (a
         # default) is reported at the item it belongs to, never at <unknown>:0:0.
         self.context: list[Any] = []
+        # When a list: every expression compiled, as (its located text, the scope, the type expected),
+        # for tools that change a rule file's expressions and need to know where each is read (mutation
+        # testing: which names a replacement may use). None: nothing is kept.
+        self.compiled: list[tuple[Any, Scope, T | None]] | None = None
 
     @contextlib.contextmanager
     def within(self, item: Any) -> Iterator[None]:
@@ -56,6 +60,8 @@ class Builder:
         if not hasattr(text, "pos") and pos is not UNKNOWN_POS:  # a number or true/false keeps its place
             text = LStr(text, pos)
         src = self.source_text.get(pos.file)
+        if self.compiled is not None:
+            self.compiled.append((text, scope, expect))
         try:
             return compile_expr(str(text) if not hasattr(text, "pos") else text, scope, expect=expect, what=what,
                                 source_text=src, select=select)

@@ -636,12 +636,16 @@ class FaceDownPlays:
     A game that allows discarding face down offers every such set at every decision; keeping the
     plays (and, through ``Play.move``, their moves) spares rebuilding them each time. There are at
     most C(pieces, size) of them.
+
+    With ``face_up``, the same sets played face up forming no combination (a follow where none can be
+    formed and nothing may go face down): such a play is rated nothing and never beats another.
     """
 
-    __slots__ = ("_made", "_one", "_pieces", "_runs")
+    __slots__ = ("_face_up", "_made", "_one", "_pieces", "_runs")
 
-    def __init__(self, pieces: PieceTable) -> None:
+    def __init__(self, pieces: PieceTable, face_up: bool = False) -> None:
         self._pieces = pieces
+        self._face_up = face_up
         self._made: dict[tuple[int, ...], Play] = {}
         type_of = pieces.type_of
         self._one: list[Play | None] = [None] * len(type_of)  # each piece's one-piece play, once made
@@ -658,9 +662,15 @@ class FaceDownPlays:
         for ps in sets:
             play = made.get(ps)
             if play is None:
-                play = made[ps] = Play(None, ps, False)
+                play = made[ps] = self._new(ps)
             out.append(play)
         return out
+
+    def _new(self, ps: tuple[int, ...]) -> Play:
+        play = Play(None, ps, self._face_up)
+        if self._face_up:  # (no combination: no class, no strength, and nothing to work out)
+            play.known_cls = play.known_strength = None
+        return play
 
     def ones(self, hand: Sequence[int]) -> list[Play]:
         """``from_hand(hand, 1)`` (the most common follow): the lowest copy of each type, in order."""
@@ -707,10 +717,10 @@ class FaceDownPlays:
         return _distinct_sets(ordered, type_of, size)
 
     def play(self, ps: tuple[int, ...]) -> Play:
-        """The face-down play of these pieces (sorted), made once."""
+        """The play of these pieces (sorted), made once."""
         play = self._made.get(ps)
         if play is None:
-            play = self._made[ps] = Play(None, ps, False)
+            play = self._made[ps] = self._new(ps)
         return play
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from rulecraft.dsl import Scope, T
 from rulecraft.engine.board import Ctx
 from rulecraft.engine.combos import enumerate_plays
-from rulecraft.engine.equipment import Equipment
+from rulecraft.engine.equipment import Equipment, max_hands_of
 from rulecraft.engine.pieces import PieceTable
 
 
@@ -95,8 +95,12 @@ def base_scope(rs: Equipment, parent: Scope) -> Scope:
     """Names every expression that runs during a game may use."""
     s = Scope(parent=parent, name="game")
 
-    s.add_name("num_seats", T.NUMBER, getter=lambda c: rs.seats.count, doc="number of seats at the table")
-    s.add_name("hand_number", T.NUMBER, code="ctx.st.hand_no", doc="1 for the match's first hand")
+    # (The ranges declared here bound a range() of these numbers at load time: dsl/cost.py.)
+    count = parent.find_seat_count()
+    s.add_name("num_seats", T.NUMBER, getter=lambda c: rs.seats.count, doc="number of seats at the table",
+               span=(count, count) if count is not None else None)
+    s.add_name("hand_number", T.NUMBER, code="ctx.st.hand_no", doc="1 for the match's first hand",
+               span=(1, max(1, max_hands_of(getattr(rs, "data", None) or {}))))
     s.add_function("seats", params=[], returns=T.LIST, impl=lambda c: list(range(rs.seats.count)),
                    doc="every seat, 0 first", elem=T.SEAT)
     s.add_function("active", params=[], returns=T.LIST, impl=lambda c: list(c.st.active),

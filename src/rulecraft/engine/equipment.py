@@ -15,6 +15,13 @@ from rulecraft.engine.moves import MoveBook
 from rulecraft.engine.pieces import NameTable, PieceTable
 from rulecraft.errors import SourcePos
 
+DEFAULT_MAX_HANDS = 500  # a match's bound on its hands where ``match.max_hands`` does not say
+
+
+def max_hands_of(data: dict[str, Any]) -> int:
+    """The most hands a match of these rules plays (``match.max_hands``)."""
+    return int((data.get("match") or {}).get("max_hands", DEFAULT_MAX_HANDS))
+
 if TYPE_CHECKING:
     from rulecraft.rules.compose import Composed
 

@@ -3,6 +3,9 @@
 Text forms (pieces are written by their type id, as in the rule file):
 
     play A [B ...]      pieces face up (a lead or a follow)
+    play A [B ...] as R pieces that form several combinations, played as the one named R (a *reading*:
+                        the combination's id, see ``engine/readings.py``); without ``as R``, the
+                        first of them
     down A [B ...]      pieces face down (a discard in a trick round)
     revoke A [B ...]    pieces face up that broke a follow restriction: only in a game recorded from a
                         table, where the trick phase declares a ``revoke`` penalty; never a legal move
@@ -78,14 +81,20 @@ class Move(NamedTuple):
         return f"Move({self.text or self.verb!r})"
 
 
+# Verbs whose value, when they have one, is a reading written after the pieces (``play A B as R``).
+VERBS_WITH_READING = frozenset({"play", "revoke"})
+
+
 def make_move(verb: str, pieces: tuple[int, ...], value: str, piece_names: list[str]) -> Move:
     """Build a move with its canonical text (pieces named by type id, in the order given)."""
     parts = [verb]
     if verb == "claim":
         parts.append(f"{value}:" if pieces else value)
-    elif value:
+    elif value and verb not in VERBS_WITH_READING:
         parts.append(value)
     parts.extend(piece_names[p] for p in pieces)
+    if value and verb in VERBS_WITH_READING:
+        parts += ["as", value]
     return Move(verb, pieces, value, " ".join(parts))
 
 
@@ -159,6 +168,8 @@ def split_move_text(text: str, verbs: Mapping[str, bool] | None = None) -> tuple
         value, rest = rest[0], []
     elif verb in BARE_VERBS and rest:
         raise IllegalMoveError(f"'{verb}' takes nothing after it")
+    elif verb in VERBS_WITH_READING and len(rest) >= 2 and rest[-2].lower() == "as":
+        value, rest = rest[-1], rest[:-2]  # the reading: which combination the pieces are played as
     if verb in VERBS_WITH_PIECES and not rest and verb != "claim":  # (a claim may put down nothing)
         raise IllegalMoveError(f"'{verb}' needs at least one piece")
     return verb, value, rest

@@ -18,7 +18,7 @@ from typing import Any
 from rulecraft.engine.board import NOBODY, Board
 from rulecraft.engine.control import as_turn, hand_over
 from rulecraft.engine.effects import run_effects
-from rulecraft.engine.moves import Move, UnknownVerb, split_move_text
+from rulecraft.engine.moves import VERBS_WITH_READING, Move, UnknownVerb, split_move_text
 from rulecraft.engine.phases.base import rule_failed
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.views import LEGAL_LISTED, board_view
@@ -333,6 +333,12 @@ def parse_move(st: State, text: str) -> Move:
         close = difflib.get_close_matches(unknown[0], list(pieces.by_type_id), n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise IllegalMoveError(f"there is no piece called '{unknown[0]}'{hint}")
+    phase = st.rs.phases[st.pidx]
+    reading = getattr(phase, "reading", None)
+    if verb in VERBS_WITH_READING and reading is not None:
+        # Which combination the pieces are played as, when they form several: the one named after 'as',
+        # else the first (what the move always meant); '' when they form one (engine/readings.py).
+        value = as_turn(st, lambda s: reading(s, words, value))
     legal = st.legal_moves()
     find = getattr(legal, "find", None)  # a lazily enumerated move set looks a move up directly
     if find is not None:
@@ -344,7 +350,6 @@ def parse_move(st: State, text: str) -> Move:
     for m in legal:
         if move_key(m.verb, m.value, [pieces.type_id(p) for p in m.pieces]) == key:
             return m
-    phase = st.rs.phases[st.pidx]
     # (asked, as the phase's every question, for the seat whose turn it is: see engine/control.py)
     breach = as_turn(st, lambda s: phase.breach(s, verb, value, words))  # a table's play against the rules
     if breach is not None:

@@ -362,7 +362,7 @@ class _Layers:
 # changes what it is given (a patch makes new mappings and lists along the paths it changes and shares
 # the rest), nor does anything downstream change the rule data: the layers are shared, read-only.
 _LAYERS: dict[tuple[tuple[str, str, int], ...], _Layers] = {}
-_LAYERS_KEPT = 32
+_LAYERS_KEPT = 128  # more than the bundled files (33 and growing): validating them all composes each once
 
 
 def _layer_files(docs: list[YamlDocument], source_text: dict[str, str]) -> _Layers:

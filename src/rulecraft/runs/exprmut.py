@@ -7,7 +7,8 @@ mutation testing, in the expression language's words:
 
 - a comparison's boundary or sense: ``<`` and ``<=``, ``>`` and ``>=``, ``==`` and ``!=``,
   ``in`` and ``not in``;
-- ``and`` and ``or`` swapped; ``+`` and ``-`` swapped;
+- ``and`` and ``or`` swapped; one operand of an ``and`` or ``or`` left out (a forgotten condition,
+  or one too many); ``+`` and ``-`` swapped;
 - a number one more and one less; ``true`` and ``false`` swapped;
 - a condition negated: a whole condition (``not (...)``), the test of an ``a if c else b``; a
   ``not`` or a unary minus left out.
@@ -37,7 +38,7 @@ class ExprEdit:
     start: int
     end: int
     new: str
-    operator: str  # compare | boolean-operator | arithmetic | number | literal | negate
+    operator: str  # compare | boolean-operator | drop-operand | arithmetic | number | literal | negate
     change: str  # what changed, for people: "'>=' -> '>'"
 
     def apply(self, text: str) -> str:
@@ -102,6 +103,7 @@ def _edits(text: str, node: A.Node) -> Iterator[ExprEdit]:
             m = _BOOL_WORD.search(text, left.end, right.start)
             if m is not None:
                 yield ExprEdit(m.start(), m.start(), m.end(), new, "boolean-operator", f"'{node.op}' -> '{new}'")
+        yield from _drop_operands(text, node)
     elif isinstance(node, A.Unary):
         if node.op in ("not", "-"):
             m = re.compile(r"(not\b|-)\s*").match(text, node.start)
@@ -115,6 +117,23 @@ def _edits(text: str, node: A.Node) -> Iterator[ExprEdit]:
                            f"{shown(test)} -> {shown('not (' + test + ')')}")
     for child in _children(node):
         yield from _edits(text, child)
+
+
+def _drop_operands(text: str, node: A.BoolOp) -> Iterator[ExprEdit]:
+    """Each operand of ``a and b and c`` (or ``or``) left out in turn: the others joined as written,
+    an operand that binds less tightly than the operator (an ``or`` inside an ``and``, a conditional)
+    kept in brackets."""
+    for i, dropped in enumerate(node.values):
+        kept = [_operand(text, v, node.op) for j, v in enumerate(node.values) if j != i]
+        gone = text[dropped.start:dropped.end]
+        yield ExprEdit(dropped.start, node.start, node.end, f" {node.op} ".join(kept), "drop-operand",
+                       f"{shown(gone)} left out of '{node.op}'")
+
+
+def _operand(text: str, node: A.Node, op: str) -> str:
+    written = text[node.start:node.end]
+    looser = isinstance(node, A.Cond) or (isinstance(node, A.BoolOp) and op == "and" and node.op == "or")
+    return f"({written})" if looser else written
 
 
 def _literal(text: str, node: A.Literal) -> Iterator[ExprEdit]:

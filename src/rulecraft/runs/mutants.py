@@ -2,12 +2,16 @@
 
 ``enumerate_mutants`` lists every change of the files of a ruleset (the same files, the same
 mutants, in the same order, every time): each expression's changes from its parse tree
-(``exprmut``), each number one more and one less, each true/false setting flipped, each word from
-a fixed set (``face_up: any``) changed to another, an option's default changed, and each
-restriction, effect, multiplier, extra call and option choice's patch left out. A ``Mutant`` is
-plain data (it pickles to worker processes) naming the file, the place and the change;
-``apply_mutant`` gives the file's data with the change made, copying only the containers on the way
-to it, so the loaded file is never changed and nothing is written to disk.
+(``exprmut``: a token; ``exprswap``: another name, function or term of the same type, when the
+expression's place is known), each number one more and one less, each true/false setting flipped
+(an ``if_able`` dropped), each word from a fixed set (``face_up: any``) changed to another, a zone's
+or variable's visibility widened, an option's default changed to each other choice, each
+restriction, effect, multiplier, extra call and option choice's patch left out, and the changes of
+how rules are put together (``structmut``: an entry of a patch left out, a preset's option changed,
+two effects or phases swapped). A ``Mutant`` is plain data (it pickles to worker processes) naming
+the file, the place and the change; ``apply_mutant`` gives the file's data with the change made,
+copying only the containers on the way to it, so the loaded file is never changed and nothing is
+written to disk.
 """
 
 from __future__ import annotations
@@ -17,12 +21,18 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rulecraft.errors import SourcePos
 from rulecraft.rules.located import LDict, LFloat, LInt, LList, LStr, pos_of
 from rulecraft.rules.paths import rule_path
 from rulecraft.rules.yamlload import YamlDocument
-from rulecraft.runs.exprmut import expression_edits
+from rulecraft.runs.exprmut import ExprEdit, expression_edits
+from rulecraft.runs.exprplaces import Place, Places
+from rulecraft.runs.exprswap import Vocabulary, swap_edits
 from rulecraft.runs.ruleshape import Path, Site, sites
+from rulecraft.runs.structmut import Change as _Change
+from rulecraft.runs.structmut import structure_changes
+
+# Who may see a zone's pieces or a variable's value, from fewest seats to most.
+WIDER = {"nobody": 0, "owner": 1, "all": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +49,7 @@ class Mutant:
     paths: tuple[Path, ...]  # where in the file's data (more than one when a YAML alias repeats it)
     drop: bool = False  # leave the value out (a list item, or a key) instead of replacing it
     new: Any = None  # the replacement: plain str, int, float or bool
+    swap: bool = False  # swap the list item at the path with the next one
     # Which of the file's mutants making this change in this rule it is (1, 2, ...): names one place in a
     # rule that has several (two '==' in one condition) without a line number, which edits above would move.
     occurrence: int = 1
@@ -51,38 +62,117 @@ class Mutant:
         return f"{self.at}: {self.change}"
 
 
-@dataclass(frozen=True, slots=True)
-class _Change:
-    pos: SourcePos
-    operator: str
-    change: str
-    drop: bool = False
-    new: Any = None
+def enumerate_mutants(docs: Iterable[YamlDocument], places: Places | None = None) -> list[Mutant]:
+    """Every mutant of the files, file by file in the order given, each file top to bottom.
 
-
-def enumerate_mutants(docs: Iterable[YamlDocument]) -> list[Mutant]:
-    """Every mutant of the files, file by file in the order given, each file top to bottom."""
+    ``places``: where each expression is read (``exprplaces``), from builds of the files as written;
+    without it no replacement of a name, function or term is tried."""
     out: list[Mutant] = []
     choices: dict[str, tuple[str, ...]] = {}  # each option's choices, from the files before (an overlay's base)
     for doc in docs:
-        found: dict[tuple[Any, ...], int] = {}
-        seen: Counter[tuple[str, str]] = Counter()  # (rule, change) -> mutants so far
+        made = _FileMutants(doc, out)
         overlay = isinstance(doc.data, dict) and "extends" in doc.data
-        for site in _with_choices(sites(doc.data), choices):
+        found_sites = list(_with_choices(sites(doc.data), choices))
+        vocab = _vocabulary(found_sites) if places is not None else None
+        for site in found_sites:
             path = _drop_path(doc.data, site.path, overlay) if site.role == "item" else site.path
             for c in _changes(site):
-                key = (c.pos, c.operator, c.change)
-                if key in found:  # the same text reached again through a YAML alias: one mutant
-                    m = out[found[key]]
-                    out[found[key]] = replace(m, paths=(*m.paths, path))
-                    continue
-                found[key] = len(out)
-                rule = rule_path(doc.data, site.path)
-                seen[rule, c.change] += 1
-                out.append(Mutant(len(out), c.pos.file or doc.file, c.pos.line, c.pos.col, rule, c.operator,
-                                  c.change, (path,), c.drop, c.new, seen[rule, c.change]))
+                made.add(site.path, path, c)
+            if vocab is not None and places is not None and site.role == "expression":
+                for c in _replacements(site, places, vocab):
+                    made.add(site.path, path, c)
+        for at, sc in structure_changes(doc.data, {**choices, **_option_choices(doc.data)}):
+            made.add(at, _drop_path(doc.data, at, overlay) if sc.drop else at, sc)
         choices.update(_option_choices(doc.data))
     return out
+
+
+class _FileMutants:
+    """The mutants of one file, added to the list of all: each change made once."""
+
+    def __init__(self, doc: YamlDocument, out: list[Mutant]) -> None:
+        self.doc, self.out = doc, out
+        self.found: dict[tuple[Any, ...], int] = {}
+        self.made: set[tuple[Path, bool, bool, str]] = set()  # (path, drop, swap, new): one mutant per change
+        self.seen: Counter[tuple[str, str]] = Counter()  # (rule, change) -> mutants so far
+
+    def add(self, site_path: Path, path: Path, c: _Change) -> None:
+        out = self.out
+        key = (c.pos, c.operator, c.change)
+        if key in self.found:  # the same text reached again through a YAML alias: one mutant
+            m = out[self.found[key]]
+            out[self.found[key]] = replace(m, paths=(*m.paths, path))
+            return
+        same = (path, c.drop, c.swap, repr(c.new))
+        if same in self.made:  # the same change found by two operators: tried once, under the first
+            return
+        self.made.add(same)
+        self.found[key] = len(out)
+        rule = rule_path(self.doc.data, site_path)
+        self.seen[rule, c.change] += 1
+        out.append(Mutant(len(out), c.pos.file or self.doc.file, c.pos.line, c.pos.col, rule, c.operator,
+                          c.change, (path,), c.drop, c.new, c.swap, self.seen[rule, c.change]))
+
+
+def _vocabulary(found: list[Site]) -> Vocabulary:
+    """The names, functions and calls a file's expressions are written with."""
+    vocab = Vocabulary()
+    for site in found:
+        if site.role == "expression" and isinstance(site.value, str):
+            vocab.read(str(site.value), _params(site))
+    return vocab
+
+
+def _params(site: Site) -> list[str]:
+    """A rule function's parameters, when the site is its body (``functions: {"f(a, b)": ...}``)."""
+    if len(site.path) >= 2 and site.path[-2] == "functions" and isinstance(site.path[-1], str):
+        sig = site.path[-1]
+        if "(" in sig and sig.endswith(")"):
+            return [p.strip() for p in sig[sig.index("(") + 1:-1].split(",") if p.strip()]
+    return []
+
+
+def _replacements(site: Site, places: Places, vocab: Vocabulary) -> Iterator[_Change]:
+    """Another name, function or term in the expression; a seat expression moved on or back."""
+    v = site.value
+    if not isinstance(v, str):
+        return
+    params = _params(site)
+    place = places.of_function(params) if params or site.path[-2:-1] == ("functions",) else places.at(site.pos)
+    if place is None:
+        return
+    pos_at = getattr(v, "pos_at", None)
+    for e in [*_seat_edits(str(v), place), *swap_edits(str(v), place, vocab, params)]:
+        where = pos_at(e.at) if pos_at is not None else site.pos
+        yield _Change(where, e.operator, e.change, new=e.apply(str(v)))
+
+
+def _seat_edits(text: str, place: Place) -> list[ExprEdit]:
+    """A seat expression (the first to be dealt to, a leader, a receiver) one seat on: ``next(E, 1)``; and
+    ``next(E, n)`` written as ``E``, the seat itself."""
+    from rulecraft.dsl import T
+    from rulecraft.dsl import ast as A
+    from rulecraft.dsl.parser import ExprSyntaxError, parse
+    from rulecraft.runs.exprmut import shown
+
+    try:
+        tree = parse(text)
+    except ExprSyntaxError:
+        return []
+    out: list[ExprEdit] = []
+    if isinstance(tree, A.Call) and tree.func == "next" and tree.args:
+        inner = text[tree.args[0].start:tree.args[0].end]
+        out.append(ExprEdit(tree.start, 0, len(text), inner, "seat", f"{shown(text)} -> {shown(inner)}"))
+    elif place.compiles(text) and _type(text, place) is T.SEAT:
+        moved = f"next({text.strip()}, 1)"
+        out.append(ExprEdit(tree.start, 0, len(text), moved, "seat", f"{shown(text)} -> {shown(moved)}"))
+    return [e for e in out if place.compiles(e.apply(text))]
+
+
+def _type(text: str, place: Place) -> Any:
+    from rulecraft.dsl import compile_expr
+
+    return compile_expr(text, place.scope).type
 
 
 def _with_choices(found: Iterable[Site], choices: dict[str, tuple[str, ...]]) -> Iterator[Site]:
@@ -128,21 +218,38 @@ def _changes(site: Site) -> Iterator[_Change]:
     elif site.role == "patch":
         yield _Change(site.pos, "drop-patch", "the choice's patch left out", drop=True)
     elif site.role == "default":
-        yield _Change(site.pos, "default", f"default '{v}' -> '{site.choices[0]}'", new=site.choices[0])
+        for other in site.choices:
+            yield _Change(site.pos, "default", f"default '{v}' -> '{other}'", new=other)
+    elif site.role == "enum" and site.key == "visibility" and v in WIDER:
+        # Every other seeing: a widening is its own operator (a secret shown), a narrowing a word changed.
+        for other in site.choices:
+            wider = WIDER.get(other, -1) > WIDER[v]
+            yield _Change(site.pos, "widen-visibility" if wider else "word", f"'{v}' -> '{other}'", new=other)
     elif site.role == "enum":
         yield _Change(site.pos, "word", f"'{v}' -> '{site.choices[0]}'", new=site.choices[0])
     elif isinstance(v, bool):
         new = not v
-        yield _Change(site.pos, "switch", f"{site.key or 'value'}: {str(v).lower()} -> {str(new).lower()}",
+        operator = "drop-if-able" if site.key == "if_able" and v else "switch"
+        yield _Change(site.pos, operator, f"{site.key or 'value'}: {str(v).lower()} -> {str(new).lower()}",
                       new=new)
     elif isinstance(v, (int, float)):
         for step in (1, -1):
-            yield _Change(site.pos, "number", f"{v:g} -> {v + step:g}", new=v + step)
+            yield _Change(site.pos, _number_kind(site), f"{v:g} -> {v + step:g}", new=v + step)
     elif site.role == "expression" and isinstance(v, str):
         pos_at = getattr(v, "pos_at", None)
+        deal = _number_kind(site) == "deal-count"
         for e in expression_edits(str(v), site.condition):
             where = pos_at(e.at) if pos_at is not None else site.pos
-            yield _Change(where, e.operator, e.change, new=e.apply(str(v)))
+            operator = "deal-count" if deal and e.operator == "number" else e.operator
+            yield _Change(where, operator, e.change, new=e.apply(str(v)))
+
+
+def _number_kind(site: Site) -> str:
+    """``deal-count`` for how many pieces a deal gives (or a seat count), else ``number``."""
+    path = site.path
+    if path[-2:] == ("seats", "count") or (len(path) >= 3 and path[-3] == "phases" and path[-1] == "count"):
+        return "deal-count"
+    return "number"
 
 
 # --------------------------------------------------------------------------- applying
@@ -166,6 +273,11 @@ def _at(node: Any, path: Path, m: Mutant) -> Any:
         elif isinstance(out, LDict) and isinstance(step, str):
             del out[step]
             out.key_pos.pop(step, None)
+        return out
+    if not rest and m.swap and isinstance(out, LList) and isinstance(step, int) and step + 1 < len(out):
+        out[step], out[step + 1] = out[step + 1], out[step]
+        if step + 1 < len(out.item_pos):
+            out.item_pos[step], out.item_pos[step + 1] = out.item_pos[step + 1], out.item_pos[step]
         return out
     out[step] = _at(node[step], rest, m)
     return out

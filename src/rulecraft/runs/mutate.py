@@ -8,7 +8,9 @@ rules composed, checked and built once, and its scenarios are played against the
 - **survived**: every scenario still passed — the suite does not pin that part of the rule. A
   survivor that changes no group's rules (it is in an option choice no scenario takes) says so;
 - **invalid**: the mutated rules do not load (schema or semantic check) — not counted as killed;
-- **equivalent**: a survivor listed, with a reason, in a scenario folder's ``mutants.yaml``.
+- **equivalent**: a survivor listed, with a reason, in a scenario folder's ``mutants.yaml``; the
+  listing is checked by seeded random games with and without the mutant (``equivcheck``), and one
+  whose games differ is reported, as a listed mutant that a scenario kills is.
 
 The mutants and the order they are tried in depend only on the files, so every run (with any
 number of worker processes) gives the same figures. Only scenarios that pass with the rules as
@@ -24,12 +26,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.errors import RulecraftError, UsageError
 from rulecraft.runs.equivalent import Equivalent, load_equivalents
+from rulecraft.runs.exprplaces import Places
 from rulecraft.runs.mutants import Mutant, apply_mutant, enumerate_mutants
 from rulecraft.runs.suite import Suite, build_composed, compose_group, load_suite, mutated_document
 
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
 
 KILLED, SURVIVED, INVALID, EQUIVALENT = "killed", "survived", "invalid", "equivalent"
 NOT_REACHED = "no scenario plays rules that include it"
+EQUIVALENT_GAMES = 10  # seeded random games each listed equivalent is checked with
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,7 @@ class Outcome:
     status: str  # killed | survived | invalid (equivalent is decided afterwards)
     detail: str = ""  # killed: which scenario and why; invalid: the first problem; survived: NOT_REACHED or ''
     how: str = ""  # killed: failed | error | crash | timeout
+    changed: str = ""  # a listed equivalent: the first seeded random game it changes ('' when none)
 
 
 @dataclass
@@ -85,8 +90,9 @@ def _first_line(text: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else ""
 
 
-def run_baseline(suite: Suite) -> Baseline:
-    """Play every scenario once against the rules as written."""
+def run_baseline(suite: Suite, places: Places | None = None) -> Baseline:
+    """Play every scenario once against the rules as written (``places``: where each expression is read,
+    gathered from the builds, when given)."""
     start = time.perf_counter()
     hashes: list[str] = []
     passing: list[int] = []
@@ -96,7 +102,10 @@ def run_baseline(suite: Suite) -> Baseline:
         try:
             composed = compose_group(suite, group)
             hashes[-1] = composed.content_hash
-            rs = build_composed(composed)
+            builder = places.builder() if places is not None else None
+            rs = build_composed(composed, builder=builder)
+            if places is not None and builder is not None:
+                places.keep(builder, rs.trick_scope)
         except RulecraftError as exc:
             failures.extend(f"{suite.scenarios[i].path}: the rules do not load: {_first_line(str(exc))}"
                             for i in group.scenarios)
@@ -118,21 +127,41 @@ def run_baseline(suite: Suite) -> Baseline:
 class MutantRunner:
     """Decides one mutant's fate; one per process (workers build their own from the same files)."""
 
-    def __init__(self, suite: Suite, mutants: Sequence[Mutant], baseline: Baseline, timeout: float) -> None:
+    def __init__(self, suite: Suite, mutants: Sequence[Mutant], baseline: Baseline, timeout: float,
+                 listed: frozenset[int] = frozenset(), games: int = 0) -> None:
         self.suite = suite
         self.mutants = mutants
         self.hashes = baseline.hashes
         self.passing = set(baseline.passing)
         self.timeout = timeout
+        self.listed = listed  # the mutants listed as equivalent: checked by ``games`` random games each
+        self.games = games
+        self._written: dict[int, Ruleset] = {}  # each group's rules as written, built when first needed
+        self._kept: dict[tuple[int, int], Any] = {}  # random games' outcomes as written (equivcheck)
 
     def evaluate(self, m: Mutant) -> Outcome:
+        reached: list[tuple[int, Ruleset]] = []
         try:
             with _time_limit(self.timeout):
-                return self._evaluate(m)
+                out = self._evaluate(m, reached)
         except _TimedOut:
             return Outcome(m.index, KILLED, f"ran past the time limit of {self.timeout:g} s", "timeout")
+        if out.status == SURVIVED and m.index in self.listed and self.games > 0 and reached:
+            out = replace(out, changed=self._changes_games(reached))
+        return out
 
-    def _evaluate(self, m: Mutant) -> Outcome:
+    def _changes_games(self, reached: list[tuple[int, Ruleset]]) -> str:
+        """Whether seeded random games tell the mutant from the rules as written (``equivcheck``)."""
+        from rulecraft.runs.equivcheck import first_difference
+
+        written = []
+        for gi, _rs in reached:
+            if gi not in self._written:
+                self._written[gi] = build_composed(compose_group(self.suite, self.suite.groups[gi]), schema=False)
+            written.append(self._written[gi])
+        return first_difference(written, [rs for _gi, rs in reached], self.games, self._kept)
+
+    def _evaluate(self, m: Mutant, reached_groups: list[tuple[int, Ruleset]]) -> Outcome:
         doc = self.suite.docs[m.file]
         replaced = {m.file: mutated_document(doc, apply_mutant(doc.data, m))}
         reached = False
@@ -148,6 +177,8 @@ class MutantRunner:
             if rs is None:  # the change does not reach this group's rules
                 continue
             reached = True
+            if all(r is not rs for _g, r in reached_groups):
+                reached_groups.append((gi, rs))
             for i in scenarios:
                 sc = self.suite.scenarios[i]
                 try:
@@ -231,6 +262,17 @@ class MutationReport:
         return [(e, m) for m in self.mutants if self.outcomes[m.index].status != SURVIVED
                 for e in self.equivalents if e.matches(m)]
 
+    def changed_equivalents(self) -> list[tuple[Equivalent, Mutant, str]]:
+        """Listed as equivalent, and no scenario kills it, yet seeded random games tell it apart."""
+        return [(e, m, self.outcomes[m.index].changed) for m in self.mutants
+                if self.status(m) == EQUIVALENT and self.outcomes[m.index].changed
+                for e in self.equivalents if e.matches(m)]
+
+    def by_operator(self) -> dict[str, dict[str, Any]]:
+        """The figures of each kind of change, the kinds in the order first met."""
+        kinds = list(dict.fromkeys(m.operator for m in self.mutants))
+        return {k: self.figures([m for m in self.mutants if m.operator == k]) for k in kinds}
+
     def figures(self, mutants: Sequence[Mutant]) -> dict[str, Any]:
         counts = {s: 0 for s in (KILLED, SURVIVED, INVALID, EQUIVALENT)}
         for m in mutants:
@@ -254,6 +296,9 @@ class MutationReport:
         out["killed_equivalents"] = [{**self._entry(m), "listed_at": str(e.where),
                                       "detail": self.outcomes[m.index].detail}
                                      for e, m in self.killed_equivalents()]
+        out["changed_equivalents"] = [{**self._entry(m), "listed_at": str(e.where), "detail": detail}
+                                      for e, m, detail in self.changed_equivalents()]
+        out["by_operator"] = self.by_operator()
         out["rulesets"] = [{"file": f, "rulesets": self.suite.rulesets_of(f),
                             **self.figures([m for m in self.mutants if m.file == f])} for f in self.suite.files]
         out["scenarios"] = {"total": len(self.suite.scenarios), "passing": len(self.baseline.passing),
@@ -294,15 +339,21 @@ class MutationPlan:
     mutants: list[Mutant]  # every mutant of the files
     tried: list[Mutant]  # all of them, or a sample
 
+    def listed(self) -> frozenset[int]:
+        """The mutants a mutants list names as equivalent."""
+        return frozenset(m.index for m in self.mutants if any(e.matches(m) for e in self.equivalents))
+
     def run(self, *, workers: int = 1, timeout: float | None = None,
-            progress: Callable[[int], None] | None = None) -> MutationReport:
-        """Decide every tried mutant's fate; ``progress(1)`` after each. The figures do not depend on ``workers``."""
+            progress: Callable[[int], None] | None = None, games: int = EQUIVALENT_GAMES) -> MutationReport:
+        """Decide every tried mutant's fate; ``progress(1)`` after each. The figures do not depend on ``workers``.
+
+        ``games``: seeded random games each listed equivalent is played in, with and without it (0: none)."""
         start = time.perf_counter()
         limit = timeout if timeout is not None else max(30.0, 10 * self.baseline.seconds)
         if workers > 1 and len(self.tried) > 1:
-            outcomes = _run_processes(self, limit, workers, progress)
+            outcomes = _run_processes(self, limit, workers, progress, games)
         else:
-            runner = MutantRunner(self.suite, self.mutants, self.baseline, limit)
+            runner = MutantRunner(self.suite, self.mutants, self.baseline, limit, self.listed(), games)
             outcomes = {}
             for m in self.tried:
                 outcomes[m.index] = runner.evaluate(m)
@@ -318,30 +369,30 @@ def plan_mutations(paths: Sequence[str | Path], *, max_mutants: int | None = Non
     if not suite.scenarios:
         raise UsageError("no scenario files found")
     equivalents = load_equivalents(paths)
-    baseline = run_baseline(suite)
-    everything = enumerate_mutants(suite.docs[f] for f in suite.files)
+    places = Places()
+    baseline = run_baseline(suite, places)
+    everything = enumerate_mutants((suite.docs[f] for f in suite.files), places)
     return MutationPlan([str(p) for p in paths], suite, equivalents, baseline, everything,
                         sample(everything, max_mutants, seed))
 
 
 def mutation_test(paths: Sequence[str | Path], *, workers: int = 1, max_mutants: int | None = None, seed: int = 1,
-                  timeout: float | None = None) -> MutationReport:
+                  timeout: float | None = None, games: int = EQUIVALENT_GAMES) -> MutationReport:
     """Mutation-test the rule files the scenarios under ``paths`` play."""
-    return plan_mutations(paths, max_mutants=max_mutants, seed=seed).run(workers=workers, timeout=timeout)
+    return plan_mutations(paths, max_mutants=max_mutants, seed=seed).run(workers=workers, timeout=timeout,
+                                                                         games=games)
 
 
 # --------------------------------------------------------------------------- worker processes
 _RUNNER: MutantRunner | None = None
 
 
-def _init_worker(paths: Sequence[str], baseline: Baseline, timeout: float, expected: int) -> None:
-    """Each worker reads the same files and lists the same mutants (checked by their number)."""
+def _init_worker(paths: Sequence[str], baseline: Baseline, timeout: float, mutants: list[Mutant],
+                 listed: frozenset[int], games: int) -> None:
+    """Each worker reads the same files and is given the mutants (listing them needs every group built)."""
     global _RUNNER
     suite = load_suite(paths)
-    mutants = enumerate_mutants(suite.docs[f] for f in suite.files)
-    if len(mutants) != expected:
-        raise RulecraftError(f"a worker found {len(mutants)} mutants, not {expected}: were the files changed?")
-    _RUNNER = MutantRunner(suite, mutants, baseline, timeout)
+    _RUNNER = MutantRunner(suite, mutants, baseline, timeout, listed, games)
 
 
 def _evaluate_in_worker(index: int, describe: str) -> Outcome:
@@ -353,12 +404,12 @@ def _evaluate_in_worker(index: int, describe: str) -> Outcome:
 
 
 def _run_processes(plan: MutationPlan, timeout: float, workers: int,
-                   progress: Callable[[int], None] | None) -> dict[int, Outcome]:
+                   progress: Callable[[int], None] | None, games: int) -> dict[int, Outcome]:
     from concurrent.futures import as_completed
 
     from rulecraft.runs.pool import local_workers, worker_pool
 
-    args = (plan.paths, plan.baseline, timeout, len(plan.mutants))
+    args = (plan.paths, plan.baseline, timeout, plan.mutants, plan.listed(), games)
     outcomes: dict[int, Outcome] = {}
     with worker_pool(local_workers(workers, len(plan.tried)), _init_worker, args) as pool:
         futures = [pool.submit(_evaluate_in_worker, m.index, m.describe()) for m in plan.tried]

@@ -27,8 +27,9 @@ Path = tuple[Step, ...]
 # Keys whose values are conditions: negating one is a meaningful mutant.
 CONDITION_KEYS = frozenset({"when", "allow", "end_when", "sits_out"})
 # Keys left alone: `kind` and `type` say what a thing is (another value makes another file, nearly
-# always refused), `max_hands` is a safety limit, and `display` does not change how a game plays.
-SKIP_KEYS = frozenset({"kind", "type", "max_hands", "display"})
+# always refused), `max_hands` is a safety limit, and `display` and `family` (where a game is listed)
+# do not change how a game plays.
+SKIP_KEYS = frozenset({"kind", "type", "max_hands", "display", "family"})
 # Items that can be left out of their list, by the schema definition of the list's items.
 DROPPABLE = {"restriction": "restriction", "effect": "effect", "multiplier": "multiplier",
              "extra_call": "extra call", "play_effect": "play effect", "shed_play_effect": "play effect"}

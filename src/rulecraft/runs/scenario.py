@@ -24,6 +24,7 @@ for; so it works for any dealing procedure, wall or pickup, without knowing how 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.engine.game import Game
-from rulecraft.engine.moves import split_move_text
+from rulecraft.engine.moves import Move, split_move_text
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
 from rulecraft.errors import (
@@ -456,12 +457,17 @@ def _check(st: State, expect: dict[str, Any], label: str, where: SourcePos) -> N
                 else:
                     cmp(f"zone {zname}", got, sorted(str(p) for p in pids))
         elif key in ("legal_includes", "legal_excludes"):
-            legal = {m.text for m in st.legal_moves()}
+            # Each move looked up in the legal moves (a claims turn offers millions: never all listed).
+            legal = st.legal_moves()
+            missing = False
             for text in want:
-                canon = _canonical(st, str(text))
-                present = canon in legal
+                move = _parsed(st, str(text))
+                present = move is not None and move in legal
                 if present != (key == "legal_includes"):
                     problems.append(f"move '{text}' should{'' if key == 'legal_includes' else ' not'} be legal")
+                    missing = missing or key == "legal_includes"
+            if missing:  # what is legal instead: the author sees a misspelling, a reading, another seat's turn
+                problems.append(_legal_listed(st))
         elif key == "view":
             _check_view(st, want, problems)
         else:
@@ -470,11 +476,24 @@ def _check(st: State, expect: dict[str, Any], label: str, where: SourcePos) -> N
         raise ScenarioFailure(f"{label} ({where}): " + "; ".join(problems))
 
 
-def _canonical(st: State, text: str) -> str:
+LEGAL_SHOWN = 30  # legal moves listed when a move that should be legal is not
+
+
+def _legal_listed(st: State) -> str:
+    legal = st.legal_moves()
+    shown = [m.text for m in itertools.islice(legal, LEGAL_SHOWN)]
+    more = f" and {len(legal) - LEGAL_SHOWN} more" if len(legal) > LEGAL_SHOWN else ""
+    who = f"seat {st.to_act}" if st.to_act is not None else "nobody"
+    return f"legal for {who}: {', '.join(shown) or 'nothing'}{more}"
+
+
+def _parsed(st: State, text: str) -> Move | None:
+    """The move ``text`` names, or None when it names none that is legal (a table's play against the
+    rules, ``revoke``, is parsed but is never among the legal moves)."""
     try:
-        return st.parse_move(text).text
+        return st.parse_move(text)
     except IllegalMoveError:
-        return "<illegal>"
+        return None
 
 
 def _check_view(st: State, want: dict[str, Any], problems: list[str]) -> None:

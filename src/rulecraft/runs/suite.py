@@ -18,6 +18,7 @@ from rulecraft.rules.compose import Composed, compose_documents, load_chain
 from rulecraft.rules.yamlload import YamlDocument
 
 if TYPE_CHECKING:
+    from rulecraft.engine.builder import Builder
     from rulecraft.engine.ruleset import Ruleset
     from rulecraft.runs.scenario import ScenarioResult
 
@@ -138,18 +139,19 @@ def compose_group(suite: Suite, group: Group, replaced: dict[str, YamlDocument] 
     return compose_documents(suite.chain(group, replaced), group.options, group.preset, ref=group.ref)
 
 
-def build_composed(composed: Composed, schema: bool = True) -> Ruleset:
+def build_composed(composed: Composed, schema: bool = True, builder: Builder | None = None) -> Ruleset:
     """Check and build composed rules: the Ruleset (RuleFileError if they are not valid).
 
     ``schema=False`` skips the schema check (the builder's semantic checks still run): for the same
-    changed file composed again with other options, once it has passed with one set.
+    changed file composed again with other options, once it has passed with one set. ``builder``: the
+    one to build with (one that keeps what it compiles, see ``runs/exprplaces.py``).
     """
     from rulecraft.load import build_ruleset
     from rulecraft.rules.schema_check import check_composed
 
     if schema:
         check_composed(composed)
-    return build_ruleset(composed)
+    return build_ruleset(composed, builder=builder)
 
 
 def mutated_document(doc: YamlDocument, data: Any) -> YamlDocument:

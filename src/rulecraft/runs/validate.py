@@ -271,8 +271,12 @@ def _check_play(rs: Any, check: PlayCheck, file: str, label: str, clock: _Clock)
 
 
 def _report_play(problems: list[Any], games: int, file: str, label: str) -> bool:
+    """Raise the problems of a configuration's games as diagnostics; a game too slow to finish in its
+    time is a warning (``BehaviourProblem.slow``), which fails neither the file nor the next configuration."""
     if problems:
-        diags = [Diagnostic(p.pos or SourcePos(file, 1, 1), f"cannot be played: {p}") for p in problems]
+        diags = [Diagnostic(p.pos or SourcePos(file, 1, 1), f"cannot be played: {p}") if not p.slow else
+                 Diagnostic(SourcePos(file, 1, 1), f"not played to its end: {p}", severity="warning")
+                 for p in problems]
         raise (_NoEnd if any(p.ends is False for p in problems) else RuleFileError)(diags)
     return True
 

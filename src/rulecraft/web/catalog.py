@@ -98,12 +98,12 @@ class Catalog:
 
     def _check_chain(self, path: Path) -> None:
         """Follow ``extends`` from ``path``, refusing a file outside the allowed folders before reading it."""
-        from rulecraft.rules.yamlload import read_yaml_file
+        from rulecraft.rules.rulefiles import read_rule_file
 
         current, seen = path, set[Path]()
         while current.resolve() not in seen and len(seen) < 32:
             seen.add(current.resolve())
-            doc = read_yaml_file(current)
+            doc = read_rule_file(current)  # (YAML, or the text form: a bundled game may be written in either)
             ext = doc.data.get("extends") if isinstance(doc.data, dict) else None
             if not isinstance(ext, str) or not ext.strip():
                 return  # no (valid) extends: loading reports a bad one in the rule file's own words

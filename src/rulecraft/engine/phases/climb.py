@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
-from rulecraft.engine.combos import ComboSpec, Play, enumerate_plays
+from rulecraft.engine.combos import ComboSpec, Play, enumerate_all, enumerate_plays
 from rulecraft.engine.effects import compile_effects, run_effects
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.base import (
@@ -88,6 +88,7 @@ from rulecraft.engine.phases.climb_rules import (
 )
 from rulecraft.engine.phases.tricks import Restriction, TrickData, Tricks, apply_restrictions, build_restrictions
 from rulecraft.engine.phases.values import checked, choice_values
+from rulecraft.engine.readings import readings_of
 from rulecraft.errors import clip
 from rulecraft.rules.located import pos_of
 
@@ -295,7 +296,7 @@ class Climb(Tricks):
         d.moves, d.plays_of = moves, plays
         return moves, plays
 
-    def _options_now(self, st: Board) -> tuple[list[Move], list[Play | None], dict[tuple[int, ...], Any]]:
+    def _options_now(self, st: Board) -> tuple[list[Move], list[Play | None], dict[Play, Any]]:
         d: ClimbData = st.pdata
         seat = st.to_act
         assert seat is not None
@@ -309,24 +310,21 @@ class Climb(Tricks):
             bombs = self._strongest_readings(st, [p for spec in self.interrupts for p in
                                                   enumerate_plays(spec, hand, st.rs.pieces, ctx=st.ctx)
                                                   if self._answers(st, d, p)])
-            return [book.get("pass"), *(p.move or self._move_of(st, p) for p in bombs)], [None, *bombs], {}
+            moves, offered = self._offered(st, self._with_readings(st, bombs, bombs), bombs)
+            return [book.get("pass"), *moves], [None, *offered], {}
         # With same_size a play has as many pieces as the one it answers, unless its combination beats
-        # plays of other classes (a bomb): those are looked for at every size.
+        # plays of other classes (a bomb): those are looked for at every size. The same pieces may make
+        # two combinations: each reading is a play of its own, named in its move (``_offered``).
         size = d.plays[-1].size if d.plays and self.same_size else None
-        cands: list[Play] = []
-        seen: dict[tuple[int, ...], str | None] = {}
-        readings = False
-        for spec in self.combos:
-            for p in enumerate_plays(spec, hand, st.rs.pieces, size=None if spec.beats else size, ctx=st.ctx):
-                key = tuple(sorted(p.pieces))
-                first = seen.get(key)
-                if first is None:
-                    seen[key] = p.combo
-                    cands.append(p)
-                elif first == p.combo:  # another reading of the same pieces by the same combination
-                    readings = True
-                    cands.append(p)
-                # (the same pieces making two combinations are offered as the first)
+        across = size is not None and any(spec.beats is not None for spec in self.combos)
+        if not across:
+            cands = enumerate_all(self.combos, hand, st.rs.pieces, size, st.ctx)
+        else:
+            cands = [p for spec in self.combos
+                     for p in enumerate_all((spec,), hand, st.rs.pieces, None if spec.beats else size, st.ctx)]
+        # A combination that reads the same pieces in several ways (a wild piece at either end of a run)
+        # offers the strongest reading only.
+        readings = len({(tuple(sorted(p.pieces)), p.combo) for p in cands}) < len(cands)
         d.compelled = None
         if not d.plays:
             allowed, removed = apply_restrictions(st, self.lead_rules, cands)
@@ -338,8 +336,9 @@ class Climb(Tricks):
             allowed = self._strongest_readings(st, allowed)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
-        moves: list[Move] = [p.move or self._move_of(st, p) for p in allowed]
-        plays: list[Play | None] = list(allowed)
+        every = self._with_readings(st, cands, [p for p in allowed if p.size != size]) if across else cands
+        moves, offered = self._offered(st, every, allowed)
+        plays: list[Play | None] = list(offered)
         if d.plays and d.compelled is None:
             moves.insert(0, book.get("pass"))
             plays.insert(0, None)
@@ -393,13 +392,23 @@ class Climb(Tricks):
         st.ctx.combo = play
         return bool(beats(st.ctx))
 
+    def _with_readings(self, st: Board, every: list[Play], plays: list[Play]) -> list[Play]:
+        """``every`` with the other readings of ``plays`` that it lacks (a bomb looked for at a size no
+        other combination was, a play out of turn), so that each move names its reading as it must."""
+        names = self.readings(st)
+        if not names:
+            return every
+        extra = [r for p in plays if p.combo in names
+                 for r in readings_of(self.combos, list(p.pieces), st.rs.pieces, st.ctx) if r.combo != p.combo]
+        return [*every, *extra] if extra else every
+
     def _strongest_readings(self, st: Board, plays: list[Play]) -> list[Play]:
-        """One play per set of pieces: where a combination reads the same pieces in several ways (a wild
-        piece at either end of a run), the strongest of them, in the place of the first."""
-        best: dict[tuple[int, ...], int] = {}
+        """One play per set of pieces and combination: where a combination reads the same pieces in several
+        ways (a wild piece at either end of a run), the strongest of them, in the place of the first."""
+        best: dict[tuple[tuple[int, ...], str | None], int] = {}
         out: list[Play] = []
         for p in plays:
-            key = tuple(sorted(p.pieces))
+            key = (tuple(sorted(p.pieces)), p.combo)  # (two combinations' readings are two plays)
             i = best.get(key)
             if i is None:
                 best[key] = len(out)
@@ -618,7 +627,7 @@ class Climb(Tricks):
             return f"you do not hold {missing}"
         key = sorted(piece_ids)
         for refused, r in self._options_now(st)[2].items():
-            if sorted(pieces.type_id(x) for x in refused) == key:
+            if sorted(pieces.type_id(x) for x in refused.pieces) == key and value in ("", refused.combo):
                 return str(r.message)
         if not d.plays:
             return f"{' '.join(piece_ids)} may not be led here ({', '.join(c.id for c in self.combos)})"

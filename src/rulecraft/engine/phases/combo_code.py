@@ -30,7 +30,7 @@ from rulecraft.dsl.itemloop import ITEM
 from rulecraft.engine.combos import NOT_KNOWN, enumerate_all, may_have, single_plays
 from rulecraft.engine.effects import runner
 from rulecraft.engine.phases.trick_code import ApplyFn, GeneratedTricks, LegalFn, _rules, _Source, fits
-from rulecraft.engine.phases.tricks import NO_DOWNS, Options, Restriction, Tricks, WithFaceDown
+from rulecraft.engine.phases.tricks import NO_DOWNS, FreeOptions, Options, Restriction, Tricks, WithFaceDown
 
 if TYPE_CHECKING:
     from rulecraft.engine.board import Board
@@ -59,8 +59,10 @@ class GeneratedComboTricks(GeneratedTricks):
 
 def combo_fits(phase: Tricks) -> bool:
     """Whether the generated combination code covers the phase: ``barred()`` is judged only for
-    ``beating`` follows (where every candidate beats the best play, so no strength is asked)."""
-    return not phase.track_barred or phase.face_up == "beating"
+    ``beating`` follows (where every candidate beats the best play, so no strength is asked), and no
+    free follows are offered."""
+    # (free follows, trick_free.py, are read on the generic path only)
+    return (not phase.track_barred or phase.face_up == "beating") and not phase.free
 
 
 def generate_decision(phase: Tricks, st: Board) -> LegalFn:
@@ -76,13 +78,16 @@ def generate_decision(phase: Tricks, st: Board) -> LegalFn:
         return found
 
     out = _Source({"_hb": rs.hand_base, "_pieces": rs.pieces, "_combos": phase.combos, "_Options": Options,
-                   "_WithFaceDown": WithFaceDown, "_none": frozenset(), "_frozenset": frozenset,
+                   "_WithFaceDown": WithFaceDown, "_FreeOptions": FreeOptions, "_none": frozenset(),
+                   "_frozenset": frozenset,
                    "_set": set, "_NO_DOWNS": NO_DOWNS, "_NK": NOT_KNOWN, "_enumerate_all": enumerate_all,
                    "_single_plays": single_plays, "_sized": sized, "_of_size": of_size,
                    "_cls_of": phase._cls_of, "_strength_of": phase._strength_of, "_downs": phase._downs,
-                   "_face_down": phase._face_down, "_move_of": phase._move_of, "_book": rs.moves,
-                   "_stop_when": phase.stop_when, "_generic": phase._options,
+                   "_face_down": phase._face_down, "_free_follows": phase._free_follows, "_move_of": phase._move_of,
+                   "_book": rs.moves,
+                   "_stop_when": phase.stop_when, "_generic": phase._options, "_offered": phase._offered,
                    "_STOP": rs.moves.get("stop") if phase.stop_when else None})
+    reads = bool(phase.readings(st))
     lead = _restrictions(phase.lead_rules, "l", out, False)
     follow = _restrictions(phase.follow_rules, "f", out, phase.track_barred)
     if phase.face_down == "always":
@@ -124,6 +129,7 @@ def generate_decision(phase: Tricks, st: Board) -> LegalFn:
         "hand = st.zones[_hb + seat]",
         "stop = None",
         "barred = _none",
+        "free = False",
         "if d.plays:",
         "    k = d.plays[0].size",
         "    combos, single = _sized.get(k) or _of_size(k)",
@@ -131,18 +137,25 @@ def generate_decision(phase: Tricks, st: Board) -> LegalFn:
         "        cands = _single_plays(single, hand, _pieces)",
         "    else:",
         "        cands = _enumerate_all(combos, hand, _pieces, k, ctx)",
+        *(["    every = cands"] if reads else []),
         *("    " + line for line in beat),
         *("    " + line for line in follow),
         *("    " + line for line in downs),
-        "    if not cands and not (down[0] or down[1]):",
-        "        down = _downs(st, hand, k)  # nothing else is possible: discard",
+        *(["    if not cands:",
+           "        cands = _free_follows(st, hand, k)[0]  # face up, forming no combination",
+           "        free = True"] if phase.face_down == "never" else [
+          "    if not cands and not (down[0] or down[1]):",
+          "        down = _downs(st, hand, k)  # nothing else is possible: discard"]),
         "else:",
         *(["    ctx.combo = None", "    if _stop_when(ctx):", "        stop = _STOP"]
           if phase.stop_when is not None else []),
         "    cands = _enumerate_all(_combos, hand, _pieces, None, ctx)",
+        *(["    every = cands"] if reads else []),
         *("    " + line for line in lead),
         "    down = _NO_DOWNS if cands else _downs(st, hand, 1)",
-        f"moves = [{ITEM}.move or _move_of(st, {ITEM}) for {ITEM} in cands]",
+        # (pieces that two combinations make are offered once per reading, named: engine/readings.py)
+        *(["moves, cands = _offered(st, every, cands)"] if reads else [
+            f"moves = [{ITEM}.move or _move_of(st, {ITEM}) for {ITEM} in cands]"]),
         "if stop is not None:",
         "    moves.insert(0, stop)",
         "    cands.insert(0, None)",
@@ -153,7 +166,7 @@ def generate_decision(phase: Tricks, st: Board) -> LegalFn:
         "    if downs:",
         "        cands.extend(downs)",
         f"        moves.extend([{ITEM}.move or _move_of(st, {ITEM}) for {ITEM} in downs])",
-        "    opts = _Options(moves, cands, barred)",
+        "    opts = (_FreeOptions if free else _Options)(moves, cands, barred)",
         "d.options = opts",
         "return opts.moves",
     ]
@@ -233,7 +246,7 @@ def generate_play(phase: Tricks, st: Board) -> ApplyFn:
         "    d = st.pdata",
         "    opts = d.options",
         "    verb = move.verb",
-        "    if opts is None or (verb != 'play' and verb != 'down'):",
+        "    if opts is None or (verb != 'play' and verb != 'down') or opts.free:",
         "        return _generic(st, move)",
         "    seat = st.to_act",
         "    moves = opts.moves",

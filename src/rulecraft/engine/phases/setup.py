@@ -11,6 +11,7 @@ from rulecraft.engine.context import bound_scope
 from rulecraft.engine.effect_code import Runner
 from rulecraft.engine.effects import Effect, compile_effects, runner
 from rulecraft.engine.phases.base import Phase, rule_failed, seat_of
+from rulecraft.engine.phases.deal_window import Window, WindowData
 from rulecraft.errors import clip
 from rulecraft.rules.located import pos_of
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from rulecraft.engine.board import Board
     from rulecraft.engine.builder import Builder
     from rulecraft.engine.equipment import Equipment
+    from rulecraft.engine.moves import Move
 
 
 class Shuffle(Phase):
@@ -49,7 +51,8 @@ class Deal(Phase):
 
     ``count`` is per seat (an expression over ``seat``, or ``all`` to deal the zone out). ``side``
     interleaves a side zone: after every ``every`` rounds put ``count`` pieces there until it holds
-    ``total`` (a nest dealt during the deal).
+    ``total`` (a nest dealt during the deal). With ``window`` the deal pauses after each packet
+    dealt to a seat, which may show pieces or pass (``deal_window``).
     """
 
     kind = "deal"
@@ -64,6 +67,7 @@ class Deal(Phase):
         self.active_only = False
         self.side: tuple[str, int, int, int] | None = None  # zone, every, count, total
         self.record_dealt = True
+        self.window: Window | None = None  # decisions while the deal pauses (deal_window.py)
         # Where each piece goes, by seats, counts and what the pile holds (see step): the same every
         # hand for the same seats and counts, so worked out once, grouped by destination.
         self._plans: dict[tuple[Any, ...], tuple[int, list[tuple[int, bool, tuple[int, ...]]]]] = {}
@@ -91,9 +95,17 @@ class Deal(Phase):
             b.shared_zone(side.get("zone"), rs.zone_by_name, "a deal's side zone")
             d.side = (str(side["zone"]), int(side.get("every", 1)), int(side.get("count", 1)), int(side["total"]))
         d.record_dealt = bool(raw.get("record_dealt", True))
+        if "window" in raw:
+            d.window = Window.build(b, rs, raw["window"] or {}, scope, f"deal '{d.id}'")
         return d
 
     def step(self, st: Board) -> bool:
+        window = self.window
+        if window is not None and isinstance(st.pdata, WindowData):  # a paused deal goes on
+            if window.step(st, st.zone_instance(self.src)):
+                return True
+            self._record(st)
+            return False
         ctx = st.ctx
         zis = self._src_side
         if zis is None:
@@ -128,7 +140,35 @@ class Deal(Phase):
         if plan is None:
             targets = self._plan(st, list(seats), need, len(pile), side_zi, side_have)
             plan = self._plans[key] = (len(targets), grouped_targets(targets))
+        if window is not None:  # the same pieces to the same places, a packet at a time
+            targets = self._plan(st, list(seats), need, len(pile), side_zi, side_have)
+            dst = {self._dst_zi(st, s): s for s in range(st.rs.seats.count)}
+            window.begin(st, targets, dst)
+            return self.step(st)
         st.put_from_top_grouped(src, *plan)
+        self._record(st)
+        return False
+
+    def _dst_zi(self, st: Board, seat: int) -> int:
+        return st.hand_instance(seat) if self.dst == "hand" else st.zone_instance(self.dst, seat)
+
+    def legal(self, st: Board) -> list[Move]:
+        return self.window.legal(st) if self.window is not None else []
+
+    def apply(self, st: Board, move: Move) -> bool:
+        assert self.window is not None
+        return self.window.apply(st, move)
+
+    def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:
+        if self.window is None:
+            return super().explain(st, verb, value, piece_ids)
+        return self.window.explain(st, verb, piece_ids)
+
+    def public_view(self, st: Board) -> dict[str, Any] | None:
+        return self.window.public_view(st) if self.window is not None and isinstance(st.pdata, WindowData) else None
+
+    def _record(self, st: Board) -> None:
+        """Who each piece of the destination zone was dealt to (``dealt_to``)."""
         if self.record_dealt:
             dealt_owner, zones = st.dealt_owner, st.zones
             dst_zis = self._dst_zis
@@ -137,7 +177,6 @@ class Deal(Phase):
             for s, zi in enumerate(dst_zis):
                 for p in zones[zi]:
                     dealt_owner[p] = s
-        return False
 
     def _count_for(self, ctx: Any, seat: int) -> int:
         assert self.count is not None

@@ -271,7 +271,7 @@ class Shed(Tricks):
             d.moves, d.plays_of, _removed = self._options_now(st)
         return d.moves, d.plays_of
 
-    def _options_now(self, st: Board) -> tuple[list[Move], list[Play | None], dict[tuple[int, ...], Any]]:
+    def _options_now(self, st: Board) -> tuple[list[Move], list[Play | None], dict[Play, Any]]:
         d: ShedData = st.pdata
         seat = st.to_act
         assert seat is not None
@@ -287,8 +287,8 @@ class Shed(Tricks):
         allowed, removed = apply_restrictions(st, self.lead_rules, cands)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
-        moves: list[Move] = [p.move or self._move_of(st, p) for p in allowed]
-        plays: list[Play | None] = list(allowed)
+        moves, offered = self._offered(st, cands, allowed)
+        plays: list[Play | None] = list(offered)
         if self._may_draw(st, d, bool(allowed)):
             moves.append(book.get("draw"))
             plays.append(None)
@@ -493,7 +493,7 @@ class Shed(Tricks):
         key = sorted(piece_ids)
         pieces = st.rs.pieces
         for refused, r in self._options_now(st)[2].items():
-            if sorted(pieces.type_id(x) for x in refused) == key:
+            if sorted(pieces.type_id(x) for x in refused.pieces) == key and value in ("", refused.combo):
                 return str(r.message)
         return f"{' '.join(piece_ids)} is not a play here ({', '.join(c.id for c in self.combos)}); " \
                f"you may: {describe_legal(legal)}"

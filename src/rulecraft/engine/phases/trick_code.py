@@ -17,8 +17,8 @@ every decision and every state after a play).
 
 Any other shape (combinations of several pieces, face-down plays, "beating" follows, restrictions
 whose refusals are asked about with ``barred()``, identical copies of pieces) keeps the generic
-path, as does a decision where the restrictions leave no play (the generic path then offers a
-face-down discard).
+path, as does a decision where the restrictions leave no play (the generic path then offers the
+follows that form no combination, face up: ``Tricks._free_follows``), and such a play.
 """
 
 from __future__ import annotations
@@ -67,7 +67,8 @@ class GeneratedTricks(Tricks):
 def fits(phase: Tricks, st: Board) -> bool:
     """Whether the phase has the shape the generated decision covers."""
     return (len(phase.combos) == 1 and phase.combos[0].kind == "single" and not st.rs.pieces.has_copies
-            and phase.face_up == "any" and phase.face_down == "never" and not phase.track_barred)
+            and phase.face_up == "any" and phase.face_down == "never" and not phase.track_barred
+            and not phase.free)
 
 
 def generate(phase: Tricks, st: Board, options_type: type) -> LegalFn:
@@ -202,7 +203,7 @@ def generate_apply(phase: Tricks, st: Board) -> ApplyFn:
         "def _apply(st, move):",
         "    d = st.pdata",
         "    opts = d.options",
-        "    if opts is None or move.verb != 'play':",
+        "    if opts is None or move.verb != 'play' or opts.free:",
         "        return _generic(st, move)",
         "    seat = st.to_act",
         "    p = move.pieces[0]",

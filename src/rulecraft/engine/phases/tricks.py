@@ -13,6 +13,9 @@ rules can ask whether a round was won only thanks to it. A round is worth ``valu
 default the number of pieces led); its pieces go to the winner's capture zone (the winner's own
 pieces optionally to a separate one).
 
+With ``free`` (``trick_free.py``) a follower may also play as many pieces face up that form no
+combination, holding as many pieces of the kind ``prefer`` names as it can; such a play wins nothing.
+
 A phase may also say what follows when a play that broke a follow restriction is found (``revoke``:
 a revoke, a renege). The engine never offers such a play, but a game recorded at a table may hold
 one: the move ``revoke PIECES`` is accepted then (``breach``), played face up like any other, shown
@@ -37,9 +40,13 @@ from rulecraft.engine.combos import (
     may_have,
     single_plays,
 )
+from rulecraft.engine.context import piece_scope
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, MoveBook
 from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, seat_of
+from rulecraft.engine.phases.trick_free import FreePlays
+from rulecraft.engine.readings import offered, overlapping, reading_name
+from rulecraft.errors import IllegalMoveError
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -104,6 +111,9 @@ class Options:
     """
 
     __slots__ = ("barred", "moves", "plays")
+    # Whether the plays form no combination (face up where nothing may go face down: ``FreeOptions``):
+    # the generated plays (trick_code, combo_code) leave such a play to the generic path.
+    free = False
 
     def __init__(self, moves: list[Move], plays: Sequence[Play | None], barred: frozenset[str]) -> None:
         self.moves = moves  # a list, or a WithFaceDown sequence (then ``plays`` covers only its head)
@@ -127,6 +137,13 @@ class Options:
                 yield moves[i], moves.play_at(i)
         else:
             yield from zip(moves, self.plays, strict=True)
+
+
+class FreeOptions(Options):
+    """A follow's decision among plays that form no combination (``Tricks._free_follows``)."""
+
+    __slots__ = ()
+    free = True
 
 
 class WithFaceDown(Sequence[Move]):
@@ -342,6 +359,10 @@ class Tricks(Phase):
         self.revoke: tuple[Effect, ...] | None = None  # effects when a revoke is found; None: none may be recorded
         self.track_barred = True  # the builder turns it off when no rule asks barred()
         self.must_beat_message = "you must beat the best play when you can"
+        # Free follows (trick_free.py): whether they are offered, and which pieces they hold first.
+        self.free = False
+        self.free_prefer: CompiledExpr | None = None
+        self._free: FreePlays | None = None  # made at first use
         self._trick_zi = -1  # the trick zone's instance, looked up at first use
         self._round_end: tuple[dict[str | None, CompiledExpr | None], frozenset[str | None], list[int], int] \
             | None = None  # see _round_end_lookups: made at first use
@@ -353,6 +374,9 @@ class Tricks(Phase):
         # Told the ids of the restrictions that refused a candidate, at each decision they did
         # (rule-coverage tools set it before play; the generated decision is not used then).
         self.observer: Callable[[set[str]], None] | None = None
+        # The combinations that may make a play of the same pieces as another (``engine/readings.py``):
+        # their plays' moves name the reading where a decision offers two. Worked out at first use.
+        self._readings: frozenset[str] | None = None
 
     @classmethod
     def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
@@ -386,6 +410,14 @@ class Tricks(Phase):
         if t.face_down not in FACE_DOWN:
             b.error(follow.get("face_down"), f"face_down is one of {', '.join(FACE_DOWN)}, not '{t.face_down}'")
         t.must_beat_message = str(follow.get("must_beat_message", t.must_beat_message))
+        if "free" in follow:
+            free = follow["free"] or {}
+            t.free = True
+            if t.face_up == "beating":
+                b.error(follow["free"], "free follows win nothing, so a phase whose face-up follows must beat "
+                                        "the best play (face_up: beating) cannot offer them")
+            if "prefer" in free:
+                t.free_prefer = b.expr(free["prefer"], piece_scope(tscope), T.BOOL, f"{what} free prefer")
         if "value" in raw:
             t.value = b.expr(raw["value"], tscope, T.NUMBER, f"{what} value")
         capture = raw.get("capture", {})
@@ -518,7 +550,9 @@ class Tricks(Phase):
 
     def _cls_of(self, ctx: Any, play: Play) -> Any:
         """A play's class, worked out (and kept on the play when it depends on the play alone)."""
-        spec = self.combo_by_id[play.combo or ""]
+        spec = self.combo_by_id.get(play.combo or "")
+        if spec is None:  # a free follow (trick_free): no class, it never beats
+            return None
         if spec.cls is not None:
             ctx.combo = play
             cls = spec.cls(ctx)
@@ -530,7 +564,9 @@ class Tricks(Phase):
 
     def _strength_of(self, ctx: Any, play: Play) -> Any:
         """A play's strength, worked out (and kept on the play when it depends on the play alone)."""
-        spec = self.combo_by_id[play.combo or ""]
+        spec = self.combo_by_id.get(play.combo or "")
+        if spec is None:  # a free follow
+            return None
         if spec.strength is not None:
             ctx.combo = play
             strength = spec.strength(ctx)
@@ -565,19 +601,48 @@ class Tricks(Phase):
             return True
         return bool(cls == d.classes[d.best] and strength > d.strengths[d.best])
 
-    def _lead_options(self, st: Board, seat: int) -> tuple[list[Play], dict[tuple[int, ...], Restriction]]:
+    def readings(self, st: Board) -> frozenset[str]:
+        """The combinations whose plays may be read another way (made once per phase)."""
+        found = self._readings
+        if found is None:
+            found = self._readings = overlapping(self.combos, st.rs.pieces, st.ctx)
+        return found
+
+    def reading(self, st: Board, piece_ids: list[str], asked: str) -> str:
+        """The reading a move of these pieces names (``engine/readings.py``): '' when the pieces form one
+        combination, else the one ``asked`` for, or the first; IllegalMoveError for a reading they lack."""
+        if not asked and not self.readings(st):
+            return ""
+        seat = st.to_act
+        chosen, missing = pieces_held(st, seat, piece_ids) if seat is not None else ([], "them")
+        if missing is not None:
+            return asked  # (the move is refused for the pieces, by explain)
+        if seat is not None:
+            st.ctx.seat = seat  # (a combination may read the seat's hand)
+        try:
+            return reading_name(self.combos, chosen, st.rs.pieces, asked, st.ctx)
+        except ValueError as exc:
+            raise IllegalMoveError(f"{' '.join(piece_ids)}: {exc}") from None
+
+    def _offered(self, st: Board, every: list[Play], allowed: list[Play]) -> tuple[list[Move], list[Play]]:
+        """The moves of the allowed plays, a play of pieces read two ways named by its reading."""
+        return offered(every, allowed, self.readings(st), st.rs.pieces, st.rs.moves, lambda p: self._move_of(st, p))
+
+    def _lead_options(self, st: Board, seat: int) -> tuple[list[Play], dict[Play, Restriction], list[Play]]:
+        """(the plays allowed, the restriction that removed each play refused, every play of the hand)."""
         hand = st.hand(seat)
         st.ctx.seat = seat
         cands = enumerate_all(self.combos, hand, st.rs.pieces, ctx=st.ctx)
         allowed, removed = apply_restrictions(st, self.lead_rules, cands)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
-        return allowed, removed
+        return allowed, removed, cands
 
     def _follow_options(
         self, st: Board, seat: int
-    ) -> tuple[list[Play], Downs, dict[tuple[int, ...], Restriction], frozenset[str]]:
-        """(face-up plays, face-down plays, removed-by-restriction, ids of restrictions that barred a win)."""
+    ) -> tuple[list[Play], Downs, dict[Play, Restriction], frozenset[str], list[Play]]:
+        """(face-up plays, face-down plays, removed-by-restriction, ids of restrictions that barred a win,
+        every play of the lead's size)."""
         d: TrickData = st.pdata
         hand = st.zones[st.rs.hand_base + seat]
         k = d.plays[0].size
@@ -589,6 +654,8 @@ class Tricks(Phase):
             cands = single_plays(combos[0], hand, st.rs.pieces)
         else:
             cands = enumerate_all(combos, hand, st.rs.pieces, k, st.ctx)
+        if self.free:
+            cands = cands + self._free_plays(st, hand, k, cands)
         pool = self._beating(st, d, cands) if self.face_up == "beating" else cands
         if self.follow_rules:
             allowed, removed = apply_restrictions(st, self.follow_rules, pool)
@@ -597,7 +664,7 @@ class Tricks(Phase):
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
         # A restriction "barred" the round when it refused a play that would have beaten the best.
-        barred = frozenset(r.id for r, p in ((removed[p.pieces], p) for p in pool if p.pieces in removed)
+        barred = frozenset(r.id for r, p in ((removed[p], p) for p in pool if p in removed)
                            if self.face_up == "beating" or self._beats(d, *self._rate(st, p))
                            ) if self.track_barred and removed else frozenset()
         if self.face_down == "always":
@@ -609,8 +676,48 @@ class Tricks(Phase):
         else:
             down = NO_DOWNS
         if not allowed and not (down[0] or down[1]):
-            down = self._downs(st, hand, k)  # nothing else is possible: discard
-        return allowed, down, removed, barred
+            if self.face_down == "never":  # nothing may go face down: face up, forming no combination
+                allowed, refused = self._free_follows(st, hand, k)
+                removed = {**removed, **refused}
+            else:
+                down = self._downs(st, hand, k)  # nothing else is possible: discard
+        return allowed, down, removed, barred, cands
+
+    def _free_follows(self, st: Board, hand: list[int], k: int
+                      ) -> tuple[list[Play], dict[Play, Restriction]]:
+        """The follows of ``k`` pieces from ``hand`` played face up forming no combination, which win nothing:
+        what a seat that can form none plays where nothing may go face down (``face_down: never``); and
+        the ones the follow restrictions refused. The restrictions narrow them as they narrow combinations
+        (``if_able``: following suit when it can); should they refuse every one (a restriction that is not
+        ``if_able``), every one is offered."""
+        plays = self._free_plays(st, hand, k, [])
+        if not self.follow_rules:
+            return plays, {}
+        allowed, removed = apply_restrictions(st, self.follow_rules, plays)
+        if removed and self.observer is not None:
+            self.observer({r.id for r in removed.values()})
+        return (allowed, removed) if allowed else (plays, {})
+
+    def _free_plays(self, st: Board, hand: list[int], k: int, cands: list[Play]) -> list[Play]:
+        """The free follows of ``k`` pieces (``trick_free``): none with the pieces of a combination's play."""
+        free = self._free
+        if free is None:
+            free = self._free = FreePlays(st.rs.pieces)
+        type_of = st.rs.pieces.type_of
+        taken = {tuple(sorted(type_of[p] for p in c.pieces)) for c in cands}
+        prefer = self.free_prefer
+        if prefer is None:
+            return free.plays(hand, k, None, taken)
+        ctx = st.ctx
+        saved = ctx.piece
+
+        def preferred(p: int) -> bool:
+            ctx.piece = p
+            return bool(prefer(ctx))
+        try:
+            return free.plays(hand, k, preferred, taken)
+        finally:
+            ctx.piece = saved
 
     def _downs(self, st: Board, hand: list[int], k: int) -> Downs:
         """The face-down plays of ``k`` pieces from ``hand``: made when they are few, else as sets."""
@@ -648,12 +755,12 @@ class Tricks(Phase):
                 st.ctx.seat, st.ctx.combo = seat, None
                 if self.stop_when(st.ctx):
                     stop = st.rs.moves.get("stop")
-            up, _removed = self._lead_options(st, seat)
+            up, _removed, every = self._lead_options(st, seat)
             down = NO_DOWNS if up else self._downs(st, st.zones[st.rs.hand_base + seat], 1)
             barred: frozenset[str] = frozenset()
         else:
-            up, down, _removed, barred = self._follow_options(st, seat)
-        moves = [p.move or self._move_of(st, p) for p in up]
+            up, down, _removed, barred, every = self._follow_options(st, seat)
+        moves, up = self._offered(st, every, up)
         found: list[Play | None] = list(up)
         if stop is not None:
             moves.insert(0, stop)
@@ -665,7 +772,7 @@ class Tricks(Phase):
         if downs:
             found.extend(downs)
             moves.extend([p.move or self._move_of(st, p) for p in downs])
-        return Options(moves, found, barred)
+        return (FreeOptions if up and up[0].combo is None else Options)(moves, found, barred)
 
     def _face_down(self, st: Board) -> FaceDownPlays:
         if self._down is None:
@@ -712,8 +819,8 @@ class Tricks(Phase):
             _allowed, removed = apply_restrictions(st, self.follow_rules, pool)
         finally:
             st.ctx.memo = None
-        return next(((p, removed[p.pieces].id) for p in pool
-                     if p.pieces in removed and sorted(pieces.type_id(x) for x in p.pieces) == key), None)
+        return next(((p, removed[p].id) for p in pool
+                     if p in removed and sorted(pieces.type_id(x) for x in p.pieces) == key), None)
 
     def apply(self, st: Board, move: Move) -> bool:
         d: TrickData = st.pdata
@@ -767,8 +874,8 @@ class Tricks(Phase):
             if strength is NOT_KNOWN:
                 strength = self._strength_of(ctx, play)
             best = d.best
-            if best < 0 or (cls == d.classes[best] and strength > d.strengths[best]):
-                d.best = len(plays)
+            if play.combo is not None and (best < 0 or (cls == d.classes[best] and strength > d.strengths[best])):
+                d.best = len(plays)  # (a play forming no combination never does)
         else:
             for p in play.pieces:
                 st.put(p, trick_zi, True, seat)
@@ -815,24 +922,24 @@ class Tricks(Phase):
         if not d.plays:
             if verb == "down":
                 return "you must lead face up"
-            _allowed, removed = self._lead_options(st, seat)
+            _allowed, removed, _every = self._lead_options(st, seat)
             for refused, r in removed.items():
-                if tuple(sorted(pieces.type_of[x] for x in refused)) == key:
+                if same(refused) and value in ("", refused.combo):
                     return r.message
             return (f"{' '.join(piece_ids)} is not a combination that may be led here "
                     f"({', '.join(c.id for c in self.combos)})")
         k = len(d.plays[0].pieces)
         if len(chosen) != k:
             return f"you must play {k} piece{'s' if k != 1 else ''}, as many as were led"
-        up, down, removed, _ = self._follow_options(st, seat)
+        up, down, removed, _, _every = self._follow_options(st, seat)
         if verb == "down" and not (down[0] or down[1]):
             beat = [p for p in up if self._beats(d, *self._rate(st, p))]
             if self.face_down == "when_cannot_beat" and beat:
                 names = " ".join(pieces.type_id(x) for x in beat[0].pieces)
                 return f"{self.must_beat_message}: you hold {names}"
             return "pieces may not be played face down here"
-        for kk, r in removed.items():
-            if tuple(sorted(pieces.type_of[x] for x in kk)) == key:
+        for refused, r in removed.items():
+            if same(refused) and value in ("", refused.combo):
                 return r.message
         if not any(same(p) for p in up):
             best = d.plays[d.best] if d.best >= 0 else None
@@ -877,10 +984,11 @@ def build_restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple
 
 def apply_restrictions(
     st: Board, rules: tuple[Restriction, ...], cands: list[Play]
-) -> tuple[list[Play], dict[tuple[int, ...], Restriction]]:
-    """Apply restrictions in order; returns the plays left and, for each removed play, the rule that removed it."""
+) -> tuple[list[Play], dict[Play, Restriction]]:
+    """Apply restrictions in order; returns the plays left and, for each removed play, the rule that removed it
+    (by the play itself: two readings of the same pieces may be refused by different rules, or one not)."""
     ctx = st.ctx
-    removed: dict[tuple[int, ...], Restriction] = {}
+    removed: dict[Play, Restriction] = {}
     for r in rules:
         if r.when is None:
             applies = cands
@@ -896,6 +1004,6 @@ def apply_restrictions(
         kept = set(passing)
         failing = {p for p in applies if p not in kept}
         for p in failing:
-            removed[p.pieces] = r
+            removed[p] = r
         cands = [p for p in cands if p not in failing]
     return cands, removed
