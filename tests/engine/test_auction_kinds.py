@@ -5,6 +5,7 @@ call's condition sees, and verbs named by the rule file."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -70,6 +71,24 @@ def test_tuple_bids_rise_level_then_strain() -> None:
     assert "bid 1S" not in legal and "bid 2C" in legal and "double" in legal
     with pytest.raises(IllegalMoveError, match=r"at least 2C \(the high bid is 1NT\)"):
         st.apply("bid 1S")
+
+
+def test_bids_given_as_fields_are_the_same_set_as_the_product_given_as_data() -> None:
+    fields = _rules({**BRIDGE, "bids": {"fields": {"level": "range(1, 8)", "strain": "strains"},
+                                        "name": "text(level) + strain"}})
+    assert [m.text for m in Game(fields, 1).new_state().legal_moves()] == \
+        [m.text for m in Game(_rules(BRIDGE), 1).new_state().legal_moves()]
+    _, st = _play(fields, ["bid 1H", "pass", "bid 3NT", "pass", "pass", "pass"])
+    assert st.is_over and st.hand_results[-1]["vars"]["amount"] == [3, "NT"]  # read as contract[0], contract[1]
+
+
+def test_a_product_of_bids_may_keep_some_combinations_and_reorder_them() -> None:
+    no_trump_first = {"product": {"level": [1, 2], "strain": "strains"}, "text": "{level}{strain}",
+                      "when": "strain != 'D'",
+                      "order": "level * 10 + (0 if strain == 'NT' else 1 if strain == 'C' else "
+                               "2 if strain == 'H' else 3)"}
+    texts = [m.text for m in Game(_rules({**BRIDGE, "bids": no_trump_first}), 1).new_state().legal_moves()]
+    assert texts == ["pass", "bid 1NT", "bid 1C", "bid 1H", "bid 1S", "bid 2NT", "bid 2C", "bid 2H", "bid 2S"]
 
 
 def test_a_double_brings_the_passers_back_and_three_passes_end_it() -> None:
@@ -171,8 +190,11 @@ def test_an_extra_call_sees_the_bidding_so_far() -> None:
 
 
 @pytest.mark.parametrize(("auction", "message"), [
-    ({"first": 0, "bids": {"values": [18, 20, 18]}}, "'18' is written twice"),
+    ({"first": 0, "bids": {"values": [18, 20, 18]}}, "two values are named '18'"),
     ({"first": 0, "bids": {"values": [18, 20], "min": 1, "max": 3}}, "give exactly one of"),
+    ({"first": 0, "bids": {"fields": {"level": "range(1, 3)"}, "order": "1"}}, "two bids share a place"),
+    ({"first": 0, "bids": {"product": {"level": [1, 2]}, "text": "{level}", "name": "text(level)"}},
+     "give 'name' \\(an expression\\) or 'text' \\(a template\\), not both"),
     ({"first": 0, "bids": {"product": {"level": [1, 2], "strain": "nope"}}}, "unknown constant 'nope'"),
     ({"first": 0, "bids": {"product": {"level": [1, 2]}, "text": "{lvl}"}}, "unknown component 'lvl'"),
     ({"first": 0, "bids": {"values": [1, 2]}, "doubles": {"calls": ["play"]}}, "'play' is the engine's verb"),
@@ -221,11 +243,23 @@ def test_verbs_named_by_the_rule_file_parse_and_name_moves() -> None:
 
 
 def test_an_ordered_set_of_tuples_defaults_to_components_joined_by_a_dash() -> None:
+    from rulecraft.dsl import Scope
     from rulecraft.engine.builder import Builder
-    from rulecraft.engine.phases.ordered_values import ordered_values
+    from rulecraft.engine.ordered_values import build_ordered_values
 
-    got = ordered_values(Builder(), {"product": {"quantity": [1, 2], "face": "faces"}}, {"faces": [2, 6]}, "claims")
+    got = build_ordered_values(Builder(), Scope(), {"product": {"quantity": [1, 2], "face": "faces"}},
+                               {"faces": [2, 6]}, "claims")
     assert got is not None
-    assert got.texts == ("1-2", "1-6", "2-2", "2-6") and got.value(2) == [2, 2] and got.position("2-6") == 3
-    steps = ordered_values(Builder(), {"min": 70, "max": 80, "step": 5}, {}, "bids")
-    assert steps is not None and steps.texts == ("70", "75", "80") and steps.steps == (70, 80, 5)
+    assert got.names == ("1-2", "1-6", "2-2", "2-6") and got.value(2) == [2, 2] and got.position("2-6") == 3
+    steps = build_ordered_values(Builder(), Scope(), {"min": 70, "max": 80, "step": 5}, {}, "bids")
+    assert steps is not None and steps.names == ("70", "75", "80") and steps.steps == (70, 80, 5)
+
+
+def test_a_misspelt_key_of_the_bids_is_named_where_it_is_written(tmp_path: Path) -> None:
+    from support import rules_from_text
+
+    text = Path("variants/bridge/base.yaml").read_text(encoding="utf-8")
+    assert 'text: "{level}{strain}"' in text
+    with pytest.raises(RuleFileError, match=r"rules.yaml:\d+:9: error: unknown key 'txt' in the bids \(did you mean "
+                                            r"'text'\?\)"):
+        rules_from_text(tmp_path, text.replace('text: "{level}{strain}"', 'txt: "{level}{strain}"'))

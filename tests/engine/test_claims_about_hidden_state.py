@@ -163,6 +163,16 @@ def test_counts_min_0_lets_a_doubt_game_claim_no_cards() -> None:
     assert st.pdata.claims == [(1, "A", 0)]
 
 
+def test_claim_values_given_as_a_product_are_the_same_set_as_the_fields(tmp_path: Path, rs: Ruleset) -> None:
+    as_data = RULES.replace('fields: {at_least: "range(3, 19)", parity: "[\'any\', \'even\']"}',
+                            "product: {at_least: [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18], "
+                            "parity: [any, even]}")
+    assert as_data != RULES
+    product = rules_from_text(tmp_path, as_data)  # its truth reads at_least(claim_value): a function per component
+    assert [m.text for m in Game(product, 1).new_state().legal_moves()] == \
+        [m.text for m in Game(rs, 1).new_state().legal_moves()]
+
+
 # ---------------------------------------------------------------------- refused at load, at the rule
 @pytest.mark.parametrize(("old", "new", "message"), [
     ('        truth: "total() >= at_least(claim_value) and (parity(claim_value) == \'any\' or total() % 2 == 0)"\n',

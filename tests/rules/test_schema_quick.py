@@ -140,6 +140,11 @@ def test_changed_copies_are_judged_as_jsonschema_judges_them(seed: int) -> None:
     assert compare.verdicts[False] > 500
 
 
+# A shared definition a place adds a key to, closed where it is used (as bids use an ordered set).
+SHARED = {"$ref": "#/$defs/d", "properties": {"b": {}}, "unevaluatedProperties": False,
+          "$defs": {"d": {"type": "object", "properties": {"a": {}}}}}
+
+
 @pytest.mark.parametrize(("schema", "value"), [
     ({"type": "integer"}, 1.0), ({"type": "integer"}, 1.5), ({"type": "integer"}, True), ({"type": "number"}, True),
     ({"type": "number"}, 2), ({"type": "boolean"}, 0), ({"type": ["string", "null"]}, None),
@@ -152,6 +157,7 @@ def test_changed_copies_are_judged_as_jsonschema_judges_them(seed: int) -> None:
     ({"if": {"required": ["a"]}, "then": {"required": ["b"]}, "else": {"required": ["c"]}}, {"c": 1}),
     ({"not": {"type": "string"}}, "x"), ({"anyOf": [{"type": "string"}, {"minimum": 3}]}, 2),
     ({"items": False}, []), ({"items": False}, [1]), (True, 1), (False, None),
+    (SHARED, {"a": 1, "b": 2}), (SHARED, {"a": 1, "c": 2}), ({"unevaluatedProperties": False}, {}),
 ])
 def test_json_schemas_corners(schema: dict[str, Any] | bool, value: Any) -> None:
     judge = Judge({})
@@ -164,7 +170,8 @@ def test_json_schemas_corners(schema: dict[str, Any] | bool, value: Any) -> None
     ({"format": "email"}, "x"), ({"oneOf": [{}]}, 1), ({"patternProperties": {"a": {}}}, {}),
     ({"prefixItems": [{}], "items": {}}, []), ({"$ref": "#/$defs/none"}, 1),
     ({"$ref": "https://elsewhere.example/schema.json"}, 1), ({"type": "seat"}, 1),
-    ({"properties": {"a": {"$dynamicRef": "#x"}}}, {"a": 1}), ({"unevaluatedProperties": False}, {}),
+    ({"properties": {"a": {"$dynamicRef": "#x"}}}, {"a": 1}),
+    ({"unevaluatedProperties": False, "anyOf": [{"properties": {"a": {}}}]}, {"a": 1}),
     ({"pattern": "("}, "x"), ({"items": {"properties": {"b": {"oneOf": []}}}}, [{"b": 1}]),
 ])
 def test_what_it_does_not_know_is_left_to_jsonschema(schema: dict[str, Any], value: Any) -> None:

@@ -312,7 +312,7 @@ def _head_values(rs: Ruleset) -> list[tuple[str, str]]:
     for phase in rs.phases:
         if isinstance(phase, Auction):
             if phase.ladder is not None:
-                out.extend((phase.bid_verb, t) for t in phase.ladder.texts)
+                out.extend((phase.bid_verb, t) for t in phase.ladder.names)
             out.extend((verb, "") for verb, takes_value in phase.verbs().items() if not takes_value)
             out.extend(("call", c) for c in phase.calls)
             out.extend(("call", e.id) for e in phase.extra)

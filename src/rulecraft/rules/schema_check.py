@@ -383,6 +383,15 @@ def _value_pos(parent: Any, key: Any, value: Any) -> SourcePos:
     return pos_of(parent, UNKNOWN_POS)
 
 
+def _referenced_keys(schema: dict[str, Any]) -> list[str]:
+    """The keys a definition the schema refers to allows (a mapping that is a shared set plus keys of its own)."""
+    ref = schema.get("$ref")
+    if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
+        return []
+    target = load_schema("ruleset").get("$defs", {}).get(ref[len("#/$defs/"):], {})
+    return list(target.get("properties", {})) if isinstance(target, dict) else []
+
+
 def _translate(error: ValidationError, root: Any) -> list[tuple[SourcePos, str, str]]:
     steps = list(error.absolute_path)
     parent, key, value = _walk(root, steps)
@@ -401,8 +410,8 @@ def _translate(error: ValidationError, root: Any) -> list[tuple[SourcePos, str, 
         how = schema.get("patternErrorMessage") or "a name of letters, digits and _"
         return [(kpos, f"'{error.instance}' is not a valid key here: {how}", _key_path(path, error.instance))]
 
-    if v == "additionalProperties" and vv is False and isinstance(error.instance, dict):
-        allowed = list(schema.get("properties", {}))
+    if v in ("additionalProperties", "unevaluatedProperties") and vv is False and isinstance(error.instance, dict):
+        allowed = list(schema.get("properties", {})) + _referenced_keys(schema)
         patterns = list(schema.get("patternProperties", {}))
         extras = [k for k in error.instance if k not in allowed and not any(re.search(p, str(k)) for p in patterns)]
         out = []

@@ -218,6 +218,31 @@ def _additional(judge: Judge, value: Any, schema: Any, document: Any) -> Check:
     return lambda v: not isinstance(v, dict) or all(check(x) for k, x in v.items() if k not in names)
 
 
+# What may stand beside unevaluatedProperties (and in the definitions its $ref leads to) for the keys
+# evaluated to be only those ``properties`` name: a shared definition a place adds keys to. Applicators
+# that evaluate keys on some branches only (anyOf, if, patternProperties ...) are left to jsonschema.
+_NAMING_PROPERTIES = frozenset({"type", "properties", "required", "minProperties", "maxProperties", "$ref",
+                                "unevaluatedProperties"})
+
+
+def _unevaluated(judge: Judge, value: Any, schema: Any, document: Any) -> Check:
+    if value is not False:
+        raise Unsupported("unevaluatedProperties")
+    names = frozenset(_evaluated_names(judge, schema, document))
+    return lambda v: not isinstance(v, dict) or all(k in names for k in v)
+
+
+def _evaluated_names(judge: Judge, schema: Any, document: Any) -> list[str]:
+    """The keys ``schema`` evaluates: its ``properties`` and those of what its ``$ref`` leads to."""
+    if not isinstance(schema, dict) or schema.keys() - _ANNOTATIONS - _NAMING_PROPERTIES \
+            or not isinstance(schema.get("properties", {}), dict):
+        raise Unsupported("unevaluatedProperties")
+    names = list(schema.get("properties", {}))
+    if "$ref" in schema:
+        names += _evaluated_names(judge, *judge._resolve(schema["$ref"], document))
+    return names
+
+
 def _required(judge: Judge, value: Any, schema: Any, document: Any) -> Check:
     if not isinstance(value, list):
         raise Unsupported(value)
@@ -303,6 +328,7 @@ _KEYWORDS: dict[str, Callable[[Judge, Any, Any, Any], Check]] = {
     "$ref": _ref,
     "properties": _properties,
     "additionalProperties": _additional,
+    "unevaluatedProperties": _unevaluated,
     "required": _required,
     "propertyNames": _property_names,
     "if": _if,

@@ -42,8 +42,8 @@ from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.dsl.types import accepts, describe
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, verb_problem
+from rulecraft.engine.ordered_values import OrderedValues, build_ordered_values
 from rulecraft.engine.phases.base import Phase, describe_legal, rule_failed, seat_of
-from rulecraft.engine.phases.ordered_values import OrderedValues, ordered_values
 from rulecraft.errors import clip
 from rulecraft.rules.located import pos_of
 
@@ -178,7 +178,10 @@ class Auction(Phase):
         what = f"auction '{a.id}'"
         a.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"{what} first seat")
         if "bids" in raw:
-            a.ladder = ordered_values(b, raw["bids"], rs.constants, f"{what} bids")
+            a.ladder = build_ordered_values(b, scope.root(), raw["bids"], rs.constants, f"{what} bids")
+            if a.ladder is not None and len(set(a.ladder.place.values())) < len(a.ladder):
+                b.error(raw["bids"].get("order"), f"{what} bids: two bids share a place in the order; a bid "
+                                                  "must be told higher or lower than every other")
             if isinstance(raw["bids"], dict) and "verb" in raw["bids"]:
                 a.bid_verb = a._verb(b, raw["bids"]["verb"], True)
             a.max_wins = isinstance(raw["bids"], dict) and bool(raw["bids"].get("max_wins", False))
@@ -371,7 +374,7 @@ class Auction(Phase):
         if moves is None:  # pass, the bids from `start` up and the named calls, made once
             moves = [book.get("pass")]
             if start >= 0 and self.ladder is not None:
-                moves.extend(book.get(self.bid_verb, (), t) for t in self.ladder.texts[start:])
+                moves.extend(book.get(self.bid_verb, (), t) for t in self.ladder.names[start:])
             moves.extend(book.get("call", (), c) for c in self.calls)
             self._fixed_moves[start] = moves
         out = list(moves)
@@ -525,8 +528,8 @@ class Auction(Phase):
     def _explain_bid(self, d: AuctionData, value: str, ladder: OrderedValues) -> str:
         if self.duels is not None and d.duel is not None and d.answering and self.hold_verb:
             return f"you answer the bid: '{self.hold_verb}' or 'pass'"
-        least = ladder.texts[d.high + 1] if d.high + 1 < len(ladder) else None
-        why = f"the high bid is {ladder.texts[d.high]}" if d.high >= 0 else "that is the opening minimum"
+        least = ladder.names[d.high + 1] if d.high + 1 < len(ladder) else None
+        why = f"the high bid is {ladder.names[d.high]}" if d.high >= 0 else "that is the opening minimum"
         at = ladder.position(value)
         if ladder.steps is not None:  # numbers in steps: said as numbers
             lo, hi, step = ladder.steps
@@ -542,7 +545,7 @@ class Auction(Phase):
                 return f"bids go up in steps of {step} from {lo}"
         elif at is None:
             more = " …" if len(ladder) > 8 else ""
-            return f"there is no bid '{value}'; bids are {', '.join(ladder.texts[:8])}{more}"
+            return f"there is no bid '{value}'; bids are {', '.join(ladder.names[:8])}{more}"
         if least is None:
             return "no bid is higher than the standing bid: you may pass"
         return f"a bid must be at least {least} ({why})"

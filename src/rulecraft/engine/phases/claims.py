@@ -441,8 +441,9 @@ class Claims(Phase):
     def _build_claim(self, b: Builder, rs: Equipment, claim: dict[str, Any], cscope: Scope, what: str) -> None:
         pieces = rs.pieces
         values = claim.get("values")
-        if isinstance(values, dict):  # an ordered set: fields, names and an order (engine/ordered_values.py)
-            self.ordered = build_ordered_values(b, cscope.root(), values, f"{what} claim values")
+        if isinstance(values, dict):  # an ordered set of values (engine/ordered_values.py)
+            built = build_ordered_values(b, cscope.root(), values, rs.constants, f"{what} claim values")
+            self.ordered = built if built is not None else OrderedValues()  # (refused: reported, none to offer)
             add_field_functions(b, cscope, self.ordered, values)
             self.values = list(self.ordered.names)
         if "truth" in claim:
