@@ -199,7 +199,7 @@ WAYS: dict[str, Way] = {
     "rulecraft simulate tien-gow -n 10000 --dask tcp://scheduler:8786":
         Way(why="a cluster started here, and fewer games", replace=(("-n 10000", "-n 8"),), run=dask_cluster),
     "rulecraft play rook --seed 7": Way(stdin="?\ntable\nhelp\nquit\n",
-                                        words=("legal moves (", "=== Rook", "? or moves", "table   show the whole table",
+                                        words=("legal moves (", "=== Rook", "? or moves", "show the whole table",
                                                "game saved to rulecraft-rook-7.jsonl")),
     "rulecraft play rook --seats human,human,random,random": Way(stdin="\nquit\n", words=("Pass the terminal",)),
     "rulecraft play --resume rulecraft-rook-7.jsonl": Way(stdin="quit\n", words=("resumed rulecraft-rook-7.jsonl",)),

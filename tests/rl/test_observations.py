@@ -24,6 +24,7 @@ from rulecraft.engine.views import SECRET_VERBS
 from rulecraft.load import load_ruleset
 from rulecraft.rl.encoding import Encoding
 from rulecraft.rl.openspiel import record_lines, seat_string
+from rulecraft.rl.seatview import observe
 from rulecraft.rules.registry import list_bundled
 
 BUNDLED = list_bundled()
@@ -32,7 +33,7 @@ EVERY = 4  # a check at every 4th decision
 
 
 def _seen(enc: Encoding, st: State, seat: int) -> tuple[bytes, bytes, str, str]:
-    return (enc.observe(st, seat).tobytes(), enc.observe(st, seat, recall=True).tobytes(),
+    return (observe(enc, st, seat).tobytes(), observe(enc, st, seat, recall=True).tobytes(),
             seat_string(enc, st, seat), seat_string(enc, st, seat, record=record_lines(st, seat)))
 
 
@@ -58,7 +59,7 @@ def test_hidden_pieces_dealt_otherwise_change_no_observation_of_the_seat(ref: st
             seat = st.to_act
             world = determinize(st, seat, random.Random(rng.random()), light=False)
             assert _seen(enc, st, seat) == _seen(enc, world, seat), f"seat {seat} sees pieces hidden from it"
-            others_differ += any(not np.array_equal(enc.observe(st, o), enc.observe(world, o))
+            others_differ += any(not np.array_equal(observe(enc, st, o), observe(enc, world, o))
                                  for o in range(st.rs.seats.count) if o != seat)
     assert others_differ > 0, "the other worlds never differed for anyone: the check is empty"
 

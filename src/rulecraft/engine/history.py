@@ -33,6 +33,15 @@ class History(Sequence[Event]):
     def add_move(self, seat: int | None, move: Move) -> None:
         self._entries.append((seat, move))
 
+    @property
+    def entries(self) -> Sequence[_Entry]:
+        """The entries as recorded, not to be changed: a move as ``(seat, move)``, any other event as its dict.
+
+        For readers that follow a game as it grows (an observation kept up to date from the events
+        since it was last asked): no dict is built per move, and an entry of a copy *is* the original's.
+        """
+        return self._entries
+
     # Pickled and copied as its entries: ``append`` is made again, bound to the copy's own list.
     def __getstate__(self) -> list[_Entry]:
         return self._entries

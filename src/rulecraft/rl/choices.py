@@ -16,31 +16,66 @@ from __future__ import annotations
 import operator
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.claims import ClaimMoves
 from rulecraft.rl.encoding import DONE, Encoding, EncodingError
 
 
-def options(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...]) -> tuple[list[int], Move | None]:
-    """(the tokens that may follow ``prefix``, sorted; the move ``prefix`` completes, or None)."""
-    if isinstance(legal, ClaimMoves):
-        return _claim_options(enc, legal, prefix)
+class Options(NamedTuple):
+    """What may follow a prefix: the tokens (sorted), the move the prefix itself completes, and, when
+    known, the move each next token completes (``ends``) and the tokens after which more may follow
+    (``more``): so taking a token needs no second pass over the legal moves."""
+
+    nexts: list[int]
+    complete: Move | None
+    ends: dict[int, Move] | None = None
+    more: frozenset[int] | set[int] = frozenset()
+
+
+Candidates = list[tuple[tuple[int, ...], Move]]  # legal moves with their tokens, those that begin with a prefix
+
+
+def candidates(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...] = (),
+               within: Candidates | None = None) -> Candidates | None:
+    """The legal moves that begin with ``prefix``, with their tokens (None for a claim of any subset,
+    too many to list). ``within``: the candidates of ``prefix`` less its last token, to narrow."""
+    if type(legal) is not list and isinstance(legal, ClaimMoves):  # (an ABC's isinstance is slow)
+        return None
     k = len(prefix)
-    nexts: set[int] = set()
+    if within is not None and k:
+        last = prefix[-1]
+        return [c for c in within if len(c[0]) >= k and c[0][k - 1] == last]
+    known = enc.tokens_by_text
+    out = [(known.get(m.text) or enc.move_tokens(m), m) for m in legal]
+    return [c for c in out if c[0][:k] == prefix] if k else out
+
+
+def options(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
+            found: Candidates | None = None) -> Options:
+    """What may follow ``prefix`` among the ``legal`` moves (see ``Options``); ``found``: the
+    candidates of ``prefix``, when the caller has them."""
+    cands = found if found is not None else candidates(enc, legal, prefix)
+    if cands is None:
+        return Options(*_claim_options(enc, legal, prefix))  # type: ignore[arg-type]
+    k = len(prefix)
+    ends: dict[int, Move] = {}
+    more: set[int] = set()
     complete: Move | None = None
-    for m in legal:
-        toks = enc.move_tokens(m)
-        if toks[:k] == prefix:
-            if len(toks) == k:
-                complete = complete or m
-            else:
-                nexts.add(toks[k])
-    return sorted(nexts), complete
+    for toks, m in cands:
+        if len(toks) == k:
+            complete = complete or m
+        elif len(toks) == k + 1:
+            ends.setdefault(toks[k], m)
+        else:
+            more.add(toks[k])
+    return Options(sorted(ends.keys() | more), complete, ends, more)
 
 
-def legal_actions(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...]) -> list[int]:
-    nexts, complete = options(enc, legal, prefix)
+def legal_actions(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
+                  found: Options | None = None) -> list[int]:
+    nexts, complete = (found or options(enc, legal, prefix))[:2]
     if complete is not None and nexts:
         return sorted([*nexts, DONE])
     return nexts
@@ -62,19 +97,24 @@ def action_id(enc: Encoding, action: object) -> int:
 
 
 def choose(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
-           action: int) -> tuple[tuple[int, ...], Move | None]:
+           action: int, found: Options | None = None) -> tuple[tuple[int, ...], Move | None]:
     """Take ``action`` after ``prefix``: (the new prefix, and the move to make when it is complete).
+    ``found``: ``options(enc, legal, prefix)``, when the caller has it already.
 
     Raises ValueError for an action that is not an id or not legal here.
     """
     action = action_id(enc, action)
-    nexts, complete = options(enc, legal, prefix)
-    if action == DONE and complete is not None and nexts:
-        return (), complete
-    if action not in nexts:
+    here = found or options(enc, legal, prefix)
+    if action == DONE and here.complete is not None and here.nexts:
+        return (), here.complete
+    if action not in here.nexts:
         raise ValueError(f"action {action} ('{enc.action_string(action)}') is not legal here")
     longer = (*prefix, action)
-    after, done = options(enc, legal, longer)
+    if here.ends is not None:  # (known from the same pass: no second one)
+        if action not in here.more:
+            return (), here.ends[action]
+        return longer, None
+    after, done = options(enc, legal, longer)[:2]
     if not after:
         if done is None:  # pragma: no cover - a token offered always continues or ends some move
             raise EncodingError(f"no move ends with '{enc.action_string(action)}'")

@@ -31,7 +31,6 @@ import numpy as np
 import numpy.typing as npt
 
 from rulecraft.dsl import CompiledExpr, T
-from rulecraft.engine.board import Board
 from rulecraft.engine.game import Game
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.calls import Auction, Choose
@@ -41,7 +40,7 @@ from rulecraft.engine.phases.turns import EachSeat
 from rulecraft.engine.phases.values import value_text
 from rulecraft.engine.phases.wall import Dice
 from rulecraft.engine.ruleset import Ruleset
-from rulecraft.engine.views import redact_event, visible, visible_variables
+from rulecraft.engine.views import redact_event
 from rulecraft.errors import RulecraftError
 
 BARE = ("pass", "stop", "challenge", "accept", "done")
@@ -49,6 +48,7 @@ DONE = BARE.index("done")
 PIECE_VERBS = ("play", "down", "give", "claim")
 LIST_SLOTS = 4  # a list-valued variable (dice rolled) shows its first four entries
 PUBLIC = -2  # a viewer that is no seat: sees what everyone sees and nothing private
+ROWS_KEPT = 100_000  # moves remembered (their tokens, their rows of ``recent``) before the memory starts again
 Token = tuple[str, str, int]  # (verb, value, piece type or -1 for a head token)
 Vector = npt.NDArray[np.float32]
 
@@ -85,10 +85,16 @@ class Encoding:
         self.strings = sorted({tok[1] for tok in heads if tok[1]})
         self.string_index = {s: i for i, s in enumerate(self.strings)}
         self.max_sides = max((p.sides for p in rs.phases if isinstance(p, Dice)), default=0)
-        self._move_tokens: dict[Move, tuple[int, ...]] = {}
+        # A move's tokens by its text (the same for identical copies: tokens name piece types).
+        self.tokens_by_text: dict[str, tuple[int, ...]] = {}
+        self._rows: dict[tuple[int | None, int, str], tuple[tuple[int, float], ...]] = {}  # see move_row
         self.recent = 2 * self.seats  # moves of this hand shown, latest first
+        self.row_width = self.seats + self.head_count + 3 + self.types + 1  # one move of ``recent``
+        self.var_widths = [self._var_width(i) for i in range(len(rs.variables))]
         self.sections, self.size = self._layout(recall=False)
         self.recall_sections, self.recall_size = self._layout(recall=True)
+        self.at = {s.name: s.start for s in self.sections}  # where each section starts
+        self._at_recall = {s.name: s.start for s in self.recall_sections}
 
     # ----------------------------------------------------------------- actions
     def piece_token(self, verb: str, piece_type: int) -> int:
@@ -96,9 +102,11 @@ class Encoding:
 
     def move_tokens(self, move: Move) -> tuple[int, ...]:
         """The token ids of a move, in the order they are chosen."""
-        toks = self._move_tokens.get(move)
+        toks = self.tokens_by_text.get(move.text)
         if toks is None:
-            toks = self._move_tokens[move] = self._tokens_of(move)
+            if len(self.tokens_by_text) > ROWS_KEPT:  # (a claims game has many distinct moves)
+                self.tokens_by_text.clear()
+            toks = self.tokens_by_text[move.text] = self._tokens_of(move)
         return toks
 
     def _tokens_of(self, move: Move) -> tuple[int, ...]:
@@ -125,7 +133,7 @@ class Encoding:
     def _layout(self, recall: bool) -> tuple[list[Section], int]:
         n, t = self.seats, self.types
         zones = self.rs.zone_instance_count
-        summary = n + self.head_count + 3 + t + 1
+        summary = self.row_width
         parts = [
             ("seat", n, "the observing seat, one-hot"),
             ("to_act", n + 1, "the seat to act, one-hot (last: nobody)"),
@@ -133,7 +141,7 @@ class Encoding:
             ("active", n, "seats playing this hand"),
             ("zones", zones * (t + 1), "per zone instance: visible pieces by type, then how many it holds"),
             ("tricks", n, "tricks (or stacks) taken this hand, per seat"),
-            ("variables", sum(self._var_width(i) for i in range(len(self.rs.variables))),
+            ("variables", sum(self.var_width(i) for i in range(len(self.rs.variables))),
              "each variable the viewer may see (see docs/research-api.md)"),
             ("recent", self.recent * summary, f"the last {self.recent} moves of this hand, latest first, as the "
              "viewer could read them: the seat, the move's head, the pieces shown, how many were hidden"),
@@ -147,6 +155,10 @@ class Encoding:
             sections.append(Section(name, start, size, what))
             start += size
         return sections, start
+
+    def var_width(self, i: int) -> int:
+        """How many numbers variable ``i`` takes in the observation."""
+        return self.var_widths[i]
 
     def _var_width(self, i: int) -> int:
         v = self.rs.variables[i]
@@ -162,95 +174,80 @@ class Encoding:
             return 1 + LIST_SLOTS
         return 2
 
-    def observe(self, st: Board, viewer: int | None, selection: tuple[int, ...] = (),
-                recall: bool = False, out: Vector | None = None) -> Vector:
-        """The observation of ``st`` by ``viewer`` (a seat, None for everything, PUBLIC for no seat)."""
-        size = self.recall_size if recall else self.size
-        vec = np.zeros(size, np.float32) if out is None else out
-        if out is not None:
-            vec.fill(0.0)
-        sec = {s.name: s.start for s in (self.recall_sections if recall else self.sections)}
-        n, t = self.seats, self.types
-        if viewer is not None and 0 <= viewer < n:
-            vec[sec["seat"] + viewer] = 1
-        vec[sec["to_act"] + (st.to_act if st.to_act is not None else n)] = 1
-        vec[sec["phase"] + (len(self.rs.phases) if st.is_over else min(st.pidx, len(self.rs.phases)))] = 1
-        for s in st.active:
-            vec[sec["active"] + s] = 1
-        type_of = self.rs.pieces.type_of
-        base = sec["zones"]
-        for zi, pieces in enumerate(st.zones):
-            row = base + zi * (t + 1)
-            for p in pieces:
-                if visible(st, p, viewer):
-                    vec[row + type_of[p]] += 1
-            vec[row + t] = len(pieces)
-        for s, k in enumerate(st.tricks):
-            vec[sec["tricks"] + s] = k
-        self._variables(st, viewer, vec, sec["variables"])
-        self._moves(st, viewer, vec, sec["recent"])
-        self._selection(selection, vec, sec["selection"])
-        vec[sec["hand"]] = st.hand_no
-        if recall:
-            self._memory(st, vec, sec["seen"])
-        return vec
+    def offsets(self, recall: bool = False) -> dict[str, int]:
+        """Where each section starts in the vector (with ``recall``: the information-state vector, the same
+        sections at the same places and ``seen`` after them)."""
+        return self._at_recall if recall else self.at
 
-    def _memory(self, st: Board, vec: Vector, seen_at: int) -> None:
-        """What every seat remembers of this hand beyond the table now: the pieces all have seen face up."""
-        type_of = self.rs.pieces.type_of
-        for p, seen in enumerate(st.seen_public):
-            if seen:
-                vec[seen_at + type_of[p]] += 1
-
-    def _variables(self, st: Board, viewer: int | None, vec: Vector, at: int) -> None:
-        shown = visible_variables(st, viewer)
-        for i, v in enumerate(self.rs.variables):
-            width = self._var_width(i)
-            if v.name in shown:
-                vec[at] = 1  # the viewer may see (some of) it
-                value = shown[v.name]
-                if v.per in ("seat", "team"):
-                    for k, x in enumerate(value):
-                        vec[at + 1 + k] = _number(x)
-                elif v.expr_type is T.SEAT:
-                    vec[at + 1 + (int(value) if isinstance(value, int) and 0 <= value < self.seats else self.seats)] = 1
-                elif v.expr_type is T.STRING:
-                    vec[at + 1 + self.string_index.get(str(value), len(self.strings))] = 1
-                elif v.expr_type is T.LIST:
-                    for k, x in enumerate(list(value or [])[:LIST_SLOTS]):
-                        vec[at + 1 + k] = _number(x)
+    # ----------------------------------------------------------------- pieces of the observation
+    def zone_sees(self, viewer: int | None) -> list[bool]:
+        """Per zone instance: whether ``viewer`` sees the face-up pieces in it (``engine.views.visible``
+        for a piece nobody showed, put down or passed; PUBLIC, no seat, sees only zones everyone sees)."""
+        out = [False] * self.rs.zone_instance_count
+        team_of = self.rs.seats.team_of
+        for zone in self.rs.zones:
+            for owner in range(zone.instances):
+                if viewer is None or zone.visibility == "all":
+                    sees = True
+                elif zone.visibility != "owner" or viewer == PUBLIC:
+                    sees = False
+                elif zone.per == "seat":
+                    sees = owner == viewer
                 else:
-                    vec[at + 1] = _number(value)
-            at += width
+                    sees = zone.per == "team" and team_of[viewer] == owner
+                out[zone.base + owner] = sees
+        return out
 
-    def _moves(self, st: Board, viewer: int | None, vec: Vector, at: int) -> None:
-        """The last moves of this hand, latest first, as ``viewer`` could read them (``redact_event``)."""
-        width = self.seats + self.head_count + 3 + self.types + 1
-        history = st.history
-        row = 0
-        for i in range(len(history) - 1, -1, -1):
-            event = history[i]
-            kind = event.get("type")
-            if kind == "hand":
-                break
-            if kind != "move" or not isinstance(event.get("seat"), int):
-                continue
-            seen = redact_event(event, viewer)
-            if seen is None:  # pragma: no cover - a move is always shown, redacted or not
-                continue
-            head, types, hidden = self._read_move(str(seen["move"]))
-            base = at + row * width
-            vec[base + int(event["seat"])] = 1
+    def var_slots(self) -> list[int]:
+        """Where each variable starts within the ``variables`` section."""
+        out, at = [], 0
+        for i in range(len(self.rs.variables)):
+            out.append(at)
+            at += self.var_width(i)
+        return out
+
+    def write_variable(self, i: int, shown: dict[str, Any], out: Any, at: int) -> None:
+        """Variable ``i`` as ``shown`` to a viewer (``visible_variables``) into ``out`` from ``at`` (zeroed)."""
+        v = self.rs.variables[i]
+        if v.name not in shown:
+            return
+        out[at] = 1.0  # the viewer may see (some of) it
+        value = shown[v.name]
+        if v.per in ("seat", "team"):
+            for k, x in enumerate(value):
+                out[at + 1 + k] = _number(x)
+        elif v.expr_type is T.SEAT:
+            out[at + 1 + (int(value) if isinstance(value, int) and 0 <= value < self.seats else self.seats)] = 1.0
+        elif v.expr_type is T.STRING:
+            out[at + 1 + self.string_index.get(str(value), len(self.strings))] = 1.0
+        elif v.expr_type is T.LIST:
+            for k, x in enumerate(list(value or [])[:LIST_SLOTS]):
+                out[at + 1 + k] = _number(x)
+        else:
+            out[at + 1] = _number(value)
+
+    def move_row(self, viewer: int | None, seat: int, text: str) -> tuple[tuple[int, float], ...]:
+        """A move of the record as one row of ``recent``, as ``viewer`` may read it (``redact_event``):
+        (offset in the row, value) pairs for the seat, the move's head, the pieces shown, how many were hidden."""
+        key = (viewer, seat, text)
+        row = self._rows.get(key)
+        if row is None:
+            if len(self._rows) > ROWS_KEPT:  # (a claims game has many distinct moves)
+                self._rows.clear()
+            seen = redact_event({"type": "move", "seat": seat, "move": text}, viewer)
+            head, types, hidden = self.read_move(str(seen["move"]) if seen is not None else text)
+            cells: dict[int, float] = {seat: 1.0}
             if head >= 0:
-                vec[base + self.seats + head] = 1
+                cells[self.seats + head] = 1.0
             for ty in types:
-                vec[base + self.seats + self.head_count + 3 + ty] += 1
-            vec[base + width - 1] = hidden
-            row += 1
-            if row == self.recent:
-                break
+                at = self.seats + self.head_count + 3 + ty
+                cells[at] = cells.get(at, 0.0) + 1.0
+            if hidden:
+                cells[self.row_width - 1] = float(hidden)
+            row = self._rows[key] = tuple(sorted(cells.items()))
+        return row
 
-    def _read_move(self, text: str) -> tuple[int, list[int], int]:
+    def read_move(self, text: str) -> tuple[int, list[int], int]:
         """(head slot, piece types shown, pieces hidden) of a move's text as a seat may read it."""
         words = text.split()
         verb = words[0]
@@ -267,19 +264,26 @@ class Encoding:
         types = [by_id[w] for w in rest if w in by_id]
         return head, types, sum(1 for w in rest if w == "?")
 
-    def _selection(self, selection: tuple[int, ...], vec: Vector, at: int) -> None:
+    def selection_cells(self, selection: tuple[int, ...]) -> dict[int, float]:
+        """The move being chosen as (offset in the ``selection`` section, value): its head, the pieces so far."""
+        cells: dict[int, float] = {}
         for a in selection:
             verb, _value, ty = self.tokens[a]
             if ty < 0:
-                vec[at + a] = 1
+                cells[a] = 1.0
             else:
                 if verb != "claim":
-                    vec[at + self.head_count + ("play", "down", "give").index(verb)] = 1
-                vec[at + self.head_count + 3 + ty] += 1
+                    cells[self.head_count + ("play", "down", "give").index(verb)] = 1.0
+                at = self.head_count + 3 + ty
+                cells[at] = cells.get(at, 0.0) + 1.0
+        return cells
 
-    def describe(self) -> list[dict[str, Any]]:
-        """The observation layout as data (name, start, size, what), for documentation and tools."""
-        return [{"name": s.name, "start": s.start, "size": s.size, "what": s.what} for s in self.recall_sections]
+    def describe(self, recall: bool = True) -> list[dict[str, Any]]:
+        """The observation layout as data (name, start, size, what), for documentation and tools;
+        ``recall``: of the information state (the observation, then ``seen``). The structured
+        observation's layout: ``rl.structured.Structure(enc).describe()``."""
+        return [{"name": s.name, "start": s.start, "size": s.size, "what": s.what}
+                for s in (self.recall_sections if recall else self.sections)]
 
 
 def _number(x: Any) -> float:

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from rulecraft.engine.board import MAX_HELD_NUMBER
 from rulecraft.engine.determinize import determinize
 from rulecraft.engine.moves import Move
 from rulecraft.engine.ruleset import Ruleset
@@ -33,10 +34,11 @@ from rulecraft.engine.state import State
 from rulecraft.engine.views import board_view, redact_event
 from rulecraft.rl.chance import ChanceState, Pending
 from rulecraft.rl.encoding import PUBLIC, Encoding
-from rulecraft.rl.episode import DEFAULT_MAX_MOVES, Episode, ruleset_of
+from rulecraft.rl.episode import AT_THE_END, DEFAULT_MAX_MOVES, Episode, check_reward, ruleset_of
 
 SHORT_NAME = "rulecraft"
-_PARAMS: dict[str, Any] = {"ruleset": "", "options": "", "preset": "", "max_hands": 0, "max_moves": DEFAULT_MAX_MOVES}
+_PARAMS: dict[str, Any] = {"ruleset": "", "options": "", "preset": "", "max_hands": 0, "max_moves": DEFAULT_MAX_MOVES,
+                           "reward": "win"}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -56,9 +58,27 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
+def _typed(reward: str) -> pyspiel.GameType:
+    """The game type of a game rewarded by scores: general-sum, with rewards along the way for ``"hand"``
+    and ``"step"`` (the registered type, for ``"win"``, is zero-sum with rewards at the end)."""
+    t = _GAME_TYPE
+    model = pyspiel.GameType.RewardModel
+    return pyspiel.GameType(
+        short_name=t.short_name, long_name=t.long_name, dynamics=t.dynamics, chance_mode=t.chance_mode,
+        information=t.information, utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=model.TERMINAL if reward == "score" else model.REWARDS,
+        max_num_players=t.max_num_players, min_num_players=t.min_num_players,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=_PARAMS,
+    )
+
+
 def load_game(ruleset: str, *, preset: str | None = None, max_hands: int | None = None,
-              max_moves: int = DEFAULT_MAX_MOVES, **options: Any) -> pyspiel.Game:
-    """An OpenSpiel game for ``ruleset`` (a bundled name or a path); other keywords choose its options."""
+              max_moves: int = DEFAULT_MAX_MOVES, reward: str = "win", **options: Any) -> pyspiel.Game:
+    """An OpenSpiel game for ``ruleset`` (a bundled name or a path); other keywords choose its options.
+    ``reward``: ``"win"`` (zero-sum, at the end), ``"score"`` (at the end), ``"hand"`` or ``"step"``
+    (score changes as they come), as in ``rl.episode``."""
     for name, value in options.items():
         if any(c in f"{name}{value}" for c in ";:=,()"):
             raise ValueError(f"option {name}={value!r}: names and values may not contain ; : = , ( )")
@@ -68,6 +88,7 @@ def load_game(ruleset: str, *, preset: str | None = None, max_hands: int | None 
         "preset": preset or "",
         "max_hands": int(max_hands or 0),
         "max_moves": int(max_moves),
+        "reward": str(reward),
     }
     return pyspiel.load_game(SHORT_NAME, params)
 
@@ -93,18 +114,25 @@ class RulecraftGame(pyspiel.Game):  # type: ignore[misc]
         self.enc = Encoding(self.rs)
         self.max_hands = int(p["max_hands"]) or None
         self.max_moves = int(p["max_moves"])
+        self.reward = str(p["reward"])
+        check_reward(self.reward)
         self.params = {k: p[k] for k in _PARAMS}
         n = self.rs.seats.count
+        if self.reward == "win":
+            game_type, low, high, total = _GAME_TYPE, -1.0, float(max(1, n - 1)), 0.0
+        else:  # scores: neither zero-sum nor bounded by anything but the engine's numbers
+            game_type = _typed(self.reward)
+            low, high, total = -float(MAX_HELD_NUMBER), float(MAX_HELD_NUMBER), None
         info = pyspiel.GameInfo(
             num_distinct_actions=self.enc.num_actions,
             max_chance_outcomes=max(self.enc.types, self.enc.max_sides),
             num_players=n,
-            min_utility=-1.0,
-            max_utility=float(max(1, n - 1)),
-            utility_sum=0.0,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=total,
             max_game_length=self.max_moves,
         )
-        super().__init__(_GAME_TYPE, info, self.params)
+        super().__init__(game_type, info, self.params)
 
     def new_initial_state(self) -> RulecraftState:
         return RulecraftState(self)
@@ -117,7 +145,7 @@ class Track(Episode):
     """An Episode whose chance is chosen from outside (``rl.chance``), with the actions taken so far."""
 
     def __init__(self, game: RulecraftGame) -> None:
-        super().__init__(game.enc, None, game.max_moves, "win")
+        super().__init__(game.enc, None, game.max_moves, game.reward)
         self.game_params = dict(game.params)
         self.max_hands = game.max_hands
         self.pending: Pending | None = Pending(None, None)  # the start: run when first asked (clones never are)
@@ -126,9 +154,7 @@ class Track(Episode):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Track:
         c = Track.__new__(Track)
-        c.enc, c.max_moves, c.reward = self.enc, self.max_moves, self.reward
-        c.st = self.st.clone() if self.st is not None else None
-        c.prefix, c.steps, c.truncated = self.prefix, self.steps, self.truncated
+        self._copy_into(c)
         c.game_params, c.max_hands = self.game_params, self.max_hands
         c.pending = self.pending.copy() if self.pending is not None else None
         c.actions = list(self.actions)
@@ -174,11 +200,23 @@ class Track(Episode):
         self.pending = Pending(self.st, move)
         self._resolve()
 
-    def _resolve(self) -> None:
+    @property
+    def waiting(self) -> bool:
+        return self.pending is not None
+
+    def _resolve(self, drawn: bool = False) -> None:
+        """Run the pending step with the chance drawn so far; ``drawn``: the last draw came from outside
+        (a move that waited for it is made now, and rewarded here: ``take`` rewards one made at once)."""
         assert self.pending is not None
+        move = self.pending.move
         st = self.pending.run(self.enc.rs, self.max_hands)
         if st is not None:
             self.st, self.pending = st, None
+            if move is None:  # the game's start
+                if self.reward not in AT_THE_END:
+                    self.start_scores()
+            elif drawn:
+                self.settle(True)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         self._ready()
@@ -188,10 +226,11 @@ class Track(Episode):
     def draw(self, outcome: int) -> None:
         self._ready()
         assert self.pending is not None
+        self.last_rewards = None
         if outcome not in {o for o, _ in self.pending.outcomes(self.enc.rs)}:
             raise ValueError(f"chance outcome {outcome} is not possible here")
         if self.pending.add(self.enc.rs, outcome):
-            self._resolve()
+            self._resolve(drawn=True)
 
 
 def _replayed(params: dict[str, Any], actions: list[int]) -> Track:
@@ -249,7 +288,13 @@ class RulecraftState(pyspiel.State):  # type: ignore[misc]
         return bool(self._t.over)
 
     def returns(self) -> list[float]:
-        return self._t.rewards() if self._t.over else [0.0] * self._t.enc.seats
+        self._t._ready()
+        return list(self._t.returns)
+
+    def rewards(self) -> list[float]:
+        """What the last action (a player's or chance's) gave each player."""
+        given = self._t.last_rewards
+        return list(given) if given is not None else [0.0] * self._t.enc.seats
 
     def __str__(self) -> str:
         t = self._t
@@ -321,9 +366,7 @@ class Observer:
         if t.st is None:
             self.tensor.fill(0.0)
             return
-        viewer = self._viewer(player)
-        selection = t.prefix if viewer is not None and viewer == t.to_act else ()
-        self.enc.observe(t.st, viewer, selection, self.recall, out=self.tensor)
+        self.tensor[:] = t.observation(self._viewer(player), self.recall)
 
     def string_from(self, state: RulecraftState, player: int) -> str:
         t = state._t

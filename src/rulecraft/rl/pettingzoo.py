@@ -16,28 +16,30 @@ import json
 import random
 from typing import Any, ClassVar
 
-import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from rulecraft.engine.board import MAX_HELD_NUMBER
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.rl import choices
 from rulecraft.rl.encoding import Encoding
 from rulecraft.rl.episode import DEFAULT_MAX_MOVES, Episode, new_state, ruleset_of
+from rulecraft.rl.spaces import check_observation, mask_space, observation_space
+from rulecraft.rl.structured import Structure
 
 
 def env(ruleset: str | Ruleset, *, preset: str | None = None, max_hands: int | None = None,
-        max_moves: int = DEFAULT_MAX_MOVES, reward: str = "win", render_mode: str | None = None,
-        **options: Any) -> RulecraftEnv:
+        max_moves: int = DEFAULT_MAX_MOVES, reward: str = "win", observation: str = "flat",
+        render_mode: str | None = None, **options: Any) -> RulecraftEnv:
     """A PettingZoo AEC environment for ``ruleset`` (a bundled name, a path, or a loaded Ruleset).
 
     Keyword arguments other than those named are the ruleset's option choices (``bird_rank="lowest"``).
     ``max_hands`` stops the match after that many hands (for single-hand studies), ``max_moves`` after
-    that many actions (truncated), ``reward`` is ``"win"`` or ``"score"`` (see ``rl.episode``).
+    that many actions (truncated), ``reward`` is ``"win"``, ``"score"``, ``"hand"`` or ``"step"`` (see
+    ``rl.episode``), ``observation`` ``"flat"`` (one vector) or ``"structured"`` (named arrays: piece
+    planes per zone and seat, scalars, the record; see ``rl.structured``).
     """
     return RulecraftEnv(ruleset_of(ruleset, options, preset), max_hands=max_hands, max_moves=max_moves,
-                        reward=reward, render_mode=render_mode)
+                        reward=reward, observation=observation, render_mode=render_mode)
 
 
 class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
@@ -45,10 +47,11 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                                           "is_parallelizable": False}
 
     def __init__(self, rs: Ruleset, max_hands: int | None = None, max_moves: int = DEFAULT_MAX_MOVES,
-                 reward: str = "win", render_mode: str | None = None) -> None:
+                 reward: str = "win", render_mode: str | None = None, observation: str = "flat") -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        check_observation(observation)
         self.rs = rs
         self.enc = Encoding(rs)
         self.max_hands = max_hands
@@ -57,11 +60,12 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.render_mode = render_mode
         Episode(self.enc, None, max_moves, reward)  # checks max_moves and reward now, not at reset
         self.possible_agents = [f"seat_{s}" for s in range(rs.seats.count)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.agents = list(self.possible_agents)
-        bound = float(MAX_HELD_NUMBER)  # every number the engine holds is below 10^18 in size
+        self.structure = Structure(self.enc) if observation == "structured" else None
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-bound, bound, shape=(self.enc.size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(self.enc.num_actions,), dtype=np.int8),
+            "observation": observation_space(self.enc, self.structure),
+            "action_mask": mask_space(self.enc),
         })
         act_space = spaces.Discrete(self.enc.num_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
@@ -84,6 +88,7 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.episode = Episode(self.enc, new_state(self.rs, game_seed, self.max_hands), self.max_moves, self.reward)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -97,30 +102,37 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.episode is not None, "call reset() first"
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(self.enc.num_actions, np.int8)
-        if seat == self.episode.to_act:
-            mask[self.episode.legal_actions()] = 1
-        return {"observation": self.episode.observation(seat), "action_mask": mask}
+        seat = self._seat[agent]
+        vec = self.episode.observation(seat)
+        return {"observation": vec if self.structure is None else self.structure.split(vec),
+                "action_mask": self.episode.mask(seat)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.episode is not None
+        episode = self.episode
+        assert episode is not None
         if action is None:
             raise ValueError(f"{agent} is to act: step(None) is only for a seat whose game has ended")
-        self.episode.take(action)  # (first: an action refused leaves the rewards as they were)
+        episode.take(action)  # (first: an action refused leaves the rewards as they were)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        if self.episode.over:
-            result = self.episode.st.result if self.episode.st is not None else None
-            for a, r in zip(self.possible_agents, self.episode.rewards(), strict=True):
+        if self._rewarded:  # (rewards stay 0 between those given: no loop over the agents at every step)
+            self._clear_rewards()
+            self._rewarded = False
+        given = episode.last_rewards
+        if given is not None:
+            for a, r in zip(self.possible_agents, given, strict=True):
                 self.rewards[a] = r
-                self.terminations[a] = not self.episode.truncated
-                self.truncations[a] = self.episode.truncated
+            self._rewarded = True
+        if episode.over:
+            result = episode.st.result if episode.st is not None else None
+            for a in self.possible_agents:
+                self.terminations[a] = not episode.truncated
+                self.truncations[a] = episode.truncated
                 self.infos[a] = {"result": result} if result is not None else {}
+        if given is not None:
             self._accumulate_rewards()
         self._select()
         if self.render_mode == "human":
