@@ -59,6 +59,14 @@ def test_the_nest_exchange_counts_the_pieces_given() -> None:
     assert phase_kind(st) == "choose" and prompt(st) == "choose trump"
 
 
+def test_a_choice_set_into_a_variable_with_no_plain_name_says_how_many_choices() -> None:
+    # Tien Gow's named pickup is set into 'pickup_named': an identifier, never shown as the question.
+    rs = ruleset("tien-gow")
+    st = advance(rs, 3, lambda s: phase_kind(s) == "choose")
+    assert prompt(st) == f"choose one of {len(st.legal_moves())}"
+    assert len(st.legal_moves()) == 7
+
+
 def test_the_bidding_prompt_names_the_high_bid_and_its_bidder() -> None:
     rs = ruleset("rook")
     st = Game(rs, 5).new_state()

@@ -198,6 +198,9 @@ WAYS: dict[str, Way] = {
         Way(why=FEWER, replace=(("-n 300", "-n 2"),)),
     "rulecraft simulate tien-gow -n 10000 --dask tcp://scheduler:8786":
         Way(why="a cluster started here, and fewer games", replace=(("-n 10000", "-n 8"),), run=dask_cluster),
+    "rulecraft test --mutate tests/scenarios/rook --workers 2":
+        Way(why="a sample of the mutants (the page shows no figure; the whole run is a minute of two cores)",
+            replace=(("--workers 2", "--workers 2 --max-mutants 30"),), words=("kill rate",)),
     "rulecraft play rook --seed 7": Way(stdin="?\ntable\nhelp\nquit\n",
                                         words=("legal moves (", "=== Rook", "? or moves", "show the whole table",
                                                "game saved to rulecraft-rook-7.jsonl")),

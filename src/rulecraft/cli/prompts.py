@@ -130,7 +130,12 @@ def _exchange(phase: Any, ask: Ask) -> str:
 
 
 def _choose(phase: Any, ask: Ask) -> str:
-    return f"choose {ask.variable(phase.var)}" if phase.var >= 0 else "choose one"
+    # The variable set is named when a player would read it as a word ('trump', or its name in the rule
+    # file's language); an identifier such as 'pickup_named' is not the game's word: say how many choices.
+    name = ask.variable(phase.var) if phase.var >= 0 else ""
+    if name and (name != ask.rs.variables[phase.var].name or name.isalpha()):
+        return f"choose {name}"
+    return f"choose one of {len(ask.moves())}"
 
 
 def _each_seat(phase: Any, ask: Ask) -> str:
