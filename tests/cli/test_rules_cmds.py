@@ -39,6 +39,11 @@ def test_bundled_files_validate_and_test_from_any_directory(tmp_path: Path) -> N
     r = run("test", "tests/scenarios/doubt", "-q", cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().endswith("passed, 0 failed"), r.stdout
+    # A ruleset's name means its scenarios (a rule file is not something 'test' runs): every one of them.
+    r = run("test", "rook", "-q", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rook = len(list((ROOT / "tests" / "scenarios" / "rook").rglob("*.yaml"))) - 1  # less its mutants.yaml
+    assert r.stdout.strip() == f"{rook} passed, 0 failed", r.stdout
     r = run("validate", "no-such-dir/", cwd=tmp_path)
     assert r.returncode == 2 and "no such file or directory: no-such-dir/" in r.stderr
 

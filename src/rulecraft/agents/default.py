@@ -86,11 +86,13 @@ class DefaultAgent:
                 return best
             return self._search(state, seat, [best, *(m for m in legal if m.verb == "stop")])
         if kind == "auction":
-            bids = [m for m in legal if m.verb == "bid"]
+            # The pass, the lowest bid (an auction lists its bids in their order: a bid is the move with a
+            # value that is not a named call) and every other call (named calls, holds, doubles).
+            bids = [m for m in legal if m.value and m.verb != "call"]
             cands = [m for m in legal if m.verb == "pass"]
             if bids:
-                cands.append(min(bids, key=lambda m: float(m.value)))
-            cands.extend(m for m in legal if m.verb not in ("pass", "bid"))
+                cands.append(bids[0])
+            cands.extend(m for m in legal if m.verb != "pass" and not (m.value and m.verb != "call"))
             return self._search(state, seat, cands)
         if kind == "choose":
             chosen = choose_by_holding(state, seat, legal)
