@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     scope = build_scope()
-    ctx = Ctx(_State())  # type: ignore[arg-type]
+    state = _State()  # kept here: the context refers to its state weakly, as the engine's does
+    ctx = Ctx(state)  # type: ignore[arg-type]
     ctx.seat = 0
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
           f"best of {args.repeat} x {args.number:,} evaluations")

@@ -405,6 +405,19 @@ def placed_rows(rs: Ruleset, variables: dict[str, Any], place: str, seats: Seats
             for spec in rs.variables if places[spec.name] == place and spec.name in variables]
 
 
+# ---------------------------------------------------------------------- rounds
+# What one round of play is called, by the phase kind that plays it: players of trick games say
+# "trick"; climbing games (each play beats the last until all pass) say "round".
+ROUND_WORDS = {"tricks": "trick", "climb": "round"}
+
+
+def round_word(rs: Ruleset | None, plural: bool = False) -> str:
+    """The word for a round won (``trick``, ``round``), from the kind of the ruleset's phase that counts them."""
+    kind = next((p.kind for p in rs.phases if p.counts_rounds), "") if rs is not None else ""
+    word = ROUND_WORDS.get(kind, "round")
+    return word + "s" if plural else word
+
+
 # ---------------------------------------------------------------------- the log
 def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, lang: str | None = None) -> str | None:
     """One line for a (redacted) log event, or None for events not worth a line (shuffles).
@@ -419,7 +432,7 @@ def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, l
     if kind == "round":
         value = event.get("value")
         worth = f" (worth {short(value)})" if value not in (1, None) else ""
-        return f"{seats.name(event.get('winner'))} wins the round{worth}"
+        return f"{seats.name(event.get('winner'))} wins the {round_word(rs)}{worth}"
     if kind == "hand":
         return f"— hand {event.get('number')} —"
     if kind == "hand_end":

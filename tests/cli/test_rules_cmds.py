@@ -49,6 +49,16 @@ def test_bundled_files_validate_and_test_from_any_directory(tmp_path: Path) -> N
     assert r.returncode == 2 and "no such file or directory: no-such-dir/" in r.stderr
 
 
+def test_fmt_check_reads_the_bundled_files_from_any_directory_and_fmt_never_rewrites_them(tmp_path: Path) -> None:
+    # docs/rule-dsl.md's `rulecraft fmt --check variants/`, typed where no checkout is: the bundled .rules files.
+    r = run("fmt", "--check", "variants/", cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+    r = run("fmt", "variants/", cwd=tmp_path)  # they are rulecraft's own: only checked, never formatted in place
+    assert r.returncode == 2
+    assert "variants/ names rulecraft's bundled files, which fmt does not rewrite" in r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_validate_reports_file_line_col_and_exits_1() -> None:
     r = run("validate", f"{BROKEN}/wrong_type.yaml", f"{BROKEN}/unknown_key.yaml")
     assert r.returncode == 1

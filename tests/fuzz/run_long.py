@@ -122,6 +122,8 @@ SEEDS = 400  # hypothesis-made inputs per target before the edits start
 def run_edits(name: str, count: int, tally: Tally, run_seed: int, deadline: float, save: Any = None) -> None:
     """``count`` inputs for ``name``: a pool of hypothesis seeds, then random edits of them."""
     _, strategy, runner, seconds = TARGETS[name]
+    if count <= 0:  # a small --inputs leaves a light target no share (hypothesis refuses max_examples=0)
+        return
     pool: list[Any] = []
 
     @seed(run_seed * 1_000_003)

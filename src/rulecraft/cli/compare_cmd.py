@@ -52,7 +52,8 @@ def register(group: click.Group) -> None:
                    "seat minus the pieces it holds when it stopped; the rules' scores of games that ended are "
                    "shown apart.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
-              help="Draw the distributions side by side (needs matplotlib: pip install 'rulecraft[plot]').")
+              help="Draw the distributions side by side (needs matplotlib: pip install '.[plot]' in rulecraft's "
+                   "checkout).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--no-timings", is_flag=True, help="Leave timings out, so output is byte-for-byte reproducible.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,

@@ -53,23 +53,29 @@ def fmt(ctx: click.Context, files: tuple[str, ...], check: bool) -> None:
 
     PATH is a .rules file or a directory searched for them. A file is replaced atomically, and only
     when its data reads back unchanged. With --check nothing is written and the exit status says
-    whether every file was already formatted.
+    whether every file was already formatted. A path that does not exist here but names bundled
+    files (variants/..., a ruleset's name) means those, for --check only: they are not yours to rewrite.
     """
+    from rulecraft.cli.inputs import input_paths
     from rulecraft.rules.convert import read_annotated, render
     from rulecraft.rules.rulefiles import is_text_form
     from rulecraft.runs.files import write_file
 
     paths: list[Path] = []
     for name in files:
-        if Path(name).is_dir():
-            found = sorted(p for p in Path(name).rglob("*.rules") if p.is_file())
+        where = input_paths((name,), Path(name))[0]  # as given when it exists here, else the bundled files
+        if where != Path(name) and not check:
+            raise UsageError(f"{name} names rulecraft's bundled files, which fmt does not rewrite: check them with "
+                             "--check, or copy one with 'rulecraft convert' and format the copy")
+        if where.is_dir():
+            found = sorted(p for p in where.rglob("*.rules") if p.is_file())
             if not found:
                 raise UsageError(f"no .rules files in {name}")
             paths.extend(found)
-        elif not is_text_form(name):
+        elif not is_text_form(str(where)):
             raise UsageError(f"fmt formats .rules files: {name} (convert a YAML file with 'rulecraft convert')")
         else:
-            paths.append(Path(name))
+            paths.append(where)
     unformatted = []
     for path in paths:
         name = str(path)

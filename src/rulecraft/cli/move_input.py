@@ -13,8 +13,9 @@ exactly one piece, call or verb is read as its id.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rulecraft.engine.moves import VERBS_WITH_PIECES, VERBS_WITH_VALUE, split_move_text
 from rulecraft.errors import IllegalMoveError
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 
 PREFIX_SCAN = 5000  # legal moves scanned for prefixes and completions
 LISTED = 40  # legal moves listed by '?'
+SUMMARY_WIDTH = 100  # the "you may" summary: columns a line takes
+SUMMARY_LINES = 3  # and lines at most, every kind of move named however many there are
+SUMMARY_KEPT = 3  # moves of a kind still shown when a summary is cut to fit
 
 
 class AmbiguousMove(IllegalMoveError):
@@ -146,3 +150,88 @@ def completions(st: State, typed: str, commands: list[str]) -> list[str]:
             return [f"{head} {pid}" for pid in sorted(set(hand)) if pid.lower().startswith(last.lower())]
         moves = sorted({m.verb for m in itertools.islice(st.legal_moves(), PREFIX_SCAN)})
     return [t for t in [*moves, *commands] if t.lower().startswith(lowered)]
+
+
+# ---------------------------------------------------------------------- the moves in a few lines
+def move_summary(texts: Sequence[str], total: int | None = None, order: Callable[[str], Any] | None = None,
+                 width: int = SUMMARY_WIDTH, lines: int = SUMMARY_LINES) -> list[str]:
+    """``you may: pass; bid 80, 85 … 120`` — every legal move's kind in at most ``lines`` lines.
+
+    The moves are grouped by verb, in the order they come: a verb alone (``pass``), its values (a
+    bid's steps as ``80, 85 … 120``), or the pieces of each play (``[a b c]`` for several together).
+    When that is too long, the longest lists are cut to their first moves and say how many more
+    there are, but no verb is ever left out, so a player always sees every kind of thing they may
+    do; ``total`` is the size of a set only partly given in ``texts`` (a view lists the first 200).
+    ``order`` sorts single pieces as the hand shows them (a key for a piece id); plays of several
+    pieces follow them in the order they came.
+    """
+    groups: dict[str, list[str]] = {}
+    with_pieces: dict[str, bool] = {}
+    for text in texts:
+        try:
+            verb, value, words = split_move_text(text)
+        except IllegalMoveError:  # (never for a legal move's own text: shown as it is)
+            verb, value, words = text, "", []
+        items = groups.setdefault(verb, [])
+        if verb == "claim" or (value and words):  # a value and any pieces: the values say what is chosen
+            with_pieces[verb] = True
+            if value not in items:
+                items.append(value)
+        elif value:
+            items.append(value)
+        elif words:
+            items.append(words[0] if len(words) == 1 else f"[{' '.join(words)}]")
+    if order is not None:
+        for verb, items in groups.items():
+            if not with_pieces.get(verb):
+                items.sort(key=lambda t: (1, 0) if t.startswith("[") else (0, order(t)))
+    cut = {verb: len(items) for verb, items in groups.items()}
+
+    def render() -> str:
+        parts = []
+        for verb, items in groups.items():
+            shown = _stepped(items) if cut[verb] == len(items) else None
+            if shown is None:
+                shown = ", ".join(items[:cut[verb]])
+                if cut[verb] < len(items):
+                    shown += f" … (+{len(items) - cut[verb]})"
+            pieces = " with pieces from your hand" if with_pieces.get(verb) else ""
+            parts.append(f"{verb} {shown}{pieces}" if shown else verb)
+        text = "; ".join(parts)
+        known = len(texts) if total is None else total
+        if any(cut[v] < len(items) for v, items in groups.items()) or known > len(texts):
+            text += f" ({known:,} moves: '?' lists them)"
+        return text
+
+    def wrapped() -> list[str]:
+        return textwrap.wrap(render(), width, initial_indent="you may: ", subsequent_indent="  ",
+                             break_on_hyphens=False) or ["you may: –"]
+
+    out = wrapped()
+    while len(out) > lines:
+        verb = max(cut, key=lambda v: cut[v])
+        if cut[verb] <= SUMMARY_KEPT:
+            break  # every kind is down to its first few moves: longer than asked, but nothing left out
+        cut[verb] = max(SUMMARY_KEPT, min(cut[verb] - 1, cut[verb] * 2 // 3))
+        out = wrapped()
+    return out
+
+
+def _stepped(values: list[str]) -> str | None:
+    """``80, 85 … 120`` for four or more whole numbers in equal steps (a bid's range); None otherwise."""
+    if len(values) < 4 or not all(v.lstrip("-").isdigit() for v in values):
+        return None
+    numbers = [int(v) for v in values]
+    step = numbers[1] - numbers[0]
+    if step == 0 or any(b - a != step for a, b in itertools.pairwise(numbers)):
+        return None
+    return f"{values[0]}, {values[1]} … {values[-1]}"
+
+
+def state_summary(st: State, order: Callable[[str], Any] | None = None) -> list[str]:
+    """The summary of the seat to act's legal moves (a huge set, any subset of a hand, by its shape)."""
+    legal = st.legal_moves()
+    if len(legal) > PREFIX_SCAN:
+        return textwrap.wrap(f"{shapes(legal)} ({len(legal):,} moves: '?' lists some)", SUMMARY_WIDTH,
+                             initial_indent="you may: ", subsequent_indent="  ", break_on_hyphens=False)
+    return move_summary([m.text for m in legal], order=order)

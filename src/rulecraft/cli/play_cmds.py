@@ -2,8 +2,11 @@
 
 The loop shows each human the table from their own seat's view, reads moves by their text form,
 lets bots answer at once and prints what they did as the human's seat may see it (the redacted
-log). The game is saved to a log as it goes, so ``quit``, Ctrl-D and Ctrl-C all leave a game that
-``--resume`` continues.
+log). The whole table is shown when a player sits down (a new game or hand, a resume, an undo, the
+terminal passed in hot-seat play, or asked for with ``table``); between their decisions, only what
+changed for their seat (``table.changes``), then what they may do and, as the prompt, what they are
+asked in the game's words (``prompts``). The game is saved to a log as it goes, so ``quit``, Ctrl-D
+and Ctrl-C all leave a game that ``--resume`` continues.
 """
 
 from __future__ import annotations
@@ -17,37 +20,45 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rulecraft.cli.console import Console
-from rulecraft.cli.move_input import completions, legal_listing, resolve_move
+from rulecraft.cli.move_input import completions, legal_listing, resolve_move, state_summary
 from rulecraft.cli.options import parse_option_assignments
 from rulecraft.cli.play_session import HUMAN, Session, seat_agents
+from rulecraft.cli.prompts import decision_prompt, hand_events
 from rulecraft.cli.table import (
+    HAND_ZONE,
     RECENT,
     Seats,
+    changes,
     event_text,
     hand_lines,
     language,
     names_of,
+    piece_order,
     piece_type,
     render_table,
+    table_header,
     variable_lines,
 )
 from rulecraft.engine.views import redact_event, visible_variables
 from rulecraft.errors import IllegalMoveError, RulecraftError, UsageError
 from rulecraft.runs.session import table_seed
+from rulecraft.wording import round_word
 
 if TYPE_CHECKING:
     from rulecraft.engine.ruleset import Ruleset
 
 DEFAULT_LOG = "rulecraft-{name}-{seed}.jsonl"  # in the current directory; -2, -3 ... when taken
 OBSERVER = -1  # redact as a seat that is nobody's: what every player may see
-COMMANDS = ["?", "moves", "help", "undo", "quit", "table", "names", "log"]
+COMMANDS = ["?", "moves", "help", "undo", "quit", "table", "hand", "names", "log"]
 HELP = [
     "Type a move by its text form: 'play red-14', 'bid 85', 'pass', 'call play', 'name red',",
     "'claim 7: h7 s7', 'challenge', 'accept'. A unique start of a legal move is enough ('play r').",
     "Recording a game played at a table: 'revoke red-5' enters a play that broke the follow rules",
     "(only where the rules say what follows from one; it is found when the trick ends).",
-    "  ? or moves   list the legal moves          table   show the table again",
-    "  names        your pieces with their names   log     the last 30 events you may see",
+    "After each move only what changed is shown; 'table' shows everything.",
+    "  ? or moves   list the legal moves          table   show the whole table",
+    "  hand         your hand                      names   your pieces with their names",
+    "  log          the last 30 events you may see",
     "  undo         take back your last move (and the bots' replies)",
     "  quit         save the game and stop (Ctrl-D and Ctrl-C save too; continue with --resume)",
 ]
@@ -64,6 +75,9 @@ class PlayLoop:
         self.viewer: int | None = humans[0] if len(humans) == 1 else (OBSERVER if humans else None)
         self.hot_seat = len(humans) > 1
         self.shown_seat: int | None = None
+        # Each human seat's view as last shown to it: what changed since is what the next turn shows.
+        self.last_view: dict[int, dict[str, Any]] = {}
+        self.order = piece_order(session.rs)
         # A new game shows its opening (the bots' first moves); a resumed one starts from where it stopped.
         self.printed = 0 if from_start else len(session.st.history)
         labels = [("you" if len(humans) == 1 else HUMAN) if a == HUMAN else a for a in session.agents]
@@ -84,9 +98,10 @@ class PlayLoop:
 
     def _hand_summary(self) -> None:
         st = self.s.st
-        if st.hand_results:
+        if st.hand_results and st.rs.counts_rounds:
             tricks = st.hand_results[-1].get("tricks", [])
-            self.con.echo("  tricks this hand: " + "  ".join(f"seat {s}: {n}" for s, n in enumerate(tricks)))
+            self.con.echo(f"  {round_word(st.rs, plural=True)} this hand: "
+                          + "  ".join(f"seat {s}: {n}" for s, n in enumerate(tricks)))
         # Only what the seat (or, hot-seat, every seat) may see: a match variable may be hidden.
         values = visible_variables(st, self.viewer)
         for line in variable_lines(st.rs, values, self.seats, scope="match", lang=self.s.language, only_given=True):
@@ -104,9 +119,40 @@ class PlayLoop:
         return out[::-1]
 
     def show_table(self, seat: int) -> None:
+        """The whole table as ``seat`` sees it, and what it may do."""
+        view = self.s.st.view(seat)
         self.con.echo()
-        self.con.lines(render_table(self.s.rs, self.s.st.view(seat), self.seats, self.recent(seat),
-                                    self.s.language))
+        self.con.lines(render_table(self.s.rs, view, self.seats, self.recent(seat), self.s.language, moves=False))
+        self._moves(seat, view)
+
+    def show_changes(self, seat: int) -> None:
+        """What changed for ``seat`` since its table was last shown (the whole table at a new hand), and its moves."""
+        view = self.s.st.view(seat)
+        last = self.last_view.get(seat)
+        if last is None:
+            self.show_table(seat)
+            return
+        if last.get("hand_number") != view.get("hand_number"):  # a new deal: its header, then what it changed
+            self.con.echo()
+            self.con.echo(table_header(self.s.rs, view, self.s.language))
+        self.con.lines(changes(self.s.rs, last, view, self.seats, self.s.language))
+        self._moves(seat, view)
+
+    def _moves(self, seat: int, view: dict[str, Any]) -> None:
+        self.last_view[seat] = view
+        if self.s.st.to_act == seat:
+            self.con.lines(state_summary(self.s.st, self.order))
+
+    def prompt(self, seat: int) -> str:
+        """``trick 3: your lead [seat 0]> ``: what the seat is asked, in the game's words, then whose turn it is."""
+        st = self.s.st
+        asked = decision_prompt(st.rs, st.view(seat), hand_events(st.history, seat), self.seats, self.s.language)
+        return f"{asked} [seat {seat}]> " if asked else f"[seat {seat}]> "
+
+    def show_hand(self, seat: int) -> None:
+        held = list(self.s.st.view(seat)["zones"].get(f"{HAND_ZONE}[{seat}]", {}).get("pieces", []))
+        self.con.echo(f"your hand (seat {seat}, {len(held)} piece{'' if len(held) == 1 else 's'}):")
+        self.con.lines(hand_lines(self.s.rs, held, lang=self.s.language))
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> int:
@@ -168,11 +214,13 @@ class PlayLoop:
             raise self.s.no_legal_move()
         if self.hot_seat and seat != self.shown_seat:
             self._pass_terminal(seat)
+            self.last_view.pop(seat, None)  # the screen was cleared: the whole table again
         self.shown_seat = seat
         self.s.save()  # a crash or a closed terminal loses nothing
-        self.show_table(seat)
+        self.show_changes(seat)
+        prompt = self.prompt(seat)
         while True:
-            text = self.con.ask(f"[seat {seat}]> ").strip()
+            text = self.con.ask(prompt).strip()
             word = text.lower()
             if not word:
                 continue
@@ -184,6 +232,8 @@ class PlayLoop:
                 return "quit"
             elif word in ("table", "t"):
                 self.show_table(seat)
+            elif word == "hand":
+                self.show_hand(seat)
             elif word == "names":
                 self._names(seat)
             elif word == "log":
@@ -217,6 +267,7 @@ class PlayLoop:
             self.con.echo("nothing to undo: you have not moved yet")
             return False
         self.printed = len(self.s.st.history)
+        self.last_view.clear()  # the table is shown whole again, as it now stands
         self.con.echo(f"undone: your last move and {n - 1} after it")
         return True
 

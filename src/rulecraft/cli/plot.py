@@ -22,7 +22,8 @@ def require_matplotlib() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise UsageError("--plot needs matplotlib: pip install 'rulecraft[plot]'") from None
+        raise UsageError("--plot needs matplotlib: install the plot extra from rulecraft's checkout "
+                         "(pip install '.[plot]'), or matplotlib itself") from None
     return plt
 
 
