@@ -13,7 +13,7 @@ its first decision ("learn": one untimed hand played first, with an empty cache 
 the agent works out once per ruleset and keeps on disk is worked out there; seconds of CPU).
 
 Each game runs in a child process of its own (``--child``), with the engine of this tree or, with
-``--before REV``, the ``src`` of that git revision on its path (extracted to a temporary directory,
+``--before REV``, the ``src`` of that git revision on its path (the revision extracted to a temporary directory,
 removed at the end); the two alternate game by game. A game the revision cannot load reads ``n/a``.
 The targets (issue 37): mean <= 5 ms and p99 <= 50 ms in every game. Measured here, never asserted in
 tests.
@@ -121,7 +121,8 @@ def run_child(src: Path, path: str, decisions: int, max_hands: int, timeout: flo
 
 
 def revision_src(rev: str, into: Path) -> Path:
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src"], check=True, capture_output=True)
+    # The whole tree, not src alone: the package reads files beside it (the schemas).
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
     return into / "src"
 
