@@ -41,11 +41,11 @@ from rulecraft.agents.inference import Learner
 from rulecraft.agents.piece_values import piece_values
 from rulecraft.agents.playability import playability
 from rulecraft.agents.policy import (
+    KIND_MOVES,
     SHED_VERBS,
     choose_by_holding,
-    climb_move,
-    exchange_move,
     give_move,
+    kind_move,
     phase_kind,
     playout_move,
     shed_move,
@@ -126,14 +126,10 @@ def plan(state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> 
             cands.append(min(bids, key=lambda m: float(m.value)))
         cands.extend(m for m in legal if m.verb not in ("pass", "bid"))
         return _searched(state, seat, cands)
-    if kind == "choose":
-        chosen = choose_by_holding(state, seat, legal)
+    if kind in KIND_MOVES:
+        chosen = kind_move(state, seat, legal, rng, kind)
         if chosen is not None:
             return chosen
-    elif kind == "exchange":
-        return exchange_move(state, seat, legal, rng)
-    elif kind == "climb":
-        return climb_move(state, seat, legal, rng)
     elif kind == "each_seat":
         given = give_move(state, seat, legal, rng)
         if given is not None:

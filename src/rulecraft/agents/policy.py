@@ -437,6 +437,21 @@ def give_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) -
 
 
 # ---------------------------------------------------------------------- playouts
+KIND_MOVES = frozenset({"choose", "exchange", "climb"})
+
+
+def kind_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random, kind: str) -> Move | None:
+    """The heuristics' move in a decision of one of the ``KIND_MOVES`` phase kinds, played alike by the
+    default agent and by playouts; None where they have none (a choice the seat's holding says nothing of)."""
+    if kind == "choose":
+        return choose_by_holding(st, seat, moves)
+    if kind == "exchange":
+        return exchange_move(st, seat, moves, rng)
+    if kind == "climb":
+        return climb_move(st, seat, moves, rng)
+    return None
+
+
 def playout_move(st: State, rng: random.Random) -> Move:
     """The move a playout makes for whichever seat is to act (see the module docstring)."""
     moves = st.legal_moves()
@@ -452,14 +467,10 @@ def playout_move(st: State, rng: random.Random) -> Move:
         for m in moves:
             if m.verb == "pass":
                 return m
-    elif kind == "choose":
-        chosen = choose_by_holding(st, seat, moves)
+    elif kind in KIND_MOVES:
+        chosen = kind_move(st, seat, moves, rng, kind)
         if chosen is not None:
             return chosen
-    elif kind == "exchange":
-        return exchange_move(st, seat, moves, rng)
-    elif kind == "climb":
-        return climb_move(st, seat, moves, rng)
     elif kind == "claims":
         if any(m.verb == "accept" for m in itertools.islice(moves, 3)):
             want = "challenge" if _impossible(st, seat) or rng.random() < CHALLENGE_IN_PLAYOUT else "accept"
