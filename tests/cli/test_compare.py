@@ -79,7 +79,7 @@ def test_compare_is_the_same_with_workers(report: dict) -> None:  # type: ignore
      "known agents: bluffer, default, first, ismcts, mc, random"),
     (["compare", "luk-fu", "luk-fu", "-b", "old_card=x"], "unknown option 'old_card'"),
     (["compare", "luk-fu", "luk-fu", "-a", "old_cards=x"], "choices: known-to-leader, public-plus-original-run"),
-    (["compare", "luk-fu", "nosuch"], "bundled rulesets: big-two, doubt, hearts, luk-fu, luk-fu/four-players, rook"),
+    (["compare", "luk-fu", "nosuch"], "bundled rulesets: big-two, "),  # (the list grows with the library)
     (["compare", "luk-fu", "luk-fu", "--agents", "mc:abc"], "bad mc argument"),
     (["simulate", "luk-fu", "--agents", "nobody"], "known agents:"),
 ])

@@ -296,15 +296,18 @@ def test_undo_takes_back_the_move_and_the_replies(tmp_path: Path) -> None:
     term = _start(tmp_path)
     try:
         before, _ = term.expect(PROMPT)
-        term.send("pass")
+        term.send("?")
+        listing, _ = term.expect(PROMPT)
+        bid = next(m for m in listed_moves(listing) if m.startswith("bid "))
+        term.send(bid)  # the bots bid on; nothing hidden is shown before seat 0 is to act again
         after_move, _ = term.expect(PROMPT)
-        assert "seat 0 (you): pass" in after_move
+        assert f"seat 0 (you): {bid}" in after_move
         term.send("undo")
         undone, _ = term.expect(PROMPT)
         assert "undone: your last move and" in undone
         assert _hand_block(undone) == _hand_block(before)
         assert "phase" not in undone or ", bidding ===" in undone
-        term.send("pass")  # the same move gets the same replies: the bots were rewound too
+        term.send(bid)  # the same move gets the same replies: the bots were rewound too
         again, _ = term.expect(PROMPT)
         assert again.split("=== ")[0].strip() == after_move.split("=== ")[0].strip()
         term.send("quit")
@@ -312,6 +315,63 @@ def test_undo_takes_back_the_move_and_the_replies(tmp_path: Path) -> None:
         assert term.finish() == 0
     finally:
         term.kill()
+
+
+def test_undo_is_refused_once_something_hidden_was_shown_since_the_move(tmp_path: Path) -> None:
+    """Seat 0 passes (final in Rook): the bots finish the auction and play, so seat 0 sees cards it could not
+    see when it passed. Undoing the pass would keep that knowledge: refused, and the game goes on unchanged."""
+    term = _start(tmp_path)
+    try:
+        term.expect(PROMPT)
+        term.send("pass")
+        after_move, _ = term.expect(PROMPT)
+        term.send("undo")
+        refused, _ = term.expect(PROMPT)
+        assert "refused: undo would take back a move after which you were shown " in refused
+        term.send("table")
+        table, _ = term.expect(PROMPT)
+        assert _hand_block(table) == _hand_block(after_move)
+        term.send("quit")
+        term.expect("game saved to")
+        assert term.finish() == 0
+    finally:
+        term.kill()
+
+
+def test_a_rule_failing_at_run_time_refuses_the_move_and_the_game_goes_on_as_it_was(tmp_path: Path) -> None:
+    """A house rule that validates but divides by zero when a trick ends: the move that ends the trick is
+    refused with the rule's place, the table is as before it, and the game is saved as it was."""
+    (tmp_path / "broken.yaml").write_text(
+        "extends: rook\nname: rook-broken-house\nhand:\n  phases:\n    - id: play\n      on_round:\n"
+        "        - id: house-bonus\n          when: 'true'\n          set: {bid: 'bid // (bid - bid)'}\n",
+        encoding="utf-8")
+    term = Terminal(["play", "broken.yaml", "--seed", "1", "--seats", "human,first,first,first", "--log", "g.jsonl"],
+                    tmp_path)
+    try:
+        screen, _ = term.expect(PROMPT)
+        for _ in range(60):
+            term.send("table")
+            before, _ = term.expect(PROMPT)
+            term.send("?")
+            listing, _ = term.expect(PROMPT)
+            move = next((m for m in listed_moves(listing) if m != "pass"), "pass")
+            term.send(move)
+            screen, _ = term.expect(PROMPT)
+            if "refused: the move was not made" in screen:
+                break
+        assert "broken.yaml:9:" in screen and "ZeroDivisionError" in screen
+        term.send("table")
+        again, _ = term.expect(PROMPT)
+        assert again == before
+        term.send("quit")
+        term.expect("game saved to")
+        assert term.finish() == 0
+    finally:
+        term.kill()
+    from rulecraft.runs.log import replay
+
+    st, _ = replay(tmp_path / "g.jsonl", ruleset(str(tmp_path / "broken.yaml")))
+    assert st.to_act == 0 and move in [m.text for m in st.legal_moves()]  # saved just before the refused move
 
 
 def test_quit_and_resume_continue_from_the_same_state(tmp_path: Path) -> None:

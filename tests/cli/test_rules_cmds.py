@@ -26,7 +26,7 @@ def test_bundled_variants_validate() -> None:
     r = run("validate", "variants/")
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stderr == ""
-    assert r.stdout.startswith("ok: 11 files valid"), r.stdout  # 10 YAML files and doubt's base.rules
+    assert r.stdout.startswith("ok: 13 files valid"), r.stdout  # 12 YAML files and doubt's base.rules
     # and no warning: no citation names a file that does not ship beside its rule file (runs/citations.py)
 
 
@@ -38,6 +38,11 @@ def test_bundled_files_validate_and_test_from_any_directory(tmp_path: Path) -> N
     r = run("test", "tests/scenarios/doubt", "-q", cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().endswith("passed, 0 failed"), r.stdout
+    # A ruleset's name means its scenarios (a rule file is not something 'test' runs): every one of them.
+    r = run("test", "rook", "-q", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rook = len(list((ROOT / "tests" / "scenarios" / "rook").rglob("*.yaml"))) - 1  # less its mutants.yaml
+    assert r.stdout.strip() == f"{rook} passed, 0 failed", r.stdout
     r = run("validate", "no-such-dir/", cwd=tmp_path)
     assert r.returncode == 2 and "no such file or directory: no-such-dir/" in r.stderr
 

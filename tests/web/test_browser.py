@@ -15,8 +15,8 @@ import time
 from typing import Any
 
 import pytest
+from webtools import Witness, played_out
 
-from rulecraft.engine.views import visible
 from rulecraft.rules.registry import list_bundled
 
 pytestmark = pytest.mark.browser
@@ -58,7 +58,8 @@ def wait(driver: Any, predicate: Any, what: str) -> Any:
     raise AssertionError(f"timed out waiting for {what}; the page: {driver.page_source[:3000]}")
 
 
-def start(driver: Any, base: str, ref: str, humans: int, choose_bots: str = BOTS) -> None:
+def start(driver: Any, base: str, ref: str, humans: int, choose_bots: str = BOTS, *, hot: bool = False,
+          undo: bool = False) -> None:
     from selenium.webdriver.support.ui import Select
 
     driver.get(f"{base}/start?ref={ref}")
@@ -71,52 +72,16 @@ def start(driver: Any, base: str, ref: str, humans: int, choose_bots: str = BOTS
         Select(sel).select_by_value("human" if i < humans else choose_bots)
     driver.find_element("id", "seed").clear()
     driver.find_element("id", "seed").send_keys("1")
+    if hot:
+        driver.find_element("css selector", "input[name=screens][value=hot]").click()
+    if undo:
+        driver.find_element("css selector", "input[name=undo]").click()
     driver.find_element("id", "go").click()
     if humans > 1:
-        wait(driver, lambda d: "/host/" in d.current_url and d.find_elements("css selector", "a.seat-link"), "links")
+        wait(driver, lambda d: "/host/" in d.current_url and d.find_elements("css selector", "a.seat-link, #hot-link"),
+             "links")
     else:
         wait(driver, lambda d: "/seat/" in d.current_url and d.find_elements("id", "table"), "the table")
-
-
-class Witness:
-    """What each person has been able to see so far, followed move by move on a copy of the game.
-
-    Seen: visible to the seat in any state so far (the copy replays the server's moves from the same
-    seed, so it deals the same), or played face up (``play``) or revealed (a challenge) by anyone: the
-    last play of a hand is public though the hand ends before any state shows it in the trick.
-    """
-
-    def __init__(self, table: Any) -> None:
-        from rulecraft.engine.game import Game
-
-        self.table = table
-        self.copy = Game(table.rs, table.seed).new_state()
-        self.done = 0  # events of the server's history already followed
-        self.names = table.rs.pieces.columns["id"]
-        self.seen: dict[int, set[str]] = {s: set() for s in table.tokens}
-        self._look()
-
-    def _look(self) -> None:
-        st = self.copy
-        for seat, seen in self.seen.items():
-            seen.update(self.names[p] for p in range(st.rs.pieces.count) if visible(st, p, seat))
-
-    def hidden(self, seat: int) -> set[str]:
-        """Piece types ``seat`` has never been able to see, so its page must not name them."""
-        history = self.table.st.history
-        for event in history[self.done:]:
-            if event["type"] == "move":
-                self.copy.apply(str(event["move"]))
-                self._look()
-                if str(event["move"]).startswith("play "):
-                    for seen in self.seen.values():
-                        seen.update(str(event["move"]).split()[1:])
-            elif event["type"] == "reveal":
-                for seen in self.seen.values():
-                    seen.update(event.get("pieces", []))
-        self.done = len(history)
-        assert self.copy.to_act == self.table.st.to_act  # the copy is the same game
-        return set(self.names) - self.seen[seat]
 
 
 def assert_hides(driver: Any, hidden: set[str], seat: int, ref: str, title: str) -> None:
@@ -145,6 +110,16 @@ def make_move(driver: Any, move: str) -> None:
         driver.find_element("css selector", f"button.move[data-move='{move}']").click()
 
 
+def idle(app: Any, table: Any) -> bool:
+    """Wait until the bots have answered (they move in the server's threads, woken as a move's request ends)."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if app.state.bots.settle(WAIT) and table.problem is None and table.session.bot_to_act is None:
+            return True
+        time.sleep(0.02)
+    raise AssertionError(f"the bots did not answer: {table.problem}")
+
+
 def stale(element: Any) -> bool:
     try:
         element.is_enabled()
@@ -164,17 +139,21 @@ def test_a_whole_hand_through_clicks_and_no_page_shows_what_its_seat_cannot_see(
     assert sorted(links) == [0, 1], f"{ref}: the host page should list one link per person, got {links}"
     table, _ = app.state.tables.find(links[0].rsplit("/", 1)[1])
     assert table.agents[2:] == [BOTS] * (len(table.agents) - 2)
-    assert driver.current_url.endswith(table.hot_token)
-    # One window per person, as two people at two browsers.
+    assert driver.current_url.endswith(table.host_token)
+    # One window per person, as two people at two browsers; each takes their seat.
     driver.get(links[0])
+    driver.find_element("id", "take").click()
+    wait(driver, lambda d: d.find_elements("id", "table"), "seat 0's table")
     tabs = {0: driver.current_window_handle}
     driver.switch_to.new_window("window")  # a window: a background tab is slowed
     driver.get(links[1])
+    driver.find_element("id", "take").click()
+    wait(driver, lambda d: d.find_elements("id", "table"), "seat 1's table")
     tabs[1] = driver.current_window_handle
     witness = Witness(table)
     moves, played = 0, set()
     try:
-        while not table.st.is_over and table.st.hand_no == 1:
+        while idle(app, table) and not table.st.is_over and not played_out(table):
             seat = table.st.to_act
             assert seat in tabs, f"{ref}: a bot should have answered at once, but seat {seat} is to act"
             if seat != 1:  # seat 1's page after every move; seat 0's at each of its turns
@@ -197,6 +176,7 @@ def test_a_whole_hand_through_clicks_and_no_page_shows_what_its_seat_cannot_see(
             played.add(move.split(" ")[0])
             assert moves < MOVES_PER_HAND, f"{ref}: the hand did not end after {moves} moves by the people"
         # The hand is over: each page shows the next hand (or the result), still hiding the rest.
+        assert idle(app, table)
         for seat, tab in tabs.items():
             driver.switch_to.window(tab)
             driver.execute_async_script(SYNC)
@@ -208,31 +188,33 @@ def test_a_whole_hand_through_clicks_and_no_page_shows_what_its_seat_cannot_see(
         driver.switch_to.window(tabs[1])
         driver.close()
         driver.switch_to.window(tabs[0])
-    assert not table.st.hand_results[0]["voided"], f"{ref}: the hand was voided, not played"
+    assert played_out(table), f"{ref}: no hand was played out"
     assert table.rs.chosen.items() >= CHOICES.get(ref, {}).items(), f"{ref}: the options chosen were not used"
     assert played & {"play", "down", "claim"}, f"{ref}: the people never played a piece: {played}"
 
 
-def test_a_refused_play_is_shown_in_the_rules_words_and_undo_takes_back_a_move(
+def test_a_refused_play_is_shown_in_the_rules_words_and_undo_refused_after_a_reveal(
         browser: Any, server: tuple[str, Any]) -> None:
-    """Select two tiles that make no play, confirm: the page shows the engine's own refusal, nothing changes."""
+    """Select two tiles that make no play, confirm: the page shows the engine's own refusal, nothing changes.
+    Undo (the table chose it) would take back a play after which the bots' tiles were shown: refused, in words."""
     import itertools
 
     from rulecraft.errors import IllegalMoveError
 
     base, app = server
     driver = browser
-    start(driver, base, "tien-gow", humans=1)
+    start(driver, base, "tien-gow", humans=1, undo=True)
     table, _ = app.state.tables.find(driver.current_url.rsplit("/", 1)[1])
     bad = None
     for _ in range(40):  # play on (through the page) until seat 0 has a pair of tiles that is no play
         # The bots answer in the background: wait until they are done and it is seat 0's turn, then let
         # the page show that state, so no update replaces the hand under the clicks.
-        wait(driver, lambda d: table.st.is_over or table.st.to_act == 0, "seat 0's turn")
+        wait(driver, lambda d: idle(app, table) and (table.st.is_over or table.st.to_act == 0), "seat 0's turn")
         driver.execute_async_script(SYNC)
         hand = table.st.view(0)["zones"]["hand[0]"].get("pieces", [])
         legal = table.st.view(0).get("legal", [])
-        if any(m.startswith("play ") for m in legal):
+        if any(m.startswith("play ") for m in legal) and any(e.get("seat") not in (0, None) for e in table.st.history
+                                                               if e.get("type") == "move" and "play" in e["move"]):
             bad = next((f"play {a} {b}" for a, b in itertools.combinations(hand, 2)
                         if f"play {a} {b}" not in legal and f"play {b} {a}" not in legal), None)
             if bad:
@@ -249,23 +231,25 @@ def test_a_refused_play_is_shown_in_the_rules_words_and_undo_takes_back_a_move(
     message = wait(driver, lambda d: d.find_element("id", "msg").text, "the refusal")
     assert message == str(refusal.value)
     assert len(table.st.history) == history
-    # Undo: the last move of seat 0, and the bots' replies, are taken back.
+    # Undo: seat 0 has seen the bots' tiles played since its last play, so the play stands.
     moves = [e for e in table.st.history if e.get("type") == "move"]
-    mine = max(i for i, e in enumerate(moves) if e["seat"] == 0)
     # (the page may replace its fragment between finding the button and clicking it: find it again)
     wait(driver, lambda d: d.find_element("id", "undo").click() or True, "the undo button")
-    wait(driver, lambda d: "took back" in d.find_element("id", "msg").text, "the undo")
-    assert [e for e in table.st.history if e.get("type") == "move"] == moves[:mine]
+    wait(driver, lambda d: "you were shown" in d.find_element("id", "msg").text, "the refused undo")
+    assert [e for e in table.st.history if e.get("type") == "move"] == moves
 
 
 def test_hot_seat_covers_the_table_between_people(browser: Any, server: tuple[str, Any]) -> None:
     base, app = server
     driver = browser
-    start(driver, base, "rook", humans=2)
+    start(driver, base, "rook", humans=2, hot=True)
     table, _ = app.state.tables.find(driver.current_url.rsplit("/", 1)[1])
+    assert not table.seat_tokens  # a hot-seat table has no link per seat
     driver.find_element("id", "hot-link").click()
+    driver.find_element("id", "take").click()
     seats_seen = []
     for _ in range(2):  # each person passes in turn (passing is final): the screen goes from one to the other
+        assert idle(app, table)
         seat = table.st.to_act
         text = wait(driver, lambda d: d.find_element("id", "cover").is_displayed()
                     and d.find_element("id", "cover-text").text, "the cover")

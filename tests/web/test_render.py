@@ -64,21 +64,21 @@ def test_a_table_started_in_a_language_logs_the_plays_in_it(rules_dir: Path) -> 
     pytest.importorskip("starlette")
     pytest.importorskip("multipart")
     from starlette.testclient import TestClient
+    from webtools import opened, play, start, the_table
 
     from rulecraft.web.app import make_app
 
     client = TestClient(make_app([rules_dir]), follow_redirects=False)
-    seats = {"seat.0": "human", "seat.1": "random", "seat.2": "random", "seat.3": "random"}
-    r = client.post("/start", data={"ref": "tien-gow", "seed": "5", "lang": "zh", **seats})
-    assert r.status_code == 303
-    table = list(client.app.state.tables._tables.values())[-1]  # type: ignore[attr-defined]
+    assert start(client, ref="tien-gow", seed="5", lang="zh").status_code == 303
+    table = the_table(client)
+    url = opened(client, table, 0)
     for _ in range(3):  # a few of the person's plays, each answered by the bots
         if table.st.is_over:
             break
         move = next(m for m in table.st.view(0)["legal"] if m.startswith("play "))
-        assert client.post(f"/seat/{table.tokens[0]}/move", data={"move": move}).json()["ok"] is True
+        assert play(client, url, move).json()["ok"] is True
     names = table.rs.display.names
-    plays = [line for line in log_lines(client.get(f"/seat/{table.tokens[0]}/table").text) if ": play " in line]
+    plays = [line for line in log_lines(client.get(f"{url}/table").text) if ": play " in line]
     assert plays
     for line in plays:  # every tile played face up is shown by its Chinese name beside its id
         played = line.split(": play ", 1)[1]

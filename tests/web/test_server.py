@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -12,29 +11,14 @@ pytest.importorskip("starlette")
 pytest.importorskip("multipart")
 
 from starlette.testclient import TestClient
+from webtools import a_bid, finished, opened, play, settle, start, the_table
 
 from rulecraft.web.app import make_app
-from rulecraft.web.tables import Table
-
-ROOK_SEATS = {"seat.0": "human", "seat.1": "random", "seat.2": "random", "seat.3": "random"}
 
 
 @pytest.fixture()
 def client(rules_dir: Path) -> TestClient:
     return TestClient(make_app([rules_dir]), follow_redirects=False)
-
-
-def start(client: TestClient, **fields: str) -> Any:
-    return client.post("/start", data={"ref": "rook", "seed": "7", **ROOK_SEATS, **fields})
-
-
-def a_bid(table: Table) -> str:
-    return next(m for m in table.st.view(table.st.to_act)["legal"] if m != "pass")
-
-
-def the_table(client: TestClient) -> Table:
-    tables = client.app.state.tables  # type: ignore[attr-defined]
-    return list(tables._tables.values())[-1]
 
 
 # ---------------------------------------------------------------------- starting
@@ -43,7 +27,7 @@ def test_a_game_starts_and_its_one_person_is_sent_to_their_seat(client: TestClie
     assert r.status_code == 303 and r.headers["location"].startswith("/seat/")
     table = the_table(client)
     assert table.agents == ["human", "random", "random", "random"] and table.seed == 7
-    assert r.headers["location"] == f"/seat/{table.tokens[0]}"
+    assert r.headers["location"] == f"/seat/{table.seat_tokens[0]}"
     page = client.get(r.headers["location"]).text
     assert "your move" in page and table.rs.title.replace('"', "&#34;") in page
 
@@ -53,10 +37,10 @@ def test_several_people_get_a_page_of_secret_links_one_per_seat(client: TestClie
     assert r.headers["location"].startswith("/host/")
     table = the_table(client)
     page = client.get(r.headers["location"]).text
-    assert sorted(table.tokens) == [0, 2]
-    for token in table.tokens.values():
+    assert sorted(table.seat_tokens) == [0, 2]
+    for token in table.seat_tokens.values():
         assert f"/seat/{token}" in page
-    assert len(set(table.tokens.values())) == 2 and all(len(t) >= 20 for t in table.tokens.values())
+    assert len(set(table.seat_tokens.values())) == 2 and all(len(t) >= 20 for t in table.seat_tokens.values())
 
 
 @pytest.mark.parametrize(("fields", "message"), [
@@ -67,6 +51,7 @@ def test_several_people_get_a_page_of_secret_links_one_per_seat(client: TestClie
     ({"seat.1": "scripted:pass"}, "is not a player this server offers"),
     ({"seat.1": "mc:100000000"}, "is not a player this server offers"),
     ({"seed": "-1"}, "the seed must be between"),
+    ({"screens": "hot", "seat.0": "random"}, "at least one seat for a person"),
     ({"seed": "9" * 40}, "the seed must be between"),
     ({"seed": "x"}, "the seed must be a whole number"),
     ({"seat.0": "random"}, "at least one seat for a person"),
@@ -120,7 +105,7 @@ def test_a_seat_is_sent_its_own_hand_and_never_another(client: TestClient) -> No
     table = the_table(client)
     names = table.rs.pieces.columns["id"]
     for seat, other in ((0, 1), (1, 0)):
-        page = client.get(f"/seat/{table.tokens[seat]}/table").text
+        page = client.get(f"{opened(client, table, seat)}/table").text
         mine = set(table.st.view(seat)["zones"][f"hand[{seat}]"]["pieces"])
         theirs = {names[p] for p in table.st.zones[table.rs.hand_base + other]}
         shown = set(re.findall(r'data-piece="([^"]+)"', page))
@@ -131,11 +116,11 @@ def test_a_seat_is_sent_its_own_hand_and_never_another(client: TestClient) -> No
 def test_a_legal_move_is_made_and_the_bots_answer(client: TestClient) -> None:
     start(client)
     table = the_table(client)
-    token = table.tokens[0]
+    url = opened(client, table, 0)
     assert table.st.to_act == 0
     bid = a_bid(table)
     before = len([e for e in table.st.history if e.get("type") == "move"])
-    r = client.post(f"/seat/{token}/move", data={"move": f"  {bid} "})
+    r = play(client, url, f"  {bid} ")
     assert r.json()["ok"] is True
     moves = [e for e in table.st.history if e.get("type") == "move"]
     assert moves[before] == {"type": "move", "seat": 0, "move": bid}
@@ -155,7 +140,7 @@ def test_a_bad_move_is_refused_in_the_rules_words_and_changes_nothing(
     start(client)
     table = the_table(client)
     before = len(table.st.history)
-    r = client.post(f"/seat/{table.tokens[0]}/move", data={"move": move})
+    r = play(client, opened(client, table, 0), move)
     assert r.status_code == 400 and r.json()["ok"] is False
     assert message in r.json()["error"]
     assert len(table.st.history) == before
@@ -168,48 +153,57 @@ def test_a_seat_cannot_move_out_of_turn_or_for_another(client: TestClient) -> No
     waiting = 1 - acting
     legal = table.st.view(acting)["legal"]
     before = len(table.st.history)
-    r = client.post(f"/seat/{table.tokens[waiting]}/move", data={"move": legal[-1]})
+    r = play(client, opened(client, table, waiting), legal[-1])
     assert r.status_code == 400 and f"not your turn: seat {acting} is to act" in r.json()["error"]
     assert len(table.st.history) == before
 
 
 def test_an_unknown_token_is_not_found_and_says_nothing_more(client: TestClient) -> None:
     start(client)
-    for path in ("/seat/nope", "/seat/nope/table", "/hot/nope/state", "/host/nope", "/replay/nope"):
+    for path in ("/seat/nope", "/seat/nope/table", "/hot/nope/state", "/host/nope", "/replay/nope", "/watch/nope",
+                 "/jobs/nope"):
         r = client.get(path)
         assert r.status_code == 404
     table = the_table(client)
-    # A seat's token is not a hot-seat token, nor the other way round.
-    assert client.get(f"/hot/{table.tokens[0]}/state").status_code == 404
-    assert client.get(f"/seat/{table.hot_token}").status_code == 404
+    # Each token opens its own kind of page only: a seat's is no host's, hot-seat's or spectator's, and so on.
+    seat = table.seat_tokens[0]
+    for path in (f"/hot/{seat}/state", f"/host/{seat}", f"/watch/{seat}", f"/seat/{table.host_token}",
+                 f"/seat/{table.watch_token}/table", f"/host/{table.watch_token}", f"/hot/{table.host_token}"):
+        assert client.get(path).status_code == 404, path
 
 
 def test_undo_takes_back_the_persons_move_and_the_bots_replies_and_replays_the_same(client: TestClient) -> None:
-    start(client)
+    start(client, undo="1", seed="4")  # (a deal where the bots bid on after seat 0's bid, calling no redeal)
     table = the_table(client)
-    token = table.tokens[0]
+    url = opened(client, table, 0)
     opening = [e for e in table.st.history if e.get("type") == "move"]  # the bots' bids before seat 0's turn
     bid = a_bid(table)
-    assert client.post(f"/seat/{token}/move", data={"move": bid}).json()["ok"]
+    assert play(client, url, bid).json()["ok"]
     after_first = list(table.st.history)
-    r = client.post(f"/seat/{token}/undo")
+    r = client.post(f"{url}/undo")
     assert r.json()["ok"] and r.json()["undone"] == len([e for e in after_first if e.get("type") == "move"]) - len(
         opening)
+    settle(client)
     assert [e for e in table.st.history if e.get("type") == "move"] == opening
-    assert client.post(f"/seat/{token}/move", data={"move": bid}).json()["ok"]
+    assert play(client, url, bid).json()["ok"]
     assert list(table.st.history) == after_first  # the bots answer as before: same seeds, warmed
 
 
-def test_hot_seat_shows_only_human_seats(client: TestClient) -> None:
-    start(client, **{"seat.1": "human"})
+def test_hot_seat_shows_only_the_seat_to_act_once_its_cover_is_lifted(client: TestClient) -> None:
+    start(client, **{"seat.1": "human", "screens": "hot"})
     table = the_table(client)
-    hot = table.hot_token
-    state = client.get(f"/hot/{hot}/state").json()
-    assert state["seat"] == table.st.to_act and state["humans"] == [0, 1]
-    assert client.get(f"/hot/{hot}/table", params={"seat": "2"}).status_code == 400  # a bot's seat
-    assert client.get(f"/hot/{hot}/table", params={"seat": "x"}).status_code == 400
-    page = client.get(f"/hot/{hot}/table", params={"seat": "1"}).text
-    assert set(re.findall(r'data-piece="([^"]+)"', page)) == set(table.st.view(1)["zones"]["hand[1]"]["pieces"])
+    assert table.seat_tokens == {} and table.hot_token is not None
+    hot = f"/hot/{table.hot_token}"
+    assert 'id="take"' in client.get(hot).text and client.post(f"{hot}/take").status_code == 303
+    state = client.get(f"{hot}/state").json()
+    assert state["seat"] == table.st.to_act and state["humans"] == [0, 1] and state["shown"] is None
+    assert client.get(f"{hot}/table").status_code == 409  # covered: no hand is sent
+    assert client.post(f"{hot}/move", data={"move": "pass", "version": state["version"]}).status_code == 409
+    assert client.post(f"{hot}/reveal", data={"version": str(state["version"])}).json()["seat"] == table.st.to_act
+    page = client.get(f"{hot}/table").text
+    seat = table.st.to_act
+    hand = table.st.view(seat)["zones"][f"hand[{seat}]"]["pieces"]
+    assert set(re.findall(r'data-piece="([^"]+)"', page)) == set(hand)
 
 
 # ---------------------------------------------------------------------- explain, replay, compare
@@ -227,9 +221,11 @@ def test_a_saved_log_replays_as_one_seat_saw_it(client: TestClient, tmp_path: Pa
     rs = load_ruleset("rook")
     st, moves = play_game(rs, 3, ["random"] * 4, max_hands=1)
     text = "\n".join(log_lines(st, ["random"] * 4)) + "\n"
-    r = client.post("/replay", data={"seat": "2"}, files={"log": ("game.jsonl", text.encode(), "text/plain")})
+    r = finished(client, client.post("/replay", data={"seat": "2"},
+                                     files={"log": ("game.jsonl", text.encode(), "text/plain")}))
     assert r.status_code == 303, r.text
-    page = client.get(r.headers["location"]).text
+    location = r.headers["location"]
+    page = client.get(location).text
     assert f"move 0 of {moves}" in page and "as seat 2" in page
     # Step 5: seat 2's hand as it was, and no other seat's.
     replay = client.app.state  # (the view is checked against the engine's own replay)
@@ -237,7 +233,7 @@ def test_a_saved_log_replays_as_one_seat_saw_it(client: TestClient, tmp_path: Pa
 
     header, events = parse_log(text.splitlines())
     _, before = replay_events(header, events, rs, keep_states=True)
-    step = client.get(r.headers["location"].replace("step=0", "step=5")).text
+    step = client.get(location.replace("step=0", "step=5")).text
     shown = set(re.findall(r'data-piece="([^"]+)"', step))
     view = before[5].view(2)
     visible = {p for z in view["zones"].values() for p in z.get("pieces", [])}
@@ -252,7 +248,7 @@ def test_a_saved_log_replays_as_one_seat_saw_it(client: TestClient, tmp_path: Pa
     (b"\xff\xfe", "not UTF-8"),
 ])
 def test_a_bad_log_is_refused_at_its_line(client: TestClient, content: bytes, message: str) -> None:
-    r = client.post("/replay", data={"seat": "0"}, files={"log": ("x.jsonl", content, "text/plain")})
+    r = finished(client, client.post("/replay", data={"seat": "0"}, files={"log": ("x.jsonl", content, "text/plain")}))
     assert r.status_code == 400 and message in r.text
 
 
@@ -260,13 +256,15 @@ def test_a_log_naming_a_file_as_its_ruleset_reads_nothing(client: TestClient, ru
     secret = rules_dir.parent / "secret.yaml"
     header = ('{"type": "header", "format": "rulecraft-log/1", "seed": 1, "agents": [], "max_hands": 1, '
               f'"ruleset": {{"name": "{secret}", "options": {{}}, "hash": "x"}}}}\n')
-    r = client.post("/replay", data={"seat": "0"}, files={"log": ("x.jsonl", header.encode(), "text/plain")})
+    r = finished(client, client.post("/replay", data={"seat": "0"},
+                                     files={"log": ("x.jsonl", header.encode(), "text/plain")}))
     assert r.status_code == 400 and "TOP-SECRET" not in r.text
 
 
 def test_compare_reports_win_rates_with_intervals_and_a_plot(client: TestClient) -> None:
-    page = client.get("/compare", params={"a": "1", "a.ref": "rook", "b.ref": "rook", "b.opt.bird_rank": "lowest",
-                                          "n": "6", "seed": "2", "agent": "random"}).text
+    r = client.post("/compare", data={"a.ref": "rook", "b.ref": "rook", "b.opt.bird_rank": "lowest", "n": "6",
+                                      "seed": "2", "agent": "random"})
+    page = finished(client, r).text
     assert "<svg" in page and "95% confidence" in page
     assert "bird_rank=lowest" in page
     # The numbers are the runs' own: the same seeded games played here give the same win rates.
@@ -278,9 +276,8 @@ def test_compare_reports_win_rates_with_intervals_and_a_plot(client: TestClient)
         stats = side_stats(simulate(load_ruleset("rook", options), 6, 2, ["random"] * 4).records, 4)
         for r in stats["win_rate"]:
             assert f"{r['rate']:.3f} ({r['ci95'][0]:.3f}–{r['ci95'][1]:.3f})" in page
-    assert client.get("/compare", params={"a": "1", "a.ref": "rook", "b.ref": "rook", "n": "100000"}).status_code == 400
-    assert client.get("/compare", params={"a": "1", "a.ref": "rook", "b.ref": "rook", "agent": "human"}).status_code \
-        == 400
+    assert client.post("/compare", data={"a.ref": "rook", "b.ref": "rook", "n": "100000"}).status_code == 400
+    assert client.post("/compare", data={"a.ref": "rook", "b.ref": "rook", "agent": "human"}).status_code == 400
 
 
 def test_each_game_is_saved_to_a_log_that_replays_to_the_same_game(rules_dir: Path, tmp_path: Path) -> None:
@@ -290,10 +287,11 @@ def test_each_game_is_saved_to_a_log_that_replays_to_the_same_game(rules_dir: Pa
     start(client)
     start(client)  # the same ruleset and seed: a second file, never the first overwritten
     table = the_table(client)
-    client.post(f"/seat/{table.tokens[0]}/move", data={"move": a_bid(table)})
-    logs = sorted(tmp_path.iterdir())
-    assert [p.name for p in logs] == ["rulecraft-rook-7-2.jsonl", "rulecraft-rook-7.jsonl"]
-    st, _ = replay(tmp_path / "rulecraft-rook-7-2.jsonl", table.rs)
+    play(client, opened(client, table, 0), a_bid(table))
+    logs = sorted(tmp_path.glob("*.jsonl"))
+    assert len(logs) == 2 and all(p.name.startswith("rulecraft-rook-") for p in logs)
+    (log,) = [p for p in logs if table.key in p.name]
+    st, _ = replay(log, table.rs)
     assert st.history[:] == table.st.history[:]
 
 

@@ -120,11 +120,13 @@ def plan(state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> 
         stops = [m for m in legal if m.verb == "stop"]
         return Search([best, *stops], [label(state, seat, best, PLAY), *(label(state, seat, m) for m in stops)])
     if kind == "auction":
-        bids = [m for m in legal if m.verb == "bid"]
+        # The pass, the lowest bid (an auction lists its bids in their order: a bid is the move with a
+        # value that is not a named call) and every other call (named calls, holds, doubles).
+        bids = [m for m in legal if m.value and m.verb != "call"]
         cands = [m for m in legal if m.verb == "pass"]
         if bids:
-            cands.append(min(bids, key=lambda m: float(m.value)))
-        cands.extend(m for m in legal if m.verb not in ("pass", "bid"))
+            cands.append(bids[0])
+        cands.extend(m for m in legal if m.verb != "pass" and not (m.value and m.verb != "call"))
         return _searched(state, seat, cands)
     if kind in KIND_MOVES:
         chosen = kind_move(state, seat, legal, rng, kind)

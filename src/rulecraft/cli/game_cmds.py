@@ -114,15 +114,15 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, mutate: bool, coverage: bool, 
     """Run rule scenarios (YAML files, or directories of them) and report like pytest.
 
     With --mutate, measure what the scenarios pin down instead; with --coverage, which rules they exercise.
-    With no PATHS, the bundled rulesets' scenarios; a path that does not exist here but names bundled
-    ones (tests/scenarios/GAME) means those.
+    With no PATHS, the bundled rulesets' scenarios; a bundled ruleset's name (rook) or a path that does
+    not exist here but names bundled ones (tests/scenarios/GAME) means those.
     """
     from rulecraft.cli.inputs import input_paths
     from rulecraft.rules.registry import bundled_scenarios_dir
 
     if mutate and coverage:
         raise UsageError("--mutate and --coverage are separate runs: give one of them")
-    paths = tuple(str(p) for p in input_paths(paths, bundled_scenarios_dir()))
+    paths = tuple(str(p) for p in input_paths(paths, bundled_scenarios_dir(), scenarios=True))
     if mutate or coverage:
         from rulecraft.cli.mutate_cmd import run_coverage, run_mutate
 

@@ -14,8 +14,10 @@ from rulecraft.errors import UsageError, clip
 from rulecraft.rules.registry import bundled_input
 
 
-def input_paths(paths: tuple[str, ...], default: Path) -> list[Path]:
-    """The paths to read: each as given when it exists, else the bundled files it names."""
+def input_paths(paths: tuple[str, ...], default: Path, scenarios: bool = False) -> list[Path]:
+    """The paths to read: each as given when it exists, else the bundled files it names. With
+    ``scenarios`` (``rulecraft test``), a bundled ruleset's name (``my-game``, ``my-game/house``) means
+    that game's scenarios, not its rule file: a rule file is not something ``test`` can run."""
     if not paths:
         return [default]
     out: list[Path] = []
@@ -25,6 +27,9 @@ def input_paths(paths: tuple[str, ...], default: Path) -> list[Path]:
             out.append(path)
             continue
         bundled = bundled_input(text)
+        if scenarios and bundled is not None and bundled.is_file() and not Path(text).suffix:
+            game = (default / Path(text).parts[0])
+            bundled = game if game.is_dir() else None
         if bundled is None:
             raise UsageError(f"no such file or directory: {text} (nor bundled files of that name: try "
                              "'variants/', a bundled ruleset's name, or 'tests/scenarios/GAME')")

@@ -92,7 +92,7 @@ def _complete(st: State, text: str) -> bool:
     'play red', 'pl' or 'name re' are unfinished and may be completed.
     """
     try:
-        verb, value, words = split_move_text(text)
+        verb, value, words = split_move_text(text, st.rs.verbs)
     except IllegalMoveError:
         return False
     if words:

@@ -32,7 +32,8 @@ from rulecraft.cli.table import (
     variable_lines,
 )
 from rulecraft.engine.views import redact_event
-from rulecraft.errors import IllegalMoveError, UsageError
+from rulecraft.errors import IllegalMoveError, RulecraftError, UsageError
+from rulecraft.runs.session import table_seed
 
 if TYPE_CHECKING:
     from rulecraft.engine.ruleset import Ruleset
@@ -116,8 +117,7 @@ class PlayLoop:
                 if seat is None:  # pragma: no cover - the engine always has a seat to act in a running game
                     raise RuntimeError("no seat to act in an unfinished game")
                 if not self.s.is_human(seat):
-                    st.apply(self.s.bot_move())
-                    self._emit_new_events()
+                    self._bot_turn()
                     continue
                 if self._human_turn(seat) == "quit":
                     return self._stop("", 0)
@@ -127,6 +127,15 @@ class PlayLoop:
             return self._stop("\ninterrupted: ", 130)
         self._finish()
         return 0
+
+    def _bot_turn(self) -> None:
+        seat, move = self.s.choose_for_bot()
+        try:
+            self.s.move(seat, move)
+        except RulecraftError:
+            self.s.save()  # the game as it was before the move: the problem is the rule's, at its place
+            raise
+        self._emit_new_events()
 
     def _stop(self, lead: str, code: int) -> int:
         self.s.save()
@@ -154,10 +163,8 @@ class PlayLoop:
     def _human_turn(self, seat: int) -> str:
         """One decision of a human seat: 'moved', 'undone' or 'quit'."""
         if not len(self.s.st.legal_moves()):  # the rules left this seat nothing to do: a rule problem
-            from rulecraft.runs.simulate import no_legal_move
-
             self.s.save()
-            raise no_legal_move(self.s.st, self.s.seed)
+            raise self.s.no_legal_move()
         if self.hot_seat and seat != self.shown_seat:
             self._pass_terminal(seat)
         self.shown_seat = seat
@@ -181,7 +188,7 @@ class PlayLoop:
             elif word == "log":
                 self.con.lines(self.recent(seat, 30))
             elif word == "undo":
-                if self._undo():
+                if self._undo(seat):
                     return "undone"
             else:
                 try:
@@ -191,13 +198,17 @@ class PlayLoop:
                     continue
                 if move.text != " ".join(text.split()):
                     self.con.echo(f"(taken as: {move.text})")
-                self.s.st.apply(move)
+                try:
+                    self.s.move(seat, move)
+                except RulecraftError as exc:  # a rule that failed while making it: the game is as it was
+                    self.con.echo(f"refused: {exc}")
+                    continue
                 self._emit_new_events()
                 return "moved"
 
-    def _undo(self) -> bool:
+    def _undo(self, seat: int) -> bool:
         try:
-            n = self.s.undo()
+            n = self.s.undo(seat)
         except UsageError as exc:
             self.con.echo(f"refused: {exc}")
             return False
@@ -231,7 +242,9 @@ class PlayLoop:
 @click.option("--seats", "seats_spec", default=None, metavar="A,B,...",
               help="Who plays each seat: 'human' or an agent (default, random, bluffer, ...). "
                    "Default: a human in seat 0, default bots elsewhere.")
-@click.option("--seed", type=int, default=None, help="Seed of the game (default: a random one, printed).")
+@click.option("--seed", type=int, default=None,
+              help="Seed of the game: alone against bots, the game it names (to replay a deal); with several people, "
+                   "mixed with secret bits so that nobody can work out the deal (default: secret bits).")
 @click.option("--hands", "max_hands", type=click.IntRange(min=1), default=None,
               help="Stop the match after this many hands.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), default=None,
@@ -264,19 +277,22 @@ def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seat
         session = Session.resume(Path(resume_file), rs, agents, target)
         session.language = shown_in
         moves = sum(1 for e in session.st.history if e.get("type") == "move")
-        console.echo(f"{rs.title}: resumed {resume_file} after {moves} moves (seed {session.seed})")
+        console.echo(f"{rs.title}: resumed {resume_file} after {moves} moves")
     else:
         if ruleset is None:
             raise UsageError("name a ruleset to play (a bundled name from 'rulecraft list', or a file), "
                              "or --resume a saved game")
         rs = load_ruleset(ruleset, parse_option_assignments(options), preset)
         shown_in = language(rs, lang)
-        seed = seed if seed is not None else secrets.randbelow(1_000_000)
-        agents = seat_agents(rs, seats_spec, seed)
-        target = new_save(log_file) if log_file is not None else default_save(rs.name, seed)
-        session = Session.new(rs, seed, agents, target, max_hands)
+        agents = seat_agents(rs, seats_spec, seed or 0)
+        alone = seed is not None and agents.count(HUMAN) <= 1  # the seed typed is the game's (table_seed)
+        label = str(seed) if alone else secrets.token_hex(4)  # a secret seed is named nowhere but in the log
+        target = new_save(log_file) if log_file is not None else default_save(rs.name, label)
+        session = Session.new(rs, table_seed(seed, agents.count(HUMAN)), agents, target, max_hands)
         session.language = shown_in
-        console.echo(f"{rs.title}: seed {seed}, seats {','.join(agents)}. Type 'help' for commands.")
+        chance = (f"seed {seed}" if alone else "a secret seed" if seed is None
+                  else f"seed {seed} mixed with secret bits (several people)")
+        console.echo(f"{rs.title}: {chance}, seats {','.join(agents)}. Type 'help' for commands.")
     return PlayLoop(session, console, from_start=resume_file is None).run()
 
 
@@ -301,8 +317,11 @@ def new_save(path: str) -> Path:
     return target
 
 
-def default_save(name: str, seed: int, directory: Path | None = None) -> Path:
-    """``rulecraft-NAME-SEED.jsonl`` in the current directory, or the first of ``...-2``, ``...-3`` not taken."""
+def default_save(name: str, seed: int | str, directory: Path | None = None) -> Path:
+    """``rulecraft-NAME-SEED.jsonl`` in the current directory, or the first of ``...-2``, ``...-3`` not taken.
+
+    ``seed``: the seed, or a word in its place where the seed is a secret (a file's name is seen by all).
+    """
     stem = DEFAULT_LOG.format(name=re.sub(r"[^A-Za-z0-9._-]+", "-", name)[:40].strip("-.") or "game",
                               seed=seed).removesuffix(".jsonl")
     where = directory or Path()

@@ -27,8 +27,9 @@ from rulecraft.engine.context import (
 )
 from rulecraft.engine.effects import compile_effects
 from rulecraft.engine.equipment import DisplaySpec, SeatsSpec, VarSpec, ZoneSpec
-from rulecraft.engine.moves import ALL_VERBS, MoveBook
+from rulecraft.engine.moves import ALL_VERBS, MoveBook, verb_problem
 from rulecraft.engine.phases import PHASE_KINDS
+from rulecraft.engine.phases.base import Phase
 from rulecraft.engine.phases.tricks import Tricks, trick_scope
 from rulecraft.engine.pieces import (
     NAME_CATEGORIES,
@@ -39,7 +40,7 @@ from rulecraft.engine.pieces import (
     name_list,
 )
 from rulecraft.engine.reuse import BuildReuse, ScopeAnswers, engine_names, words
-from rulecraft.engine.ruleset import MatchSpec, Ruleset
+from rulecraft.engine.ruleset import MatchSpec, Repeat, Ruleset
 from rulecraft.errors import Diagnostic, ExpressionRuntimeError, SourcePos, clip
 from rulecraft.rules.compose import plain
 from rulecraft.rules.located import LStr, pos_of
@@ -108,7 +109,7 @@ def build_from_data(
     rs.combinations = _build_combos(b, rs, data.get("combinations", []) or [], tscope)
 
     hand = data.get("hand", {}) or {}
-    phases = []
+    phases: list[Phase] = []
     seen_ids: dict[str, SourcePos] = {}
     inputs = _phase_inputs(data, rs, root, reuse) if reuse is not None and reuse.phases else None
     for raw in hand.get("phases", []) or []:
@@ -127,8 +128,13 @@ def build_from_data(
             continue
         if "when" in raw:
             phase.when = b.expr(raw["when"], game, T.BOOL, f"phase '{pid}' when")
+        if "repeat" in raw:
+            repeat = _repeat(b, raw["repeat"], pid, game, [str(p.id) for p in phases])
+            if repeat is not None:
+                rs.repeats[len(phases)] = repeat
         phases.append(phase)
     rs.phases = tuple(phases)
+    rs.verbs = _phase_verbs(b, phases)
     # Recording which restriction barred a winning play costs a rating per refused play; do it only
     # when some rule asks (barred('...')).
     asks_barred = _mentions(data, "barred(", reuse)
@@ -167,6 +173,40 @@ def build_from_data(
     _check_rule_functions(b, root, tscope)
     b.raise_if_errors()
     return rs
+
+
+def _repeat(b: Builder, raw: Any, pid: str, game: Scope, before: list[str]) -> Repeat | None:
+    """A phase's ``repeat``: ``until`` (when the repeat ends, asked each time this phase is left) and
+    ``from`` (the first phase of the repeated group: this one, or one before it)."""
+    if not isinstance(raw, dict) or "until" not in raw:
+        b.error(raw, f"phase '{pid}' repeat: give 'until' (a condition asked each time the phase ends) and "
+                     "optionally 'from' (the first phase repeated)")
+        return None
+    until = b.expr(raw["until"], game, T.BOOL, f"phase '{pid}' repeat until")
+    start = str(raw.get("from", pid))
+    if start == pid:
+        return Repeat(until, len(before))
+    if start not in before:
+        b.error(raw["from"], f"phase '{pid}' repeats from '{clip(start)}', which is not a phase before it"
+                             + (f" (phases before it: {', '.join(before)})" if before else ""))
+        return None
+    return Repeat(until, before.index(start))
+
+
+def _phase_verbs(b: Builder, phases: list[Phase]) -> dict[str, bool]:
+    """The move verbs the phases name beyond the engine's own, each with whether it takes a value; one word
+    with two shapes in one ruleset is refused at the later phase (a typed move would mean two things)."""
+    out: dict[str, bool] = {}
+    for phase in phases:
+        for verb, takes_value in phase.verbs().items():
+            if verb in ALL_VERBS:  # (its shape was checked where the phase names it)
+                continue
+            problem = verb_problem(verb, takes_value, out)
+            if problem:
+                b.error(phase.pos, f"phase '{phase.id}': {problem}")
+            else:
+                out[verb] = takes_value
+    return out
 
 
 def _check_rule_functions(b: Builder, root: Scope, widest: Scope) -> None:
@@ -662,7 +702,7 @@ def _nameable(rs: Ruleset, data: dict[str, Any], reuse: BuildReuse | None = None
         "options": {str(o.get("id")) for o in data.get("options", []) or []},
         "rules": set().union(*(_item_ids(data.get(k), reuse) for k in ("combinations", "hand", "match"))),
         "calls": calls,
-        "verbs": set(ALL_VERBS),
+        "verbs": set(ALL_VERBS) | set(rs.verbs),
     }
 
 

@@ -110,6 +110,8 @@ class Equipment:
     zone_of_instance: tuple[ZoneSpec, ...] = ()  # zone instance index -> its zone
     public_instance: tuple[bool, ...] = ()  # zone instance index -> whether everyone sees it face up
     hand_base: int = 0  # the first instance of the per-seat zone 'hand' (seat s holds instance hand_base + s)
+    # Move verbs the rule file names beyond the engine's own (``double``, ``hold``): each, whether it takes a value.
+    verbs: dict[str, bool] = field(default_factory=dict)
 
     @property
     def identity(self) -> dict[str, Any]:

@@ -16,12 +16,16 @@ Text forms (pieces are written by their type id, as in the rule file):
     challenge           challenge the last claim (out of turn, in the response window)
     accept              let the last claim stand (the other answer in the response window)
     draw                take a piece from a stock instead of playing (a shed phase)
+    VERB [VALUE]        a verb the rule file names (``double``, ``hold``, ``kontra``, ``declare grand``):
+                        each ruleset says which words it adds and whether each takes a value
 
 ``str(Move)`` gives the canonical form and ``parse_move(text, ...)`` reads it back.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from rulecraft.errors import IllegalMoveError
@@ -30,6 +34,27 @@ VERBS_WITH_PIECES = frozenset({"play", "down", "give", "claim", "revoke"})
 VERBS_WITH_VALUE = frozenset({"bid", "call", "name", "claim"})
 BARE_VERBS = frozenset({"pass", "stop", "challenge", "accept", "draw"})
 ALL_VERBS = VERBS_WITH_PIECES | VERBS_WITH_VALUE | BARE_VERBS
+_VERB_WORD = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def verb_problem(verb: str, takes_value: bool, known: dict[str, bool]) -> str | None:
+    """Why a rule file may not name ``verb`` for moves that take a value (or none), else None.
+
+    A verb is one lower-case word, so a move's text still splits into verb, value and pieces. It may
+    be a verb the engine has when that verb has the same shape (``bid``, ``name``, ``pass``), and a
+    word the ruleset already named must keep the shape it was given first: ``double 2`` and a bare
+    ``double`` in one ruleset would make a typed move mean two things.
+    """
+    if not _VERB_WORD.match(verb):
+        return f"a verb is one lower-case word (letters, digits, _), not '{verb}'"
+    if verb in VERBS_WITH_PIECES:
+        return f"'{verb}' is the engine's verb for moves that name pieces"
+    builtin = True if verb in VERBS_WITH_VALUE else (False if verb in BARE_VERBS else None)
+    shape = known.get(verb, builtin)
+    if shape is not None and shape != takes_value:
+        said = "takes a value" if shape else "takes nothing after it"
+        return f"'{verb}' already {said} in this ruleset; give this move another verb"
+    return None
 
 
 class Move(NamedTuple):
@@ -91,15 +116,25 @@ class UnknownVerb(IllegalMoveError):
         super().__init__(f"unknown move '{word}'")
 
 
-def split_move_text(text: str) -> tuple[str, str, list[str]]:
+def split_move_text(text: str, verbs: Mapping[str, bool] | None = None) -> tuple[str, str, list[str]]:
     """Split move text into (verb, value, piece ids) without resolving pieces.
 
-    Raises IllegalMoveError for text that is not a move at all.
+    ``verbs``: the words a ruleset adds (each: whether it takes a value). Raises IllegalMoveError for
+    text that is not a move at all.
     """
     words = text.replace(",", " ").split()
     if not words:
         raise IllegalMoveError("empty move: type a move such as 'play red-14' or 'pass'")
     verb = words[0].lower()
+    if verbs and verb in verbs and verb not in ALL_VERBS:
+        rest = words[1:]
+        if verbs[verb]:
+            if len(rest) != 1:
+                raise IllegalMoveError(f"'{verb}' takes exactly one value, e.g. '{verb} x'")
+            return verb, rest[0], []
+        if rest:
+            raise IllegalMoveError(f"'{verb}' takes nothing after it")
+        return verb, "", []
     if verb not in ALL_VERBS:
         raise UnknownVerb(words[0])
     rest = words[1:]

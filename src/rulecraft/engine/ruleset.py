@@ -25,6 +25,15 @@ class MatchSpec:
     score: CompiledExpr  # per seat (name `seat`): the match result
 
 
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """Where a hand's flow goes back: after the phase that ends a repeat, to phase ``start`` (an index
+    in ``Ruleset.phases``), as long as ``until`` does not hold."""
+
+    until: CompiledExpr
+    start: int
+
+
 @dataclass(slots=True)
 class Ruleset(Equipment):
     """A ruleset ready to play. Treat as immutable: the engine and agents share one instance."""
@@ -32,6 +41,7 @@ class Ruleset(Equipment):
     phases: tuple[Phase, ...] = ()
     on_void: tuple[Effect, ...] = ()
     match: MatchSpec | None = None
+    repeats: dict[int, Repeat] = field(default_factory=dict)  # by the index of the phase that ends the repeat
     # What ``engine.state`` works out once per ruleset for every new hand and hand end (see its
     # ``_Fresh``): made at first use, never part of what the ruleset is.
     fresh: Any = field(default=None, compare=False, repr=False)

@@ -19,9 +19,10 @@ from rulecraft.engine.board import NOBODY, Board
 from rulecraft.engine.control import as_turn, hand_over
 from rulecraft.engine.effects import run_effects
 from rulecraft.engine.moves import Move, UnknownVerb, split_move_text
+from rulecraft.engine.phases.base import rule_failed
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.views import LEGAL_LISTED, board_view
-from rulecraft.errors import IllegalMoveError
+from rulecraft.errors import IllegalMoveError, clip
 
 VERB_SCAN = 5000  # legal moves read to say which verbs a decision takes (a claim set can be huge)
 
@@ -209,6 +210,7 @@ def advance(st: State) -> None:
     rs = st.rs
     st.to_act = st.playing_for = None
     st._legal_cache = None
+    looped = 0  # phases gone back to with no decision in between (a repeat whose 'until' never holds)
     while not st.is_over:
         if st.signal == "void":
             _end_hand(st, voided=True)
@@ -219,7 +221,7 @@ def advance(st: State) -> None:
         phase = rs.phases[st.pidx]
         if st.pdata is None:
             if phase.when is not None and not phase.when(st.ctx):
-                st.pidx += 1  # not this hand
+                looped += _next_phase(st, looped)  # not this hand
                 continue
             phase.begin(st)
             if st.signal == "void":
@@ -234,9 +236,27 @@ def advance(st: State) -> None:
             st.signal = None
         if st.signal == "void":
             continue
-        st.pidx += 1
-        st.pdata = None
+        looped += _next_phase(st, looped)
         st.to_act = None
+
+
+REPEATS_WITHOUT_DECISION = 10_000  # a repeat that comes round this often with nobody deciding never ends
+
+
+def _next_phase(st: State, looped: int) -> int:
+    """Leave the phase in progress (or skipped): on to the next, or, where the phase ends a repeat whose
+    ``until`` does not hold yet, back to the repeat's first phase. Returns 1 when it went back."""
+    st.pdata = None
+    repeat = st.rs.repeats.get(st.pidx) if st.rs.repeats else None
+    if repeat is None or repeat.until(st.ctx):
+        st.pidx += 1
+        return 0
+    if looped >= REPEATS_WITHOUT_DECISION:
+        raise rule_failed(repeat.until.pos, f"phase '{st.rs.phases[st.pidx].id}' repeated "
+                                            f"{REPEATS_WITHOUT_DECISION:,} times with no decision in between, and "
+                                            f"'until' ({clip(repeat.until.text, 100)}) never held")
+    st.pidx = repeat.start
+    return 1
 
 
 def _end_hand(st: State, voided: bool) -> None:
@@ -297,7 +317,7 @@ def parse_move(st: State, text: str) -> Move:
     if st.is_over:
         raise IllegalMoveError("the game is over: no more moves")
     try:
-        verb, value, words = split_move_text(text)
+        verb, value, words = split_move_text(text, st.rs.verbs)
     except UnknownVerb as exc:
         # The verbs this decision takes, not every verb of every game: 'claim' means nothing in an auction.
         verbs = sorted({m.verb for m in itertools.islice(st.legal_moves(), VERB_SCAN)})

@@ -299,13 +299,13 @@ def _head_values(rs: Ruleset) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for phase in rs.phases:
         if isinstance(phase, Auction):
-            if phase.bids is not None:
-                lo, hi, step = phase.bids
-                out.extend(("bid", str(b)) for b in range(lo, hi + 1, max(1, step)))
+            if phase.ladder is not None:
+                out.extend((phase.bid_verb, t) for t in phase.ladder.texts)
+            out.extend((verb, "") for verb, takes_value in phase.verbs().items() if not takes_value)
             out.extend(("call", c) for c in phase.calls)
             out.extend(("call", e.id) for e in phase.extra)
         elif isinstance(phase, Choose):
-            out.extend(("name", v) for v in _listed(rs, phase.options, phase.item_kind))
+            out.extend((phase.verb, v) for v in _listed(rs, phase.options, phase.item_kind))
         elif isinstance(phase, EachSeat) and phase.values is not None:
             out.extend((phase.verb, v) for v in _listed(rs, phase.values, phase.item_kind))
         elif isinstance(phase, Claims):

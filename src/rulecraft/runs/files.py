@@ -6,7 +6,8 @@
   after, so an interruption lands before or after a write, never between its two steps: no
   temporary file is left behind (only SIGKILL, which nothing can catch, could).
 - **Honours the umask**: a new file gets the mode a plain ``open`` would give it (``mkstemp``'s own
-  is 0600); a file replaced keeps its mode.
+  is 0600); a file replaced keeps its mode. A file that holds secrets (the log of a game people play,
+  every hand in it) asks for ``PRIVATE``: readable by its owner only, whatever the umask.
 - **Never creates directories** the user did not ask for: the target's directory must exist
   (``--log-dir`` is created by the command, itself only, before any game is played).
 - **Errors are messages**: a disk that is full or a directory that is not writable is a
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from rulecraft.errors import RulecraftError, UsageError, clip
 
+PRIVATE = 0o600
 _HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
@@ -32,25 +34,30 @@ class OutputError(RulecraftError):
     """A file could not be written (the message names it and says why)."""
 
 
-def write_lines(path: str | Path, lines: Iterable[str]) -> None:
-    """Write ``lines`` (each followed by a newline) to ``path`` atomically."""
+def write_lines(path: str | Path, lines: Iterable[str], mode: int | None = None, follow_links: bool = True) -> None:
+    """Write ``lines`` (each followed by a newline) to ``path`` atomically (``mode``, ``follow_links``: write_file)."""
 
     def produce(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as fh:
             for line in lines:
                 fh.write(line + "\n")
 
-    write_file(path, produce)
+    write_file(path, produce, mode, follow_links)
 
 
-def write_file(path: str | Path, produce: Callable[[str], None]) -> None:
+def write_file(path: str | Path, produce: Callable[[str], None], mode: int | None = None,
+               follow_links: bool = True) -> None:
     """``produce(tmp)`` writes the content to the temporary path ``tmp``; it is then renamed to ``path``.
 
     A symbolic link is written through: the file it names gets the content and the link stays a link
-    (renaming over the link itself would put a plain file in its place).
+    (renaming over the link itself would put a plain file in its place). With ``follow_links`` False a
+    link is never followed: the file takes the link's place (a folder others may write to, where a
+    link could send a game's log to a file they read). ``mode``: the mode of a new file (the umask's
+    otherwise); a file replaced keeps its own.
     """
     shown = path = Path(path)
-    path = _through_link(path)
+    if follow_links:
+        path = _through_link(path)
     directory = path.parent
     if not directory.is_dir():
         raise OutputError(f"cannot write {shown}: {_no_directory(directory)}")
@@ -62,7 +69,7 @@ def write_file(path: str | Path, produce: Callable[[str], None]) -> None:
         try:
             os.close(fd)
             produce(tmp)
-            os.chmod(tmp, _mode_for(path))
+            os.chmod(tmp, _mode_for(path, mode, follow_links))
             os.replace(tmp, path)
         except BaseException as exc:
             Path(tmp).unlink(missing_ok=True)
@@ -148,11 +155,14 @@ def _no_directory(p: Path) -> str:
     return f"{p} is not a directory" if p.exists() else f"there is no directory {p}"
 
 
-def _mode_for(path: Path) -> int:
+def _mode_for(path: Path, mode: int | None = None, follow_links: bool = True) -> int:
     try:
-        return stat.S_IMODE(path.stat().st_mode)  # a file replaced keeps its mode
+        info = path.stat() if follow_links else path.lstat()
+        if stat.S_ISREG(info.st_mode):
+            return stat.S_IMODE(info.st_mode)  # a file replaced keeps its mode
     except OSError:
-        return 0o666 & ~_umask()
+        pass
+    return (0o666 if mode is None else mode) & ~_umask()
 
 
 def _umask() -> int:

@@ -15,7 +15,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
 from rulecraft.engine.views import redact_event
 from rulecraft.errors import GivenChanceError, IllegalMoveError, Limit, LogError, RulecraftError, UsageError, clip
-from rulecraft.runs.files import write_lines
+from rulecraft.runs.files import PRIVATE, write_lines
 from rulecraft.runs.states_before import StatesBefore
 
 FORMAT = "rulecraft-log/1"
@@ -54,14 +54,20 @@ def log_lines(st: State, agents: list[str] | None = None, viewer: int | None = N
     return lines
 
 
-def write_atomic(path: str | Path, lines: Iterable[str]) -> None:
-    """Write to a temporary file beside ``path`` and rename: a crash never leaves half a file (runs.files)."""
-    write_lines(path, lines)
+def write_atomic(path: str | Path, lines: Iterable[str], private: bool = False, follow_links: bool = True) -> None:
+    """Write to a temporary file beside ``path`` and rename: a crash never leaves half a file (runs.files).
+
+    ``private``: a new file is made readable by its owner only (0600), whatever the umask;
+    ``follow_links`` False: a symbolic link at ``path`` is replaced, not written through.
+    """
+    write_lines(path, lines, mode=PRIVATE if private else None, follow_links=follow_links)
 
 
 def write_log(path: str | Path, st: State, agents: list[str] | None = None, viewer: int | None = None,
-              language: str | None = None) -> None:
-    write_atomic(path, log_lines(st, agents, viewer, language))
+              language: str | None = None, private: bool = False, follow_links: bool = True) -> None:
+    """``private`` for a game people play: its log holds every hand, so no other user of the machine may read
+    it (a new file gets mode 0600; a file replaced keeps its own mode)."""
+    write_atomic(path, log_lines(st, agents, viewer, language), private, follow_links)
 
 
 EVENT_TYPES = frozenset({"header", "hand", "chance", "move", "round", "hand_end", "result", "reveal", "flush", "out",
@@ -69,7 +75,9 @@ EVENT_TYPES = frozenset({"header", "hand", "chance", "move", "round", "hand_end"
 CHANCE_KINDS = frozenset({"shuffle", "dice"})
 MAX_LOG_BYTES = Limit(64 * 1024 * 1024, "bytes", "is {n} bytes")
 MAX_NESTING = Limit(32, "levels", "nests {n} levels deep")  # an event nests 3; json recurses per level
-MAX_SEED = 2**64
+MAX_SEED = 2**256  # a table's chance is 256 secret bits (runs.session.table_seed)
+MIN_SEED = -(2**64)  # (seeds typed for research have been negative)
+PROGRESS = 256  # moves between two reports of a replay's progress
 
 
 def parse_log(lines: Iterable[str], name: str = "<log>") -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
@@ -163,8 +171,9 @@ def _check_header(header: dict[str, Any], at: str) -> None:
     ruleset, seed = header.get("ruleset"), header.get("seed")
     if not _is_int(seed) or not isinstance(ruleset, dict):
         raise LogError(f"{at}the header lacks the ruleset or the seed")
-    if not -MAX_SEED < int(seed) < MAX_SEED:  # type: ignore[arg-type]
-        raise LogError(f"{at}the seed {clip(seed)} is not a seed rulecraft writes (a whole number below 2^64)")
+    if not MIN_SEED < int(seed) < MAX_SEED:  # type: ignore[arg-type]
+        raise LogError(f"{at}the seed {clip(seed)} is not a seed rulecraft writes (a whole number of at most 256 "
+                       "bits)")
     options = ruleset.get("options", {})
     if not isinstance(ruleset.get("name"), str) or not isinstance(options, dict) \
             or not all(isinstance(v, str) for v in options.values()):
@@ -249,10 +258,11 @@ def check_identity(name: str, header: dict[str, Any], rs: Ruleset) -> None:
 
 
 def replay_events(header: dict[str, Any], events: list[tuple[int, dict[str, Any]]], rs: Ruleset,
-                  name: str = "<log>", upto: int | None = None, keep_states: bool = False
-                  ) -> tuple[State, Sequence[State]]:
+                  name: str = "<log>", upto: int | None = None, keep_states: bool = False,
+                  progress: Callable[[int], None] | None = None) -> tuple[State, Sequence[State]]:
     """Replay parsed events; returns the final state and (optionally) the state before each move (made
-    again on demand: see ``states_before``)."""
+    again on demand: see ``states_before``). ``progress(moves)`` is told every ``PROGRESS`` moves (and may
+    raise, to stop a long replay whose reader left)."""
     check_identity(name, header, rs)
     agents = header.get("agents") or []
     if agents and len(agents) != rs.seats.count:
@@ -283,6 +293,8 @@ def replay_events(header: dict[str, Any], events: list[tuple[int, dict[str, Any]
                 raise LogError(f"{name}:{lineno}:1: error: move '{clip(e.get('move'))}' is not legal here: "
                                f"{exc}") from exc
             n += 1
+            if progress is not None and n % PROGRESS == 0:
+                progress(n)
     except GivenChanceError as exc:
         raise LogError(f"{name}:{lines.get(id(exc.event), 1)}:1: error: this chance outcome does not fit the "
                        f"ruleset: {exc}") from None

@@ -161,7 +161,7 @@ def scenario_problems(data: dict[str, Any], path: str) -> list[Diagnostic]:
             step = {"move": step}
         if "move" in step:
             try:
-                _, _, words = split_move_text(str(step["move"]))
+                _, _, words = split_move_text(str(step["move"]), rs.verbs)
             except IllegalMoveError as exc:
                 problem(step["move"], str(exc))
                 continue

@@ -68,12 +68,16 @@ def play_game(rs: Ruleset, seed: int, agent_names: Sequence[str],
     return st, moves
 
 
-def no_legal_move(st: State, seed: int) -> RuleFileError:
-    """A seat to act with nothing it may do: the rules of the phase in progress cannot be played on."""
+def no_legal_move(st: State, seed: int | None) -> RuleFileError:
+    """A seat to act with nothing it may do: the rules of the phase in progress cannot be played on.
+
+    ``seed`` None: a game whose seed is a secret of its table (runs.session), not named in a message.
+    """
     phase = st.rs.phases[st.pidx] if st.pidx < len(st.rs.phases) else None
     where = f", in phase '{phase.id}' ({phase.kind})" if phase is not None else ""
     pos = phase.pos if phase is not None else SourcePos(st.rs.name, 1, 1)
-    return RuleFileError.single(pos, f"a game with seed {seed} reached a state where seat {st.to_act} is to act but "
+    game = "a game" if seed is None else f"a game with seed {seed}"
+    return RuleFileError.single(pos, f"{game} reached a state where seat {st.to_act} is to act but "
                                      f"has no legal move (hand {st.hand_no}{where})")
 
 

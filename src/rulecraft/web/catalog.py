@@ -5,6 +5,12 @@ rule file inside one of the folders the server was started with (``--rules-dir``
 the ``extends`` chain is checked to lie in an allowed folder (or among the bundled files) *before*
 it is read, so no name, path, symlink or ``extends: ../../secret`` can make the server read, and
 quote back in an error message, a file outside them.
+
+Inside an allowed folder only **rule files** are served: a YAML file (not in a hidden folder, at
+most ``MAX_DEPTH`` folders down, as listed) whose top level is a ruleset's (``name``, ``seats``,
+``pieces``, ``zones``, ``hand``) or an overlay's (``extends``). Anything else there (a compose
+file, a configuration with passwords) is refused without a word of its content, so an error page
+quotes rule files only.
 """
 
 from __future__ import annotations
@@ -42,14 +48,26 @@ class Catalog:
         """Rule files (by path) in the allowed folders, a bounded search."""
         found: list[str] = []
         for root in self.roots:
-            found.extend(str(p) for p in _yaml_files(root, MAX_DEPTH)[:MAX_LOCAL])
+            found.extend(str(p) for p in _yaml_files(root, MAX_DEPTH)[:MAX_LOCAL] if is_rule_file(p))
         return found
 
     # ------------------------------------------------------------------ checking
     def allowed(self, path: Path) -> bool:
-        real = path.resolve()
-        bases = [*self.roots, bundled_variants_dir().resolve()]
-        return real.suffix in YAML_SUFFIXES and any(real.is_relative_to(b) for b in bases)
+        """``path`` is a bundled rule file, or a rule file in an allowed folder as ``local`` lists them."""
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError):
+            return False
+        if real.suffix not in YAML_SUFFIXES:
+            return False
+        if real.is_relative_to(bundled_variants_dir().resolve()):
+            return True
+        for root in self.roots:
+            if real.is_relative_to(root):
+                parts = real.relative_to(root).parts
+                return (len(parts) <= MAX_DEPTH + 1 and not any(p.startswith(".") for p in parts)
+                        and is_rule_file(real))
+        return False
 
     def file_of(self, ref: str) -> Path:
         """The rule file ``ref`` names, checked with its whole extends chain; UsageError otherwise."""
@@ -119,6 +137,33 @@ class Catalog:
             "presets": [{"id": p.id, "description": p.description, "source": _text(p.source),
                          "options": dict(p.options)} for p in c.presets],
         }
+
+
+RULESET_KEYS = frozenset({"name", "seats", "pieces", "zones", "hand"})  # the top level a ruleset must have
+_KINDS: dict[tuple[Path, int, int], bool] = {}  # (file, mtime, size) -> is a rule file
+
+
+def is_rule_file(path: Path) -> bool:
+    """A YAML file whose top level is a ruleset's or an overlay's (read once per version of the file)."""
+    from rulecraft.errors import RulecraftError
+    from rulecraft.rules.yamlload import read_yaml_file
+
+    try:
+        info = path.stat()
+    except OSError:
+        return False
+    key = (path, info.st_mtime_ns, info.st_size)
+    known = _KINDS.get(key)
+    if known is None:
+        try:
+            data = read_yaml_file(path).data
+        except RulecraftError:
+            data = None
+        known = isinstance(data, dict) and ("extends" in data or set(data) >= RULESET_KEYS)
+        if len(_KINDS) > 4 * MAX_LOCAL:
+            _KINDS.clear()
+        _KINDS[key] = known
+    return known
 
 
 def _text(source: Any) -> str:

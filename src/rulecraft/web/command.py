@@ -7,7 +7,7 @@ missing extra is a usage error naming the install command.
 from __future__ import annotations
 
 import ipaddress
-import socket
+import os
 from pathlib import Path
 
 import click
@@ -40,7 +40,8 @@ def require_web() -> None:
               help="A folder whose rule files a browser may choose (repeatable; default: the current folder).")
 @click.option("--no-local", is_flag=True, help="Offer the bundled rulesets only.")
 @click.option("--log-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Save each game's log here (created if missing), for replay and 'rulecraft play --resume'.")
+              help="Keep each game's log here (created if missing, readable by you only): games in progress are "
+                   "taken up again after a restart; logs replay, and 'rulecraft play --resume' continues them.")
 def serve(port: int, host: str, rules_dirs: tuple[str, ...], no_local: bool, log_dir: str | None) -> None:
     """Serve a table in the browser: play any ruleset with friends or bots, one secret link per seat."""
     require_web()
@@ -57,30 +58,24 @@ def serve(port: int, host: str, rules_dirs: tuple[str, ...], no_local: bool, log
     if log_dir is not None:
         from rulecraft.runs.files import ensure_directory
 
+        made = not Path(log_dir).exists()
         log_path = ensure_directory(log_dir, "--log-dir")
-    import uvicorn
-
+        if made:
+            os.chmod(log_path, 0o700)  # every hand of every game is in it: for your eyes only
     from rulecraft.web.app import make_app
+    from rulecraft.web.server import listening_socket, run
 
     loopback = host in ("127.0.0.1", "::1", "localhost")
     app = make_app(folders, log_path, allowed_hosts=["127.0.0.1", "localhost", "::1"] if loopback else None)
-    sock = _listening_socket(host, port)  # bound here, so the address printed is the one in use (--port 0)
+    try:
+        sock = listening_socket(host, port)  # bound here, so the address printed is the one in use (--port 0)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
     port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"rulecraft table at http://{shown}:{port}/  (Ctrl-C stops it)")
+    click.echo(f"rulecraft table at http://{shown}:{port}/  (Ctrl-C stops it)", nl=True)
     if not loopback:
         click.echo(f"note: listening on {host}: other machines can reach it; each seat's link is its only key")
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
-
-
-def _listening_socket(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        sock.close()
-        raise UsageError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
-    sock.set_inheritable(True)
-    return sock
+    if log_path is None:
+        click.echo("note: games are lost when the server stops (--log-dir DIR keeps them)")
+    run(app, sock)

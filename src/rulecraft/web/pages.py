@@ -19,7 +19,7 @@ from rulecraft.web.render import table_html
 from rulecraft.wording import Seats
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from rulecraft.engine.ruleset import Ruleset
     from rulecraft.engine.state import State
@@ -66,8 +66,15 @@ class Replay:
     agents: list[str]
 
 
-def load_replay(catalog: Catalog, data: bytes, ref: str) -> tuple[str, Replay]:
-    """An uploaded log replayed under ``ref`` (or a bundled ruleset of the name it records)."""
+def moves_in(data: bytes) -> int:
+    """About how many moves an uploaded log holds (for its progress): its lines that are moves."""
+    return data.count(b'"type": "move"') + data.count(b'"type":"move"')
+
+
+def load_replay(catalog: Catalog, data: bytes, ref: str,
+                progress: Callable[[int], None] | None = None) -> tuple[str, Replay]:
+    """An uploaded log replayed under ``ref`` (or a bundled ruleset of the name it records); ``progress``
+    is told the moves replayed so far, and may raise to stop."""
     from rulecraft.runs.log import parse_log, replay_events
 
     if len(data) > MAX_LOG_BYTES:
@@ -84,7 +91,7 @@ def load_replay(catalog: Catalog, data: bytes, ref: str) -> tuple[str, Replay]:
     info = catalog.describe(ref)
     parse_options({f"opt.{k}": v for k, v in options.items()}, info["options"])
     rs = catalog.load(ref, options, None)
-    final, before = replay_events(header, events, rs, "<upload>", keep_states=True)
+    final, before = replay_events(header, events, rs, "<upload>", keep_states=True, progress=progress)
     agents = [str(a) for a in header.get("agents") or []] or ["?"] * rs.seats.count
     return secrets.token_urlsafe(12), Replay(rs, before, final, agents)
 
@@ -122,9 +129,17 @@ def replay_context(replay: Replay, seat_text: str, step_text: str) -> dict[str, 
 
 
 # ---------------------------------------------------------------------- compare
-def compare_context(catalog: Catalog, args: dict[str, str], limit: int) -> dict[str, Any]:
-    from rulecraft.runs.comparison import compare_stats, side_stats
-    from rulecraft.runs.simulate import simulate
+@dataclass
+class CompareRequest:
+    sides: list[tuple[str, dict[str, str], str | None]]  # each side's ref, options, preset
+    files: list[tuple[str, dict[str, str], str | None]]  # each side's rule file (for the child process)
+    games: int
+    seed: int
+    agent: str
+
+
+def compare_request(catalog: Catalog, args: dict[str, str], limit: int) -> CompareRequest:
+    """What a compare form asks for, checked: both rulesets loadable, bounded games, an offered agent."""
     from rulecraft.web.tables import HUMAN, offered_agents
 
     try:
@@ -139,16 +154,29 @@ def compare_context(catalog: Catalog, args: dict[str, str], limit: int) -> dict[
     agent = args.get("agent", "random")
     if agent == HUMAN or agent not in offered_agents():
         raise UsageError(f"'{clip(agent)}' is not an agent this server offers")
-    sides: list[dict[str, Any]] = []
+    sides, files = [], []
     for prefix in ("a.", "b."):
         ref, options, preset = _side(catalog, args, prefix)
+        catalog.load(ref, options, preset)  # (a ruleset that does not load is said now, not in the child)
+        sides.append((ref, options, preset))
+        files.append((str(catalog.file_of(ref)), options, preset))
+    return CompareRequest(sides, files, games, seed, agent)
+
+
+def compare_context(catalog: Catalog, request: CompareRequest, records: list[list[dict[str, Any]]],
+                    stopped: str | None = None) -> dict[str, Any]:
+    """The report of a comparison from each side's game records (the games both sides finished)."""
+    from rulecraft.runs.comparison import compare_stats, side_stats
+
+    out: list[dict[str, Any]] = []
+    for (ref, options, preset), recs in zip(request.sides, records, strict=True):
         rs = catalog.load(ref, options, preset)
-        summary = simulate(rs, games, seed, [agent] * rs.seats.count)
-        sides.append({"ref": ref, "rs": rs, "options": rs.chosen, "preset": preset or "",
-                      "stats": side_stats(summary.records, rs.seats.count)})
-    a, b = sides
-    return {"a": a, "b": b, "games": games, "seed": seed, "agent": agent,
-            "delta": compare_stats(a["stats"], b["stats"]), "plot": win_rate_plot(a, b)}
+        out.append({"ref": ref, "rs": rs, "options": rs.chosen, "preset": preset or "",
+                    "stats": side_stats(recs, rs.seats.count)})
+    a, b = out
+    games = len(records[0])
+    return {"a": a, "b": b, "games": games, "asked": request.games, "stopped": stopped, "seed": request.seed,
+            "agent": request.agent, "delta": compare_stats(a["stats"], b["stats"]), "plot": win_rate_plot(a, b)}
 
 
 def win_rate_plot(a: dict[str, Any], b: dict[str, Any]) -> Markup:

@@ -195,8 +195,15 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
         variables_html(rs, view.get("variables", {}), seats, lang)))
     if viewer is not None:
         hand = view["zones"].get(f"{HAND_ZONE}[{viewer}]", {})
-        parts.append(Markup('<section class="hand" id="hand"><h3>your hand (seat {}, {})</h3>{}</section>').format(
-            viewer, hand.get("count", 0), hand_html(rs, list(hand.get("pieces", [])), lang, mine)))
+        played = view.get("playing_for") if mine else None
+        if played is not None:  # deciding for another seat (a dummy): its hand, laid open, is the one to pick from
+            theirs = view["zones"].get(f"{HAND_ZONE}[{played}]", {})
+            parts.append(Markup('<section class="hand" id="hand"><h3>{}\'s hand, which you play ({})</h3>{}'
+                                '</section>').format(seats.name(played), theirs.get("count", 0),
+                                                     hand_html(rs, list(theirs.get("pieces", [])), lang, True)))
+        parts.append(Markup('<section class="hand" id="{}"><h3>your hand (seat {}, {})</h3>{}</section>').format(
+            "own-hand" if played is not None else "hand", viewer, hand.get("count", 0),
+            hand_html(rs, list(hand.get("pieces", [])), lang, mine and played is None)))
     if "result" in view:
         who, scores, hands = result_words(view["result"], seats)
         parts.append(Markup('<section class="result"><h3>result</h3>{}<br>scores: {}<br>hands played: {}</section>')

@@ -59,6 +59,10 @@ class Phase:
         breach, else None. Never among the legal moves, so agents never make one."""
         return None
 
+    def verbs(self) -> dict[str, bool]:
+        """The move verbs this phase's rules name beyond the engine's own: each, whether it takes a value."""
+        return {}
+
     def public_view(self, st: Board) -> dict[str, Any] | None:
         """What every seat may see of the phase beyond the zones (claims made, challenges revealed...).
 

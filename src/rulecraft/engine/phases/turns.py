@@ -9,7 +9,7 @@ A rule file writes it as ``kind: each_seat``::
       choose:
         from: "range(hand_size + 1)"
         set: "bid[seat]"
-        verb: bid                           # moves read 'bid 3' (default: 'name 3')
+        verb: bid                           # moves read 'bid 3' (default: 'name 3'); any word
         allow: "not (is_last and sum(bid) + value == tricks_total)"
         message: "the last bid may not make the bids add up to the tricks"
 
@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
-from rulecraft.engine.moves import Move
+from rulecraft.engine.moves import Move, verb_problem
 from rulecraft.engine.phases.base import Phase
 from rulecraft.engine.phases.values import Target, build_target, check_items, checked, value_text
 from rulecraft.rules.located import pos_of
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from rulecraft.engine.builder import Builder
     from rulecraft.engine.equipment import Equipment
 
-VERBS = ("name", "bid")
+VERBS = ("name", "bid")  # what a shed phase's choice may be written with
 
 
 @dataclass(slots=True)
@@ -128,8 +128,9 @@ class EachSeat(Phase):
                 x.allow = b.expr(choose["allow"], vscope, T.BOOL, f"{what} allow")
             x.message = str(choose.get("message", "that value is not allowed now"))
             x.verb = str(choose.get("verb", "name"))
-            if x.verb not in VERBS:
-                b.error(choose.get("verb"), f"verb is one of {', '.join(VERBS)}, not '{x.verb}'")
+            problem = verb_problem(x.verb, True, {})
+            if problem:
+                b.error(choose.get("verb"), problem)
         else:
             x.give = int(give.get("count", 1))
             if "to" in give:  # without it the pieces stay laid aside in the seat's own zone
@@ -141,6 +142,9 @@ class EachSeat(Phase):
         x.on_each = compile_effects(b, rs, raw.get("on_each", ()), tscope, what)
         x.on_end = compile_effects(b, rs, raw.get("on_end", ()), scope, what)
         return x
+
+    def verbs(self) -> dict[str, bool]:
+        return {self.verb: True} if self.values is not None else {}
 
     # ------------------------------------------------------------------ flow
     def begin(self, st: Board) -> None:

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
-from rulecraft.dsl.types import accepts, describe
+from rulecraft.dsl.types import accepts, describe, type_of_value
 from rulecraft.engine.effects import _substr
-from rulecraft.errors import ExpressionRuntimeError
+from rulecraft.errors import ExpressionRuntimeError, clip
 
 if TYPE_CHECKING:
     from rulecraft.engine.board import Board
@@ -66,11 +66,38 @@ def check_items(b: Builder, target: Target | None, values: CompiledExpr, where: 
     if target is None:
         return
     got = getattr(values, "item_type", T.ANY)
+    name = rs.variables[target.var].name
+    if got is T.ANY and target.type is not T.ANY:
+        # A list of mixed items (['pass', 1, 2, 3]) types as 'any': when it is fixed by the rules (it reads
+        # nothing of the game), each item is judged now, rather than the first wrong one stopping a game.
+        wrong = _unfit_item(values, target.type)
+        if wrong is not None:
+            b.error(where, f"the values to choose from include {clip(repr(wrong), 60)}, but '{name}' holds "
+                           f"{describe(target.type)}; choose from values of one kind (a pass is a move of "
+                           "its own: an auction's 'pass')")
+        return
     if target.type is T.ANY or got is T.ANY or accepts(target.type, got):
         return
-    name = rs.variables[target.var].name
     hint = " (number(x) reads a number from text)" if target.type is T.NUMBER and got is T.STRING else ""
     b.error(where, f"each value to choose from is {describe(got)}, but '{name}' holds {describe(target.type)}{hint}")
+
+
+def _unfit_item(values: CompiledExpr, want: T) -> Any:
+    """The first item of a list fixed by the rules that a variable of type ``want`` cannot hold; None when
+    every item fits, or when the list depends on the game (computing it then needs a game, and fails here)."""
+    if values.reads:
+        return None
+    try:
+        items = values(None)
+    except Exception:  # the list reads the game (a hand, the seats in play): judged as it is chosen
+        return None
+    if not isinstance(items, (list, tuple, range)):
+        return None
+    for item in items:
+        kind = type_of_value(item)
+        if item is not None and kind is not T.ANY and not accepts(want, kind):
+            return item
+    return None
 
 
 def value_text(value: Any, kind: T, piece_ids: list[str]) -> str:

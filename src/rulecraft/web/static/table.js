@@ -1,13 +1,17 @@
 // The table page: fetch this seat's table (server-rendered HTML), select pieces, send moves.
 // Nothing is decided here: the server checks every move and answers with the rule's own words.
+// Each move names the version of the table it answers (the version the fragment on screen shows),
+// so a move sent twice, or after the table changed, is refused by the server: the first one wins.
+// Hot-seat: the server keeps the cover; a seat's hand is sent only after its player lifted it.
 "use strict";
 (function () {
   const table = document.getElementById("table");
   const msg = document.getElementById("msg");
+  const progress = document.getElementById("progress");
   const base = table.dataset.base;
-  const hot = table.dataset.hot === "1";
-  let version = Number(table.dataset.version);
-  let shownSeat = null; // hot-seat: whose hand is on screen (null: covered)
+  const role = table.dataset.role;
+  const hot = role === "hot";
+  let version = Number(table.dataset.version); // what the fragment on screen shows
   let busy = false;
 
   function say(text, isError) {
@@ -16,11 +20,12 @@
   }
 
   async function load() {
-    const url = hot ? `${base}/table?seat=${shownSeat}` : `${base}/table`;
-    const r = await fetch(url, { cache: "no-store" });
-    if (!r.ok) return;
+    const r = await fetch(`${base}/table`, { cache: "no-store" });
+    if (!r.ok) return false;
     table.innerHTML = await r.text();
+    version = Number(r.headers.get("X-Table-Version"));
     wire();
+    return true;
   }
 
   function selected() {
@@ -78,45 +83,51 @@
     if (busy) return;
     busy = true;
     table.classList.add("waiting");
-    const fields = { move };
-    if (hot) fields.seat = shownSeat;
-    const r = await post(`${base}/move`, fields);
+    const r = await post(`${base}/move`, { move, version });
     if (r.ok) say(""); else say(r.error, true);
     await sync(true);
     table.classList.remove("waiting");
     busy = false;
   }
 
-  // Hot-seat: cover the table whenever the seat to act changes, until that player asks to see it.
+  // Hot-seat: the cover shows whenever the server shows no seat; its player lifts it.
   const cover = document.getElementById("cover");
   const reveal = document.getElementById("reveal");
-  let waitingFor = null;
+  let coverVersion = null;
   if (reveal) reveal.addEventListener("click", async () => {
-    shownSeat = waitingFor;
+    const r = await post(`${base}/reveal`, { version: coverVersion });
+    if (!r.ok) { await sync(true); return; }
     cover.hidden = true;
     await load();
   });
+
+  function showProgress(s) {
+    if (s.problem) progress.textContent = `The game stopped: ${s.problem}`;
+    else if (s.thinking !== null && s.thinking !== undefined) progress.textContent = `seat ${s.thinking} is thinking…`;
+    else progress.textContent = "";
+  }
 
   async function sync(force) {
     const r = await fetch(hot ? `${base}/state` : `${base}/version`, { cache: "no-store" });
     if (!r.ok) return;
     const s = await r.json();
+    showProgress(s);
     if (hot) {
-      const next = s.seat !== null ? s.seat : (s.over ? (shownSeat ?? s.humans[0]) : shownSeat);
-      if (next !== shownSeat && next !== null) {
-        waitingFor = next;
-        shownSeat = null;
+      if (s.shown === null && !s.over) {
         table.innerHTML = "";
-        document.getElementById("cover-text").textContent = `Pass the screen to seat ${next}.`;
-        cover.hidden = false;
+        if (s.seat !== null) {
+          document.getElementById("cover-text").textContent = `Pass the screen to seat ${s.seat}.`;
+          coverVersion = s.version;
+          cover.hidden = false;
+        } else {
+          cover.hidden = true; // the bots are moving
+        }
         version = s.version;
         return;
       }
+      cover.hidden = true;
     }
-    if ((force || s.version !== version) && (!hot || shownSeat !== null)) {
-      version = s.version;
-      await load();
-    }
+    if (force || s.version !== version) await load();
   }
 
   // Ask the server now rather than at the next poll (tests; a page brought back to the front).
