@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from rulecraft.rules.registry import list_bundled
+
 ROOT = Path(__file__).resolve().parents[2]
 OLD_CARDS = ["luk-fu", "luk-fu", "-a", "old_cards=known-to-leader", "-b", "old_cards=public-plus-original-run",
              "--agents", "random"]  # the machinery, not the agents, is under test here: the fastest agent
@@ -79,7 +81,7 @@ def test_compare_is_the_same_with_workers(report: dict) -> None:  # type: ignore
      "known agents: bluffer, default, first, ismcts, mc, random"),
     (["compare", "luk-fu", "luk-fu", "-b", "old_card=x"], "unknown option 'old_card'"),
     (["compare", "luk-fu", "luk-fu", "-a", "old_cards=x"], "choices: known-to-leader, public-plus-original-run"),
-    (["compare", "luk-fu", "nosuch"], "bundled rulesets: big-two, "),  # (the list grows with the library)
+    (["compare", "luk-fu", "nosuch"], f"bundled rulesets: {', '.join(list_bundled())}"),
     (["compare", "luk-fu", "luk-fu", "--agents", "mc:abc"], "bad mc argument"),
     (["simulate", "luk-fu", "--agents", "nobody"], "known agents:"),
 ])

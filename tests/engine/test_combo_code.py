@@ -54,6 +54,8 @@ CASES = [
     ("luk-fu", {"passed_elder_five": "may-show"}),
     ("tien-gow", {}), ("variants/tien-gow/bunmu-son.yaml", {}), ("variants/luk-fu/four-players.yaml", {}),
     (str(DOGFOOD / "auction-pinochle" / "auction-pinochle.yaml"), {}),
+    # runs of groups in an order a variable changes each hand, kickers sharing a value, a `where`
+    ("tests/engine/rules/pairs-in-a-row.yaml", {}),
 ]
 
 

@@ -9,6 +9,8 @@ import re
 import pytest
 from cli_support import Cli
 
+from rulecraft.rules.registry import list_bundled
+
 
 @pytest.mark.parametrize(("args", "code", "message"), [
     (["explain", "tiny.yaml", "--rule", "constantz"], 2,
@@ -23,10 +25,8 @@ from cli_support import Cli
      "'tiny'; options: bonus"),
     (["replay", "saved.jsonl"], 1,
      "saved.jsonl:1:1: error: cannot load the ruleset this log was played under: unknown ruleset 'tiny'; bundled "
-     "rulesets: big-two, bridge, doubt, hearts, luk-fu, luk-fu/four-players, rook, skat, spades, tien-gow, "
-     "tien-gow/bunmu-son, yukushi; or give the path of a rule file (a game played from a rule file of your own: "
-     "name that file, as in "
-     "'replay saved.jsonl --ruleset FILE' or 'play FILE --resume saved.jsonl')"),
+     f"rulesets: {', '.join(list_bundled())}; or give the path of a rule file (a game played from a rule file of "
+     "your own: name that file, as in 'replay saved.jsonl --ruleset FILE' or 'play FILE --resume saved.jsonl')"),
 ])
 def test_exit_code_and_message(cli: Cli, args: list[str], code: int, message: str) -> None:
     cli.tiny()

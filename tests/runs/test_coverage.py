@@ -64,3 +64,17 @@ def test_a_restriction_that_never_refuses_a_play_is_not_exercised(tmp_path: Path
     assert ("restriction", "follow-suit") in {(r.kind, r.id) for r in report.unexercised()}
     # The scenario expects the refusal, so it fails now; coverage says so.
     assert report.failing and "should be refused" in report.failing[0]
+
+
+def test_a_climbing_rounds_on_play_ids_are_rules_exercised_when_they_fire(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tichu's play effects: the wish is named and met in wish-must-be-led; the Dog is never led there."""
+    monkeypatch.chdir(ROOT)
+    wish = "tests/scenarios/tichu/wish-must-be-led.yaml"
+    report = rule_coverage([wish])
+    declared = {(r.kind, r.id) for r in report.rules}
+    assert {("play effect", "wish-named"), ("play effect", "wish-met"), ("play effect", "dog-to-partner")} <= declared
+    missing = {(r.kind, r.id) for r in report.unexercised()}
+    assert ("play effect", "dog-to-partner") in missing
+    assert not {("play effect", "wish-named"), ("play effect", "wish-met")} & missing
+    report = rule_coverage([wish, "tests/scenarios/tichu/bombs-out-of-turn-and-dog.yaml"])
+    assert ("play effect", "dog-to-partner") not in {(r.kind, r.id) for r in report.unexercised()}

@@ -223,7 +223,8 @@ def _offered_plays(st: State, moves: Sequence[Move]) -> tuple[list[tuple[Move, P
         return None
     offered = set(moves)
     plays = [(m, p) for m, p in zip(made, plays_of, strict=True) if p is not None and m in offered]
-    passing = next((m for m, p in zip(made, plays_of, strict=True) if p is None and m in offered), None)
+    passing = next((m for m, p in zip(made, plays_of, strict=True) if p is None and m in offered
+                    and m.verb == "pass"), None)  # (a call is no pass)
     return plays, passing
 
 
@@ -281,7 +282,7 @@ def climb_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) 
     if near_out:
         return max(plays, key=lambda mp: (_rate(st, phase, mp[1])[1], rng.random()))[0]
     part: dict[int, int] = {}  # each piece's largest play (of the hand, as a lead)
-    for p in enumerate_all(phase.combos, hand, st.rs.pieces):
+    for p in enumerate_all(phase.combos, hand, st.rs.pieces, ctx=st.ctx):
         k = len(p.pieces)
         for x in p.pieces:
             if part.get(x, 0) < k:
@@ -414,20 +415,20 @@ def give_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) -
     phase: Any = next((p for p in st.rs.phases[st.pidx + 1:] if p.kind == "climb"), None)
     if phase is None or not all(m.verb == "give" and len(m.pieces) == 1 for m in moves):
         return None
-    saved = st.pdata
-    try:
-        phase.begin(st)  # the round's data before its first play: every piece is a lead
-        blank = st.pdata
-    finally:
-        st.pdata = saved
+    blank = phase.blank_data(st)  # the round's data before its first play: every piece is a lead
     hand = st.hand(seat)
     power = piece_power(st, phase, hand, blank)
     n = len(hand)
     share = {p: i / max(n - 1, 1) for i, p in enumerate(sorted(hand, key=lambda p: (power[p], p)))}
     part: dict[int, int] = {}
-    for play in enumerate_all(phase.combos, hand, st.rs.pieces):
-        for x in play.pieces:
-            part[x] = max(part.get(x, 1), len(play.pieces))
+    saved = st.pdata
+    st.pdata = blank  # (a combination may read the round: as led, before any play)
+    try:
+        for play in enumerate_all(phase.combos, hand, st.rs.pieces, ctx=st.ctx):
+            for x in play.pieces:
+                part[x] = max(part.get(x, 1), len(play.pieces))
+    finally:
+        st.pdata = saved
 
     def cost(m: Move) -> tuple[float, float]:
         p = m.pieces[0]

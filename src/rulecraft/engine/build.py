@@ -12,18 +12,20 @@ import json
 import re
 from typing import Any, cast
 
-from rulecraft.dsl import Scope, T
+from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.dsl.bindings import MacroBinding
 from rulecraft.dsl.function_check import rule_function_problems
 from rulecraft.dsl.types import type_of_value
 from rulecraft.engine.board import Ctx
 from rulecraft.engine.builder import Builder
+from rulecraft.engine.combo_chains import Kickers, Shape
 from rulecraft.engine.combos import KINDS, ComboSpec, Play, TableEntry
 from rulecraft.engine.context import (
     add_piece_constants,
     base_scope,
     bound_scope,
     piece_attribute_functions,
+    piece_scope,
 )
 from rulecraft.engine.effects import compile_effects
 from rulecraft.engine.equipment import DisplaySpec, SeatsSpec, VarSpec, ZoneSpec
@@ -528,6 +530,7 @@ def _build_variable_owners(b: Builder, rs: Ruleset, raw: dict[str, Any], game: S
 def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Scope) -> dict[str, ComboSpec]:
     out: dict[str, ComboSpec] = {}
     pieces: PieceTable = rs.pieces
+    pscope = piece_scope(tscope.parent or tscope)
     for c in raw:
         cid = str(c.get("id"))
         kind = str(c.get("kind", "single"))
@@ -563,6 +566,7 @@ def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Sc
             if not shape or any(n < 1 for n in shape) or c.get("by") is None:
                 b.error(c, f"combination '{cid}' of kind groups needs 'by' and a 'shape' of group sizes, e.g. [3, 2]")
             sizes = (sum(shape),)
+        chain, order, wild = _chain_of(b, c, kind, sizes, pscope, what)
         out[cid] = ComboSpec(
             id=cid, kind=kind, sizes=sizes, by=str(c["by"]) if c.get("by") else None,
             within=str(c["within"]) if c.get("within") else None,
@@ -575,9 +579,48 @@ def _build_combos(b: Builder, rs: Ruleset, raw: list[dict[str, Any]], tscope: Sc
             pos=pos_of(c),
             singles=tuple(Play(cid, (p,), True, move=rs.moves.get("play", (p,))) for p in range(pieces.count))
             if kind == "single" else (),
-            shape=shape,
+            shape=shape, chain=chain, order=order, wild=wild,
+            where=b.expr(c["where"], tscope, T.BOOL, f"{what} where") if "where" in c else None,
+            beats=b.expr(c["beats"], tscope, T.BOOL, f"{what} beats") if "beats" in c else None,
         )
     return out
+
+
+def _chain_of(b: Builder, c: dict[str, Any], kind: str, sizes: tuple[int, ...], pscope: Scope,
+              what: str) -> tuple[Shape | None, CompiledExpr | None, CompiledExpr | None]:
+    """The general reading of a ``same`` or ``run`` (``combo_chains``), when it asks for one: runs of
+    n-of-a-kind groups (``each``), an order by expression, kickers, wild pieces; with the compiled
+    ``order`` and ``wild``."""
+    general = ("each", "order", "kickers", "wild")
+    asked = [k for k in general if k in c]
+    if not asked:
+        return None, None, None
+    if kind not in ("same", "run"):
+        b.error(c.get(asked[0]), f"{what}: '{asked[0]}' is read only by combinations of kind same or run")
+        return None, None, None
+    if kind == "same" and "each" in c:
+        b.error(c["each"], f"{what}: 'each' (pieces of every value) is for a run; a same's sizes say it")
+    if c.get("by") is None and "order" not in c:
+        b.error(c, f"{what} needs 'by' (an attribute) or 'order' (an expression of piece) for its values")
+    order = b.expr(c["order"], pscope, None, f"{what} order") if "order" in c else None
+    wild = b.expr(c["wild"], pscope, T.BOOL, f"{what} wild") if "wild" in c else None
+    kickers = None
+    raw = c.get("kickers")
+    if raw is not None:
+        by = raw.get("by", c.get("by"))
+        if by is None:
+            b.error(raw, f"{what}: kickers need 'by', the attribute their groups share (the combination's "
+                         "order is an expression)")
+        kickers = Kickers(int(raw.get("size", 1)), int(raw.get("count", 0)), int(raw.get("per_value", 0)),
+                          bool(raw.get("distinct", True)), str(by or ""))
+        if kickers.count + kickers.per_value == 0:
+            b.error(raw, f"{what}: kickers need 'count' (groups) or 'per_value' (groups for each value)")
+    if kind == "same":
+        shape = Shape(sizes, (1,), False, kickers)
+    else:
+        lo, hi = int(c.get("min", 3)), int(c.get("max", 99))
+        shape = Shape((int(c.get("each", 1)),), tuple(range(lo, hi + 1)), True, kickers)
+    return shape, order, wild
 
 
 

@@ -12,6 +12,11 @@ Kinds (all general; a ruleset lists the ones it uses under ``combinations``):
 - ``groups``: groups each sharing a value of an attribute, of the sizes ``shape`` gives (``[3, 2]``:
   a full house); see ``combo_groups``.
 
+A ``same`` or ``run`` may also ask for runs of n-of-a-kind groups (``each``), an order given by an
+expression (``order``), kickers and wild pieces: those are read by ``combo_chains``. Any combination
+may say when a set of pieces is one of its plays after all (``where``, a condition on the play) and,
+in a climbing round, which plays of other classes it beats (``beats``).
+
 Every play of a combination gets a *class* (plays are comparable only within a class) and a
 *strength* (higher beats lower; ties go to the earlier play), both expressions evaluated in the
 trick round where the play is made (so "stronger when led" is expressible).
@@ -26,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr
+from rulecraft.engine.combo_chains import Shape, readings
 from rulecraft.engine.combo_groups import group_plays
 from rulecraft.errors import SourcePos
 
@@ -118,6 +124,13 @@ class ComboSpec:
     # a hand with no run of the length asked is turned away by a few shifts; [] until made, [-1] when
     # the values are not small whole numbers.
     run_bits: list[int] = field(default_factory=list)
+    # The general reading (combo_chains): a run of n-of-a-kind groups, kickers, wild pieces, an order by
+    # expression. None: the plain loops below read the combination.
+    chain: Shape | None = None
+    order: CompiledExpr | None = None  # a piece's value in the order (an expression of `piece`), instead of `by`
+    wild: CompiledExpr | None = None  # whether a piece is wild (an expression of `piece`)
+    where: CompiledExpr | None = None  # whether a set of pieces is a play of this combination after all
+    beats: CompiledExpr | None = None  # climbing: whether a play beats a play of another class
 
     def __post_init__(self) -> None:
         if self.fixed:
@@ -143,6 +156,7 @@ class Play:
     entry_cls: Any = None
     entry_strength: float = 0.0
     move: Move | None = None  # the move that makes this play, once known
+    kickers: tuple[int, ...] = ()  # the pieces played as kickers (the last of ``pieces``)
     size: int = field(init=False)  # len(pieces), kept: restrictions ask it of every candidate ('size')
     # The play's class and strength once worked out, when its combination's expression for it depends on
     # the play alone (``Tricks`` decides which); NOT_KNOWN until then. Every phase that rates the play
@@ -173,6 +187,8 @@ def may_have(spec: ComboSpec, size: int | None) -> bool:
     """Whether some play of this combination can have ``size`` pieces (None: any size)."""
     if size is None:
         return True
+    if spec.chain is not None:
+        return spec.chain.may_have(size)
     kind = spec.kind
     if kind == "single":
         return size == 1
@@ -184,8 +200,11 @@ def may_have(spec: ComboSpec, size: int | None) -> bool:
 
 
 def enumerate_all(specs: Sequence[ComboSpec], hand: Sequence[int], pieces: PieceTable,
-                  size: int | None = None) -> list[Play]:
-    """``enumerate_plays`` of each combination in turn, the hand grouped by type once for all of them."""
+                  size: int | None = None, ctx: Any = None) -> list[Play]:
+    """``enumerate_plays`` of each combination in turn, the hand grouped by type once for all of them.
+
+    ``ctx``: the evaluation context (its ``seat`` the seat whose hand it is), needed by a combination
+    with an ``order``, a ``wild`` or a ``where`` (``needs_context``)."""
     out: list[Play] = []
     by_type: dict[int, list[int]] | None = None
     held: tuple[int, int] | None = None
@@ -197,8 +216,106 @@ def enumerate_all(specs: Sequence[ComboSpec], hand: Sequence[int], pieces: Piece
             by_type = _by_type(hand, pieces)
         if held is None and by_type is not None:
             held = _held(by_type)
-        out += _enumerate(spec, hand, pieces, size, by_type, copies, held)
+        if spec.chain is not None or spec.where is not None:
+            out += _enumerate_general(spec, hand, pieces, size, ctx)
+        else:
+            out += _enumerate(spec, hand, pieces, size, by_type, copies, held)
     return out
+
+
+def needs_context(spec: ComboSpec) -> bool:
+    """Whether enumerating the combination's plays evaluates expressions (then it needs ``ctx``)."""
+    return spec.order is not None or spec.wild is not None or spec.where is not None
+
+
+def _enumerate_general(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None,
+                       ctx: Any) -> list[Play]:
+    """The plays of a combination read by ``combo_chains`` (or kept by its ``where``)."""
+    if needs_context(spec) and ctx is None:
+        raise RuntimeError(f"combination '{spec.id}' reads the game: its plays are enumerated with a context")
+    if spec.chain is None:
+        plays = _enumerate(spec, hand, pieces, size, None, pieces.has_copies)
+    else:
+        plays = _chain_plays(spec, hand, pieces, size, ctx)
+    if spec.where is None:
+        return plays
+    saved = ctx.combo
+    kept = []
+    try:
+        for play in plays:
+            ctx.combo = play
+            if spec.where(ctx):
+                kept.append(play)
+    finally:
+        ctx.combo = saved
+    return kept
+
+
+def _chain_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None,
+                 ctx: Any) -> list[Play]:
+    """The plays of a run of groups, with kickers or wild pieces (``combo_chains``), made once each."""
+    assert spec.chain is not None
+    value_of = _piece_reader(spec.order, ctx) if spec.order is not None else _column(pieces, spec.by)
+    wild = [p for p in hand if spec.wild(_bound(ctx, p))] if spec.wild is not None else []
+    domain = None
+    if wild:
+        gcol = pieces.columns.get(spec.within or "") if spec.within else None
+        all_values: dict[Any, set[Any]] = {}
+        for p in range(pieces.count):  # every value a wild piece may stand for, per group
+            v = value_of(p)
+            if v is not None and p not in wild:
+                all_values.setdefault(gcol[p] if gcol is not None else None, set()).add(v)
+
+        def domain_of(g: Any) -> list[Any]:
+            return sorted(all_values.get(g, ()))
+        domain = domain_of
+    ks = spec.chain.kickers
+    kicker_of = _column(pieces, ks.by) if ks is not None else None
+    group_of = _column(pieces, spec.within) if spec.within else None
+    interned = spec.made
+    out: list[Play] = []
+    seen: set[tuple[Any, ...]] = set()
+    for main, kick, top, low, g in readings(spec.chain, hand, pieces.type_of, value_of, group_of, kicker_of,
+                                           wild, domain, size):
+        ps = main + kick
+        key = (-2, ps, top, low)
+        if key in seen:
+            continue
+        seen.add(key)
+        play = interned.get(key)
+        if play is None:
+            play = interned[key] = Play(spec.id, ps, True, key=top, low=low, group=g, kickers=kick)
+        out.append(play)
+    if ctx is not None:
+        _unbind(ctx)
+    return out
+
+
+def _column(pieces: PieceTable, attr: str | None) -> Any:
+    col = pieces.columns.get(attr or "", [])
+    return col.__getitem__ if col else (lambda p: None)
+
+
+def _bound(ctx: Any, p: int) -> Any:
+    """``ctx`` with ``piece`` bound to ``p`` (an ``order`` or ``wild`` expression reads ``ctx.piece``)."""
+    ctx.piece = p
+    return ctx
+
+
+def _unbind(ctx: Any) -> None:
+    ctx.piece = None
+
+
+def _piece_reader(expr: CompiledExpr, ctx: Any) -> Any:
+    """A piece's value in an order given by an expression (worked out once per piece per call)."""
+    memo: dict[int, Any] = {}
+
+    def value_of(p: int) -> Any:
+        v = memo.get(p, memo)
+        if v is memo:
+            v = memo[p] = expr(_bound(ctx, p))
+        return v
+    return value_of
 
 
 def _held(by_type: dict[int, list[int]]) -> tuple[int, int]:
@@ -225,13 +342,16 @@ def single_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable) -> li
 
 
 def enumerate_plays(spec: ComboSpec, hand: Sequence[int], pieces: PieceTable, size: int | None = None,
-                    by_type: dict[int, list[int]] | None = None) -> list[Play]:
+                    by_type: dict[int, list[int]] | None = None, ctx: Any = None) -> list[Play]:
     """Every distinct play of this combination from ``hand`` (identical copies counted once).
 
-    ``by_type``: the hand grouped by type (``_by_type``), when the caller has it already.
+    ``by_type``: the hand grouped by type (``_by_type``), when the caller has it already; ``ctx`` as for
+    ``enumerate_all``.
     """
     if not may_have(spec, size):
         return []  # no play of this combination has that many pieces
+    if spec.chain is not None or spec.where is not None:
+        return _enumerate_general(spec, hand, pieces, size, ctx)
     return _enumerate(spec, hand, pieces, size, by_type, pieces.has_copies)
 
 

@@ -164,7 +164,7 @@ def base_scope(rs: Equipment, parent: Scope) -> Scope:
         spec = rs.combinations.get(combo)
         if spec is None:
             raise KeyError(f"there is no combination '{combo}' (known: {', '.join(rs.combinations)})")
-        return bool(enumerate_plays(spec, list(pieces), rs.pieces, size=int(size)))
+        return bool(enumerate_plays(spec, list(pieces), rs.pieces, size=int(size), ctx=c))
 
     s.add_function("can_play", params=[T.STRING, T.LIST, T.NUMBER], returns=T.BOOL, impl=can_play,
                    doc="whether the pieces hold a play of that combination with that many pieces: "
@@ -193,4 +193,12 @@ def bound_scope(parent: Scope, names: list[str], what: str) -> Scope:
     s = Scope(parent=parent, name=what)
     for n in names:
         s.add_name(n, T.ANY, code=f"ctx.bind[{n!r}]", doc="bound by the rule")
+    return s
+
+
+def piece_scope(parent: Scope) -> Scope:
+    """A child scope where ``piece`` is the piece being read (``ctx.piece``): a combination's ``order``
+    and ``wild``, asked of each piece of a hand."""
+    s = Scope(parent=parent, name="a piece of a combination")
+    s.add_name("piece", T.PIECE, code="ctx.piece", doc="the piece whose value or wildness is asked")
     return s

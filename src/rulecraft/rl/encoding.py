@@ -35,6 +35,7 @@ from rulecraft.engine.game import Game
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.calls import Auction, Choose
 from rulecraft.engine.phases.claims import Claims
+from rulecraft.engine.phases.climb import Climb
 from rulecraft.engine.phases.shed import Shed
 from rulecraft.engine.phases.turns import EachSeat
 from rulecraft.engine.phases.values import value_text
@@ -316,6 +317,14 @@ def _head_values(rs: Ruleset) -> list[tuple[str, str]]:
             for item in phase.on_play:
                 if item.choose is not None:
                     out.extend((item.choose.verb, v) for v in _listed(rs, item.choose.values, item.choose.kind))
+        elif isinstance(phase, Climb):  # calls on a turn, values a play or a round's end asks for
+            out.extend(("call", c.id) for c in phase.calls)
+            specs = [item.choose for item in phase.on_play if item.choose is not None]
+            if phase.capture is not None and phase.capture.choose is not None:
+                specs.append(phase.capture.choose)
+            for spec in specs:
+                seats = [str(s) for s in range(rs.seats.count)] if spec.kind is T.SEAT else []
+                out.extend((spec.verb, v) for v in seats or _listed(rs, spec.values, spec.kind))
     return out
 
 

@@ -2,8 +2,9 @@
 
 A rule is *exercised* when, in at least one scenario:
 
-- an **effect**, **multiplier** or **extra call** fired (the engine counts these by id in ``fired``;
-  a multiplier fires when its condition holds and its factor is not 1);
+- an **effect**, **multiplier**, **extra call** or **play effect** (an ``on_play`` item) fired (the
+  engine counts these by id in ``fired``; a multiplier fires when its condition holds and its factor
+  is not 1);
 - a **restriction** refused at least one candidate play (told by the trick phase's ``observer``);
 - an **option choice** was in effect (by default, preset or the scenario's ``options``).
 
@@ -28,7 +29,7 @@ CHOICE = "option choice"
 
 @dataclass(frozen=True, slots=True)
 class RuleId:
-    kind: str  # restriction | effect | multiplier | extra call | option choice
+    kind: str  # restriction | effect | multiplier | extra call | play effect | option choice
     id: str  # an option choice is OPTION=CHOICE
     pos: SourcePos
 
@@ -110,6 +111,7 @@ def rule_coverage(paths: Sequence[str | Path]) -> CoverageReport:
                 continue
             if not res.passed:
                 failing.append(f"{sc.path}: {res.failures[0]}")
-            exercised.update((kind, rid) for rid in res.fired for kind in ("effect", "multiplier", "extra call"))
+            exercised.update((kind, rid) for rid in res.fired
+                             for kind in ("effect", "multiplier", "extra call", "play effect"))
     exercised.update(("restriction", rid) for rid in refused)
     return CoverageReport(declared_rules(suite), exercised, len(suite.scenarios), failing)

@@ -31,7 +31,7 @@ CONDITION_KEYS = frozenset({"when", "allow", "end_when", "sits_out"})
 SKIP_KEYS = frozenset({"kind", "type", "max_hands", "display"})
 # Items that can be left out of their list, by the schema definition of the list's items.
 DROPPABLE = {"restriction": "restriction", "effect": "effect", "multiplier": "multiplier",
-             "extra_call": "extra call"}
+             "extra_call": "extra call", "play_effect": "play effect", "shed_play_effect": "play effect"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -157,6 +157,7 @@ class Auction(Phase):
         self.all_pass: tuple[Effect, ...] = ()
         self.on_end: tuple[Effect, ...] = ()
         self.pass_final = True
+        self.max_wins = False  # whether the highest bid wins at once (nobody can go over it)
         self.passes_var = -1  # a per-seat variable marking the seats that passed
         self.hold_verb = ""  # '' when holds are not allowed
         self.duels: CompiledExpr | None = None
@@ -180,6 +181,7 @@ class Auction(Phase):
             a.ladder = ordered_values(b, raw["bids"], rs.constants, f"{what} bids")
             if isinstance(raw["bids"], dict) and "verb" in raw["bids"]:
                 a.bid_verb = a._verb(b, raw["bids"]["verb"], True)
+            a.max_wins = isinstance(raw["bids"], dict) and bool(raw["bids"].get("max_wins", False))
         a.calls = tuple(str(c) for c in raw.get("calls", ()))
         if "bids" not in raw and not a.calls:
             b.error(raw, "an auction needs 'bids' or 'calls' (or both)")
@@ -434,6 +436,9 @@ class Auction(Phase):
             return False
         else:
             self._call(st, d, seat, move)
+            if self.max_wins and verb == self.bid_verb and self.ladder is not None and d.high == len(self.ladder) - 1:
+                self._finish(st, d)  # the highest bid: nobody can go over it
+                return False
         st.to_act = None
         # After a call nothing runs but the auction's own step: it is taken here, sparing the flow's
         # loop (a False from it, the auction over, sends the flow on as before).

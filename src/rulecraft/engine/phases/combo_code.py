@@ -130,7 +130,7 @@ def generate_decision(phase: Tricks, st: Board) -> LegalFn:
         "    if single is not None:",
         "        cands = _single_plays(single, hand, _pieces)",
         "    else:",
-        "        cands = _enumerate_all(combos, hand, _pieces, k)",
+        "        cands = _enumerate_all(combos, hand, _pieces, k, ctx)",
         *("    " + line for line in beat),
         *("    " + line for line in follow),
         *("    " + line for line in downs),
@@ -139,7 +139,7 @@ def generate_decision(phase: Tricks, st: Board) -> LegalFn:
         "else:",
         *(["    ctx.combo = None", "    if _stop_when(ctx):", "        stop = _STOP"]
           if phase.stop_when is not None else []),
-        "    cands = _enumerate_all(_combos, hand, _pieces)",
+        "    cands = _enumerate_all(_combos, hand, _pieces, None, ctx)",
         *("    " + line for line in lead),
         "    down = _NO_DOWNS if cands else _downs(st, hand, 1)",
         f"moves = [{ITEM}.move or _move_of(st, {ITEM}) for {ITEM} in cands]",

@@ -71,7 +71,7 @@ from rulecraft.engine.phases.base import (
 )
 from rulecraft.engine.phases.tricks import TrickData, Tricks, apply_restrictions, build_restrictions
 from rulecraft.engine.phases.turns import VERBS
-from rulecraft.engine.phases.values import Target, build_target, check_items, checked, value_text
+from rulecraft.engine.phases.values import ChoiceSpec, build_choice, checked, choice_values
 from rulecraft.errors import clip
 from rulecraft.rules.located import pos_of
 
@@ -111,16 +111,6 @@ class ShedData(TrickData):
 
 
 @dataclass(frozen=True, slots=True)
-class ChoiceSpec:
-    """What a play makes its player name: a value of ``values`` into ``target``."""
-
-    values: CompiledExpr
-    target: Target | None
-    verb: str
-    kind: T
-
-
-@dataclass(frozen=True, slots=True)
 class ShedItem:
     """One item of ``on_play``: what a play does when ``when`` holds for it."""
 
@@ -132,6 +122,7 @@ class ShedItem:
     draw_seat: CompiledExpr | None
     effects: tuple[Effect, ...]
     choose: ChoiceSpec | None
+    counted: bool = False  # whether the rule file gave it an id (then `fired` counts it)
 
 
 def shed_scope(parent: Scope, phase: Shed) -> Scope:
@@ -292,7 +283,7 @@ class Shed(Tricks):
             ctx.seat, ctx.combo = seat, d.pending[2]
             return [book.get(spec.verb, (), text) for text in self._values(st, spec)], [], {}
         ctx.seat, ctx.combo = seat, None
-        cands = enumerate_all(self.combos, st.hand(seat), st.rs.pieces)
+        cands = enumerate_all(self.combos, st.hand(seat), st.rs.pieces, ctx=ctx)
         allowed, removed = apply_restrictions(st, self.lead_rules, cands)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
@@ -348,11 +339,7 @@ class Shed(Tricks):
         return drawn
 
     def _values(self, st: Board, spec: ChoiceSpec) -> dict[str, Any]:
-        ids = st.rs.pieces.columns["id"]
-        out: dict[str, Any] = {}
-        for v in spec.values(st.ctx):
-            out.setdefault(value_text(v, spec.kind, ids), v)
-        return out
+        return choice_values(st, spec)
 
     def legal(self, st: Board) -> list[Move]:
         return list(self._choices(st)[0])
@@ -426,6 +413,8 @@ class Shed(Tricks):
             ctx.seat, ctx.combo = seat, play
             if e.when is not None and not e.when(ctx):
                 continue
+            if e.counted:  # an item with an id is a rule: `fired` and --coverage count it
+                st.note_fired(e.id)
             if e.skip is not None:
                 skip += max(0, int(e.skip(ctx)))
             if e.reverse:
@@ -519,17 +508,8 @@ def _item(b: Builder, rs: Equipment, phase: Shed, raw: dict[str, Any], i: int, s
     draw = raw.get("draw")
     if draw is not None and phase.stock is None:
         b.error(draw, f"{w} draws, but the phase has no stock: give the phase 'draw: {{from: ZONE}}'")
-    choice = None
     choose = raw.get("choose")
-    if choose is not None:
-        values = b.expr(choose["from"], scope, T.LIST, f"{w} choose from")
-        target = build_target(b, rs, choose.get("set"), scope, f"{w} set")
-        check_items(b, target, values, choose["from"], rs)
-        kind = target.type if target is not None and target.type is not T.ANY else values.item_type
-        verb = str(choose.get("verb", "name"))
-        if verb not in VERBS:
-            b.error(choose.get("verb"), f"verb is one of {', '.join(VERBS)}, not '{verb}'")
-        choice = ChoiceSpec(values, target, verb, kind)
+    choice = build_choice(b, rs, choose, scope, w, VERBS) if choose is not None else None
     return ShedItem(
         pid,
         b.expr(raw["when"], scope, T.BOOL, w) if "when" in raw else None,
@@ -539,6 +519,7 @@ def _item(b: Builder, rs: Equipment, phase: Shed, raw: dict[str, Any], i: int, s
         b.expr(draw["seat"], scope, T.NUMBER, f"{w} draw seat") if draw is not None and "seat" in draw else None,
         compile_effects(b, rs, raw.get("effects", ()), scope, w),
         choice,
+        "id" in raw,
     )
 
 

@@ -66,6 +66,7 @@ class Restriction:
     if_able: bool
     message: str
     when_per_play: bool = True  # False when `when` does not read the candidate: evaluated once
+    compel: bool = False  # climbing rounds: a seat one of whose plays it lets through may not pass
 
 
 @dataclass(slots=True)
@@ -233,6 +234,15 @@ def trick_scope(parent: Scope) -> Scope:
     s.add_name("best_combo", T.STRING,
                code="ctx.st.pdata.plays[ctx.st.pdata.best].combo if ctx.st.pdata.best >= 0 else None",
                doc="the combination of the best play so far")
+    s.add_name("best_play", T.LIST, elem=T.PIECE,
+               getter=lambda c: list(c.st.pdata.plays[c.st.pdata.best].pieces) if c.st.pdata.best >= 0 else [],
+               doc="the pieces of the best play so far (in a climbing round: the play to beat)")
+    s.add_name("best_class", T.ANY,
+               code="ctx.st.pdata.classes[ctx.st.pdata.best] if ctx.st.pdata.best >= 0 else None",
+               doc="the class of the best play so far (in a climbing round: the play to beat)")
+    s.add_name("best_strength", T.NUMBER,
+               code="ctx.st.pdata.strengths[ctx.st.pdata.best] if ctx.st.pdata.best >= 0 else None",
+               doc="the strength of the best play so far (in a climbing round: the play to beat)")
     s.add_name("trick_winner", T.SEAT, code="ctx.st.pdata.winner", doc="the seat that won the round")
     s.add_name("trick_value", T.NUMBER, code="ctx.st.pdata.value", doc="how many tricks the round is worth")
     s.add_name("round_pieces", T.LIST, getter=lambda c: [p for pl in c.st.pdata.plays for p in pl.pieces],
@@ -264,6 +274,8 @@ def trick_scope(parent: Scope) -> Scope:
                else (c.combo.key if c.combo else None), doc="a run's lowest value", per_item=True)
     s.add_name("group", T.ANY, code="ctx.combo.group if ctx.combo else None",
                doc="the group value a run shares (its suit)", item_code="_it.group")
+    s.add_name("kickers", T.LIST, getter=lambda c: list(c.combo.kickers) if c.combo else [], elem=T.PIECE,
+               doc="the pieces the play carries as kickers (empty for a combination without)", per_item=True)
     s.add_name("entry", T.STRING, code="ctx.combo.entry if ctx.combo else None",
                doc="the table entry a play matched", item_code="_it.entry")
     s.add_name("entry_class", T.ANY, code="ctx.combo.entry_cls if ctx.combo else None",
@@ -281,7 +293,7 @@ def trick_scope(parent: Scope) -> Scope:
 
 # The names of the trick scope that describe the candidate play and nothing else.
 PLAY_NAMES = frozenset({"combo", "size", "piece", "play", "top", "bottom", "group", "entry", "entry_class",
-                        "entry_strength"})
+                        "entry_strength", "kickers"})
 _GAME_READS = re.compile(r"ctx\.st\b|\b_memo\(|\b_f\d+\(")
 
 
@@ -355,6 +367,10 @@ class Tricks(Phase):
                 combos.append(rs.combinations[str(n)])
         if not combos:
             b.error(raw, "a trick phase needs at least one combination (e.g. a 'single')")
+        for c in combos:
+            if c.beats is not None:
+                b.error(c.beats.pos, f"combination '{c.id}' says what it 'beats', which only a climbing round "
+                                     f"reads; in {what} plays compare within their class")
         t.combos = tuple(combos)
         t.combo_by_id = {c.id: c for c in combos}
         t._play_alone = (frozenset(c.id for c in combos if c.cls is not None and play_alone(c.cls)),
@@ -552,7 +568,7 @@ class Tricks(Phase):
     def _lead_options(self, st: Board, seat: int) -> tuple[list[Play], dict[tuple[int, ...], Restriction]]:
         hand = st.hand(seat)
         st.ctx.seat = seat
-        cands = enumerate_all(self.combos, hand, st.rs.pieces)
+        cands = enumerate_all(self.combos, hand, st.rs.pieces, ctx=st.ctx)
         allowed, removed = apply_restrictions(st, self.lead_rules, cands)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
@@ -572,7 +588,7 @@ class Tricks(Phase):
         if len(combos) == 1 and combos[0].kind == "single":  # (the most common follow: one piece)
             cands = single_plays(combos[0], hand, st.rs.pieces)
         else:
-            cands = enumerate_all(combos, hand, st.rs.pieces, k)
+            cands = enumerate_all(combos, hand, st.rs.pieces, k, st.ctx)
         pool = self._beating(st, d, cands) if self.face_up == "beating" else cands
         if self.follow_rules:
             allowed, removed = apply_restrictions(st, self.follow_rules, pool)
@@ -691,7 +707,7 @@ class Tricks(Phase):
         st.ctx.memo = {}  # (as while a decision's options are built: nothing moves meanwhile)
         try:
             # (every candidate, not only these pieces: an if_able restriction lapses or not by all of them)
-            cands = enumerate_all(self.combos, st.hand(seat), pieces, k)
+            cands = enumerate_all(self.combos, st.hand(seat), pieces, k, st.ctx)
             pool = self._beating(st, d, cands) if self.face_up == "beating" else cands
             _allowed, removed = apply_restrictions(st, self.follow_rules, pool)
         finally:
@@ -854,6 +870,7 @@ def build_restrictions(b: Builder, items: Any, scope: Scope, what: str) -> tuple
             bool(r.get("if_able", False)),
             str(r.get("message", f"refused by the rule '{rid}'")),
             when is None or bool(getattr(when, "reads", per_item) & per_item),
+            bool(r.get("compel", False)),
         ))
     return tuple(out)
 

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, verb_problem
-from rulecraft.engine.phases.base import Phase
+from rulecraft.engine.phases.base import Phase, rule_failed
 from rulecraft.engine.phases.values import Target, build_target, check_items, checked, value_text
 from rulecraft.rules.located import pos_of
 
@@ -134,7 +134,11 @@ class EachSeat(Phase):
         else:
             x.give = int(give.get("count", 1))
             if "to" in give:  # without it the pieces stay laid aside in the seat's own zone
-                x.give_to = b.expr(give["to"], tscope, T.NUMBER, f"{what} to")
+                # A seat, or a list of seats: the first piece given goes to the first, and so on (one to
+                # each other player).
+                x.give_to = b.expr(give["to"], tscope, None, f"{what} to")
+                if x.give_to.type not in (T.NUMBER, T.SEAT, T.LIST, T.ANY):
+                    b.error(give["to"], f"{what} 'to' is a seat, or a list of seats (one for each piece given)")
             x.zone = str(give.get("zone", ""))
             if b.ref(give.get("zone"), rs.zone_by_name, "zone") and rs.zone_by_name[x.zone].per != "seat":
                 b.error(give.get("zone"), f"'{x.zone}' must be a per-seat zone: each seat's passed pieces wait in "
@@ -191,10 +195,16 @@ class EachSeat(Phase):
         moves = []
         for seat in d.decided:
             ctx.seat = seat
-            moves.append((st.zone_instance(self.zone, seat), int(self.give_to(ctx))))
-        for (zi, to), giver in zip(moves, d.decided, strict=True):
-            hand = st.hand_instance(to)
-            for p in list(st.zones[zi]):
+            to = self.give_to(ctx)
+            zi = st.zone_instance(self.zone, seat)
+            targets = [int(t) for t in to] if isinstance(to, (list, tuple)) else [int(to)] * len(st.zones[zi])
+            if len(targets) < len(st.zones[zi]):
+                raise rule_failed(self.give_to.pos, f"each_seat phase '{self.id}' gives {len(st.zones[zi])} "
+                                                    f"pieces, but 'to' names {len(targets)} seats")
+            moves.append((zi, targets))
+        for (zi, targets), giver in zip(moves, d.decided, strict=True):
+            for p, to in zip(list(st.zones[zi]), targets, strict=False):  # in the order given
+                hand = st.hand_instance(to)
                 st.put(p, hand)
                 st.known[p] = (giver, hand)
 

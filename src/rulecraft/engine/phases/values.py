@@ -128,3 +128,35 @@ def checked(value: Any, target: Target | None, values: CompiledExpr) -> Any:
     raise ExpressionRuntimeError(
         f"{values.pos}: error: this list gave {value!r}, but the variable it is chosen into holds "
         f"{describe(target.type)}", f"gave {value!r}, where {describe(target.type)} is needed")
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceSpec:
+    """What a play (or a round's end) makes a seat name: a value of ``values`` into ``target``."""
+
+    values: CompiledExpr
+    target: Target | None
+    verb: str
+    kind: T
+
+
+def build_choice(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope, what: str,
+                 verbs: tuple[str, ...]) -> ChoiceSpec:
+    """A ``choose: {from, set, verb}`` mapping compiled (a play's item, a round's end)."""
+    values = b.expr(raw["from"], scope, T.LIST, f"{what} choose from")
+    target = build_target(b, rs, raw.get("set"), scope, f"{what} set")
+    check_items(b, target, values, raw["from"], rs)
+    kind = target.type if target is not None and target.type is not T.ANY else values.item_type
+    verb = str(raw.get("verb", "name"))
+    if verb not in verbs:
+        b.error(raw.get("verb"), f"verb is one of {', '.join(verbs)}, not '{verb}'")
+    return ChoiceSpec(values, target, verb, kind)
+
+
+def choice_values(st: Board, spec: ChoiceSpec) -> dict[str, Any]:
+    """The values a seat may name now, by the text a move writes them with (``st.ctx`` set by the caller)."""
+    ids = st.rs.pieces.columns["id"]
+    out: dict[str, Any] = {}
+    for v in spec.values(st.ctx):
+        out.setdefault(value_text(v, spec.kind, ids), v)
+    return out
