@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from rulecraft.engine.ruleset import Ruleset
@@ -15,6 +16,22 @@ from rulecraft.rules.located import pos_of
 def ruleset(ref: str, **options: str) -> Ruleset:
     """A bundled ruleset, loaded once per test session (loading compiles every expression)."""
     return load_ruleset(ref, dict(options))
+
+
+# The table of a game played with dice alone, for rule files a test writes: no pieces, and the zones
+# every ruleset declares (a deck to deal from, a hand per seat), both always empty.
+DICE_TABLE = """pieces: []
+zones:
+  - {id: deck, visibility: nobody}
+  - {id: hand, per: seat, visibility: owner}
+"""
+
+
+def rules_from_text(folder: Path, text: str, name: str = "rules.yaml") -> Ruleset:
+    """The ruleset of a rule file a test writes: ``text`` saved as ``folder/name`` and loaded."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return load_ruleset(str(path))
 
 
 def located(value: Any) -> Any:

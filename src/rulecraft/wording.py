@@ -232,6 +232,32 @@ def zone_label(rs: Ruleset, label: str) -> str:
     return f"{name} ({team_label(rs, index) if zone.per == 'team' else f'seat {index}'})"
 
 
+def variable_label(rs: Ruleset | None, label: str) -> str:
+    """A variable, or one entry of it, as words: ``cup[1]`` is ``cup (seat 1)`` (or ``(team 1+3)``)."""
+    name, _, rest = label.partition("[")
+    if not rest or rs is None or name not in rs.var_index:
+        return label
+    index = int(rest.rstrip("]"))
+    per = rs.variables[rs.var_index[name]].per
+    return f"{name} ({team_label(rs, index) if per == 'team' else f'seat {index}'})"
+
+
+def _shown_parts(event: dict[str, Any], seats: Seats, rs: Ruleset | None, lang: str | None) -> list[str]:
+    """What a ``show`` event made public: pieces with where they lie, variables with their values."""
+    parts = []
+    for type_id, where in event.get("pieces") or ():
+        what = piece_text(rs, str(type_id), lang=lang) if rs is not None else str(type_id)
+        parts.append(f"{what} in {zone_label(rs, str(where)) if rs is not None else where}")
+    for label, value in (event.get("variables") or {}).items():
+        name = label.partition("[")[0]
+        spec = rs.variables[rs.var_index[name]] if rs is not None and name in rs.var_index else None
+        if rs is not None and spec is not None and "[" not in label:
+            parts.append(f"{name}: {variable_text(rs, spec, value, seats)}")
+        else:
+            parts.append(f"{variable_label(rs, label)}: {short(value)}")
+    return parts
+
+
 def public_rows(public: dict[str, Any], seats: Seats) -> list[tuple[str, str]]:
     """The phase's public picture (claims made, who must answer ...), generically: (key as words, value)."""
     out = []
@@ -284,9 +310,15 @@ def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, l
     if kind == "out":
         return f"{seats.name(event.get('seat'))} is out (place {event.get('place')})"
     if kind == "chance":
-        if event.get("kind") == "dice" and "dice" in event:
-            return f"dice: {' '.join(str(d) for d in event['dice'])}"
-        return None
+        if event.get("kind") != "dice":
+            return None
+        into = f" into {variable_label(rs, str(event['set']))}" if rs is not None and event.get("set") else ""
+        if "dice" in event:
+            return f"dice{into}: {' '.join(str(d) for d in event['dice'])}"
+        count = event.get("count")
+        return f"{count} {'die' if count == 1 else 'dice'} rolled{into}, hidden"
+    if kind == "show":
+        return "shown to all: " + "; ".join(_shown_parts(event, seats, rs, lang))
     rest = ", ".join(f"{k} {short(v)}" for k, v in event.items() if k != "type")
     return f"{kind}: {rest}" if rest else str(kind)
 

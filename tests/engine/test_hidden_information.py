@@ -1,11 +1,16 @@
 """What a seat may see is derived from the declarations alone: an information-set property.
 
-For every bundled ruleset and every option choice and preset: two games whose first deals differ only
-in pieces seat s cannot see, followed by the same moves (as long as each is legal in both), must give
-s identical views and identical seat-filtered logs until s is shown one of the pieces that differ, or
-the hand is scored. A variable computed from
-a hidden hand and declared public, a legal-move list that depends on another seat's pieces, or a log
-event that names a hidden piece makes the two differ.
+For every bundled ruleset and every option choice and preset, and every rule file of tests/dogfood
+(with its presets): two games whose first deals differ only in pieces seat s cannot see, followed by
+the same moves (as long as each is legal in both), must give s identical observations until s is shown
+one of the pieces that differ, or the hand is scored: its view, its copy of the log, what the research
+adapters observe for it (the PettingZoo/OpenSpiel observation tensors, with and without recall, and the
+OpenSpiel information-state string) and what ``rulecraft replay --seat`` shows it. A variable computed
+from a hidden hand and declared public, a legal-move list that depends on another seat's pieces, or a
+log event that names a hidden piece makes the two differ.
+
+The same holds for dice (``runs.hidden_chance``): a game played again with every die s may not see
+turned to another face gives s the same observations until a rule shows those dice to the table.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import DICE_TABLE, rules_from_text
 
 from rulecraft.engine.determinize import accounted_for
 from rulecraft.engine.game import Game
@@ -34,20 +40,25 @@ SWAPS = 4  # games B per game A, each dealt with another two hidden pieces swapp
 HORIZON = 30  # moves compared after the deal (what a hand reveals of a deal, it mostly reveals early)
 LOOK_AHEAD = 4  # other moves tried one step ahead at each step of the walk
 WALK = 40  # moves walked at most to reach the first deal
+ADAPTERS_EVERY = 4  # the adapters' observations are compared after every 4th move (and after the deal)
 
 
-# Rule files of tests/dogfood whose kinds no bundled ruleset uses (a shed phase's stock and draws, a
-# growing penalty, passes by choice; a dummy's decisions made by its partner).
 DOGFOOD = Path(__file__).resolve().parents[1] / "dogfood"
-NOT_BUNDLED = [str(DOGFOOD / "crazy-eights" / "crazy-eights.yaml"), str(DOGFOOD / "fan-tan" / "fan-tan.yaml"),
-               str(DOGFOOD / "dummy-whist" / "dummy-whist.yaml"),
-               str(DOGFOOD / "knock-out-whist" / "knock-out-whist.yaml")]
+
+
+def _dogfood_rule_files() -> list[str]:
+    """Every rule file of tests/dogfood (each game's, and its overlays), YAML or the text form."""
+    from rulecraft.rules.yamlload import load_yaml_file
+    from rulecraft.runs.scenario import is_rule_file
+
+    return [str(p) for p in sorted(DOGFOOD.rglob("*")) if p.suffix == ".rules" or (
+        p.suffix == ".yaml" and p.name != "mutants.yaml" and is_rule_file(load_yaml_file(p)))]
 
 
 def _configurations() -> Iterator[tuple[str, dict[str, str], str | None]]:
-    """Every bundled ruleset (and those of NOT_BUNDLED) with its defaults, each non-default option
-    choice, and each preset."""
-    for ref in [*list_bundled(), *NOT_BUNDLED]:
+    """Every bundled ruleset with its defaults, each non-default option choice, and each preset; every
+    rule file of tests/dogfood with its defaults and each preset."""
+    for ref in list_bundled():
         base = compose(ref)
         yield ref, {}, None
         for opt in base.options:
@@ -55,6 +66,10 @@ def _configurations() -> Iterator[tuple[str, dict[str, str], str | None]]:
                 if choice.id != opt.default:
                     yield ref, {opt.id: choice.id}, None
         for preset in base.presets:
+            yield ref, {}, preset.id
+    for ref in _dogfood_rule_files():
+        yield ref, {}, None
+        for preset in compose(ref).presets:
             yield ref, {}, preset.id
 
 
@@ -68,7 +83,7 @@ def _ruleset(ref: str, options: tuple[tuple[str, str], ...], preset: str | None)
 
 def _label(config: tuple[str, dict[str, str], str | None]) -> str:
     ref, options, preset = config
-    ref = Path(ref).stem if ref.endswith(".yaml") else ref
+    ref = f"{Path(ref).parent.name}/{Path(ref).stem}" if ref.endswith((".yaml", ".rules")) else ref
     return ref + "".join(f" {k}={v}" for k, v in options.items()) + (f" preset={preset}" if preset else "")
 
 
@@ -161,10 +176,55 @@ def _seen(st: State, seat: int) -> dict[str, Any]:
     return view
 
 
-def _same_for(seat: int, a: State, b: State, where: str) -> None:
+def _same_for(seat: int, a: State, b: State, where: str, adapters: bool = True) -> None:
     assert _seen(a, seat) == _seen(b, seat), f"{where}: seat {seat}'s view depends on pieces it cannot see"
     assert log_lines(a, viewer=seat) == log_lines(b, viewer=seat), \
         f"{where}: seat {seat}'s log depends on pieces it cannot see"
+    if adapters:
+        assert _adapters(a, seat) == _adapters(b, seat), \
+            f"{where}: what the research adapters observe for seat {seat} depends on pieces it cannot see"
+
+
+_ENCODINGS: dict[int, tuple[Ruleset, Any]] = {}
+
+
+def _encoding(rs: Ruleset) -> Any:
+    from rulecraft.rl.encoding import Encoding
+
+    kept = _ENCODINGS.get(id(rs))
+    if kept is None or kept[0] is not rs:
+        kept = _ENCODINGS[id(rs)] = (rs, Encoding(rs))
+    return kept[1]
+
+
+def _adapters(st: State, seat: int) -> tuple[Any, ...]:
+    """What the research adapters observe for the seat: the observation tensor (PettingZoo's and OpenSpiel's),
+    with recall, and OpenSpiel's information-state string (its view and its record, as JSON). A view's
+    zones list a hand's pieces in the order of play, which says nothing hidden: sorted here, as ``_seen``."""
+    from rulecraft.rl.openspiel import record_lines, seat_view
+    from rulecraft.rl.seatview import observe
+
+    enc = _encoding(st.rs)
+    view = seat_view(st, seat)
+    for entry in view["zones"].values():
+        if "pieces" in entry:
+            entry["pieces"] = sorted(entry["pieces"])
+    return (observe(enc, st, seat).tobytes(), observe(enc, st, seat, recall=True).tobytes(), view,
+            record_lines(st, seat))
+
+
+def _replayed_as(st: State, seat: int) -> list[str]:
+    """What ``rulecraft replay --seat`` shows the seat at the end of the game's log: its table, the
+    recent events and every move line, from the log replayed (the table's zones drawn from the view)."""
+    from rulecraft.cli.replay_cmds import Replay
+    from rulecraft.runs.log import parse_log, replay_events
+    from rulecraft.wording import Seats
+
+    header, events = parse_log(log_lines(st))
+    final, before = replay_events(header, events, st.rs, keep_states=True)
+    moves = [e for _, e in events if e["type"] == "move"]
+    replay = Replay(st.rs, before, final, moves, seat, Seats(tuple("x" * st.rs.seats.count)))
+    return replay.table(replay.last) + [replay.move_line(i) for i in range(len(moves))]
 
 
 def _look_ahead(a: State, b: State, seat: int, swapped: set[str], rng: random.Random, where: str) -> None:
@@ -198,6 +258,7 @@ def test_a_seat_learns_nothing_from_what_it_cannot_see(config: tuple[str, dict[s
             continue
         made += 1
         a, live = found
+        last = None
         for b, _ in live:
             _same_for(seat, a, b, f"seed {seed}, after the deal")
         for step in range(HORIZON):
@@ -220,9 +281,16 @@ def test_a_seat_learns_nothing_from_what_it_cannot_see(config: tuple[str, dict[s
             if not live:
                 break
             for b, swapped in live:
-                _same_for(seat, a, b, f"seed {seed}, after move {step + 1} ({move})")
+                where = f"seed {seed}, after move {step + 1} ({move})"
+                _same_for(seat, a, b, where, adapters=step % ADAPTERS_EVERY == 0)
                 compared += 1
-                _look_ahead(a, b, seat, swapped, rng, f"seed {seed}, after move {step + 1} ({move})")
+                _look_ahead(a, b, seat, swapped, rng, where)
+                if seed == 0:
+                    last = (a.clone(), b.clone(), where)
+        if last is not None:  # a replay of both logs, shown as the seat saw it
+            a_last, b_last, where = last
+            assert _replayed_as(a_last, seat) == _replayed_as(b_last, seat), \
+                f"{where}: what replay --seat {seat} shows depends on pieces it cannot see"
     if not made:  # e.g. two seats holding every piece: the other hand is the only place a seat cannot see
         pytest.skip("no two places hidden from a seat hold different pieces after the deal")
     assert compared, f"{_label(config)}: no twin games could be compared"
@@ -244,3 +312,121 @@ def test_the_property_catches_a_public_variable_computed_from_a_hidden_hand(
     monkeypatch.setattr(state_module, "board_view", leaky)
     with pytest.raises(AssertionError, match="depends on pieces it cannot see"):
         test_a_seat_learns_nothing_from_what_it_cannot_see(("rook", {}, None))
+
+
+def test_the_property_catches_adapters_that_show_every_piece(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A leak planted on purpose in the research adapters' encoding alone: views and logs stay honest.
+    import rulecraft.rl.encoding as encoding
+
+    monkeypatch.setattr(encoding.Encoding, "zone_sees", lambda self, viewer: [True] * self.rs.zone_instance_count)
+    with pytest.raises(AssertionError, match="research adapters observe for seat"):
+        test_a_seat_learns_nothing_from_what_it_cannot_see(("hearts", {}, None))
+
+
+# ---------------------------------------------------------------------- dice
+HIDDEN_DICE = """
+name: cups
+title: dice in cups, a total shown, a claim settled
+seats: {count: 3, direction: clockwise}
+""" + DICE_TABLE + """variables:
+  cup: {scope: hand, per: seat, type: list, initial: [], visibility: owner}
+  spare: {scope: hand, type: list, initial: [], visibility: nobody}
+  bet: {scope: hand, initial: 0}
+  total: {scope: hand, initial: 0}
+  score: {scope: match, per: seat, initial: 0}
+hand:
+  phases:
+    - {id: roll, kind: dice, for: "s in seats()", dice: 2, sides: 6, set: "cup[s]"}
+    - {id: spare, kind: dice, dice: 1, sides: 6, set: spare}
+    - {id: bet, kind: choose, seat: "0", from: "[3, 7, 11]", set: bet}
+    - {id: raise, kind: choose, seat: "1", from: "[0, 1]", set: total}
+    - id: settle
+      kind: effects
+      effects:
+        - {show: {variables: [cup]}}
+        - {set: {total: "sum(sum(cup[s]) for s in seats())"}}
+        - {when: "total >= bet", add: {"score[0]": 1}}
+match:
+  end_when: "hand_number >= 2"
+  max_hands: 2
+  score: "score[seat]"
+"""
+
+
+def _dice_configurations() -> list[tuple[str, dict[str, str], str | None]]:
+    """The configurations above whose rules roll dice into a variable some seat may not see."""
+    from rulecraft.runs.hidden_chance import hidden_dice
+
+    return [c for c in CONFIGURATIONS if hidden_dice(_ruleset(c[0], tuple(sorted(c[1].items())), c[2]))]
+
+
+@pytest.fixture(scope="module")
+def cups(tmp_path_factory: pytest.TempPathFactory) -> str:
+    folder = tmp_path_factory.mktemp("cups")
+    rules_from_text(folder, HIDDEN_DICE)
+    return str(folder / "rules.yaml")
+
+
+def _dice_property(rs: Ruleset, games: int = SEEDS, moves: int = 60) -> int:
+    """Random games of ``rs``; for every seat, its observations must not depend on dice it may not see.
+    How many (game, seat) pairs had dice to change."""
+    from rulecraft.runs.hidden_chance import chance_leak, twin_chance
+
+    checked = 0
+    for seed in range(games):
+        rng = random.Random(seed)
+        st = Game(rs, seed).new_state()
+        while not st.is_over and len(st.history) < 20 * moves:
+            legal = st.legal_moves()
+            st.apply(legal[rng.randrange(len(legal))])
+        history = list(st.history)
+        chance = [e for e in history if e.get("type") == "chance"]
+        for seat in range(rs.seats.count):
+            if not twin_chance(rs, chance, seat)[1]:
+                continue
+            checked += 1
+            leak = chance_leak(rs, seed, history, seat, observe=_adapters)
+            assert leak is None, f"seed {seed}: {leak[0]}"
+    return checked
+
+
+@pytest.mark.parametrize("config", [*_dice_configurations(), None],
+                         ids=[*(_label(c) for c in _dice_configurations()), "cups"])
+def test_a_seat_learns_nothing_from_dice_it_cannot_see(config: tuple[str, dict[str, str], str | None] | None,
+                                                       cups: str) -> None:
+    rs = load_ruleset(cups) if config is None else _ruleset(config[0], tuple(sorted(config[1].items())), config[2])
+    assert _dice_property(rs) > 0, "no game rolled a die some seat may not see"
+
+
+def test_the_dice_property_catches_a_log_that_prints_another_seat_s_dice(
+        monkeypatch: pytest.MonkeyPatch, cups: str) -> None:
+    import rulecraft.engine.views as views
+    import rulecraft.runs.hidden_chance as hidden_chance
+    import rulecraft.runs.log as log
+
+    honest = views.redact_event
+
+    def leaky(event: dict[str, Any], viewer: int | None) -> dict[str, Any] | None:
+        return event if event.get("kind") == "dice" else honest(event, viewer)
+
+    for module in (views, hidden_chance, log):
+        monkeypatch.setattr(module, "redact_event", leaky)
+    with pytest.raises(AssertionError, match=r"depends on dice it may not see .*copy of the log"):
+        _dice_property(load_ruleset(cups))
+
+
+def test_the_dice_property_catches_a_view_that_shows_another_seat_s_dice(
+        monkeypatch: pytest.MonkeyPatch, cups: str) -> None:
+    import rulecraft.engine.views as views
+
+    monkeypatch.setattr(views, "sees_variable", lambda st, vi, entry, viewer: True)
+    with pytest.raises(AssertionError, match=r"depends on dice it may not see .*view at variables\.cup"):
+        _dice_property(load_ruleset(cups))
+
+
+def test_the_dice_property_catches_a_public_total_of_hidden_dice(tmp_path: Path) -> None:
+    leak = '    - {id: leak, kind: effects, effects: [{set: {total: "sum(cup[2])"}}]}\n'
+    bet = "    - {id: bet, kind: choose"
+    rs = rules_from_text(tmp_path, HIDDEN_DICE.replace(bet, leak + bet))
+    with pytest.raises(AssertionError, match=r"view at variables\.total"):
+        _dice_property(rs)

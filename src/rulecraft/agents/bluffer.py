@@ -11,7 +11,9 @@ after each pass; a pass says nothing about the pieces under the claim, so it tak
 suspicion once, when the claim is made, and later challenges only a claim that cannot be true.
 
 It reads only what its seat may know: the phase's public view, its own view of the pieces
-(``views.visible``) and the log as redacted for its seat. Outside a claims phase it plays at random.
+(``views.visible``) and the log as redacted for its seat. A claim judged by an expression over hidden
+state (how many dice show a face) it weighs by sampled worlds instead (``agents.claim_odds``), lying
+at its rate by claiming a step or two beyond what it believes. Outside a claims phase it plays at random.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from rulecraft.agents import claim_odds
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.engine.views import redact_event, visible
 from rulecraft.errors import IllegalMoveError, UsageError
@@ -41,6 +44,10 @@ class Bluffer:
         self._known: dict[int, list[str]] = {}  # seat -> revealed pieces it picked up and has not played since
 
     def choose(self, state: State, seat: int) -> Move:
+        if claim_odds.judged_by_expression(state) is not None:  # a claim about hidden state: weigh it by worlds
+            if state.pdata.window:
+                return claim_odds.respond(state, seat, self.rng)
+            return claim_odds.choose(state, seat, self.rng, self.rate)
         phase = state.rs.phases[state.pidx] if not state.is_over else None
         public = phase.public_view(state) if phase is not None else None
         if not public or "claims" not in public or "attribute" not in public:

@@ -31,7 +31,7 @@ from rulecraft.cli.table import (
     render_table,
     variable_lines,
 )
-from rulecraft.engine.views import redact_event
+from rulecraft.engine.views import redact_event, visible_variables
 from rulecraft.errors import IllegalMoveError, RulecraftError, UsageError
 from rulecraft.runs.session import table_seed
 
@@ -87,8 +87,9 @@ class PlayLoop:
         if st.hand_results:
             tricks = st.hand_results[-1].get("tricks", [])
             self.con.echo("  tricks this hand: " + "  ".join(f"seat {s}: {n}" for s, n in enumerate(tricks)))
-        values = {v.name: st.vars[i] for i, v in enumerate(st.rs.variables)}
-        for line in variable_lines(st.rs, values, self.seats, scope="match", lang=self.s.language):
+        # Only what the seat (or, hot-seat, every seat) may see: a match variable may be hidden.
+        values = visible_variables(st, self.viewer)
+        for line in variable_lines(st.rs, values, self.seats, scope="match", lang=self.s.language, only_given=True):
             self.con.echo(line)
 
     def recent(self, seat: int, n: int = RECENT) -> list[str]:

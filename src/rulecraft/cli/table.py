@@ -56,11 +56,12 @@ def hand_lines(rs: Ruleset, type_ids: list[str], indent: str = "  ", lang: str |
 
 # ---------------------------------------------------------------------- values
 def variable_lines(rs: Ruleset, variables: dict[str, Any], seats: Seats, scope: str | None = None,
-                   lang: str | None = None) -> list[str]:
-    """Each declared variable, per-seat and per-team ones spelled out by seat and team."""
+                   lang: str | None = None, only_given: bool = False) -> list[str]:
+    """Each declared variable, per-seat and per-team ones spelled out by seat and team (``only_given``:
+    only those in ``variables``, as a seat's visible variables leave out what it may not see)."""
     out = []
     for spec in rs.variables:
-        if scope is not None and spec.scope != scope:
+        if (scope is not None and spec.scope != scope) or (only_given and spec.name not in variables):
             continue
         text = variable_text(rs, spec, variables.get(spec.name), seats)
         out.append(f"  {named(rs, 'variables', spec.name, lang)}: {text}")

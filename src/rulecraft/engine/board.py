@@ -61,6 +61,8 @@ class Board:
         "seat_order",
         "seed",
         "seen_public",
+        "shown_vars",
+        "shows",
         "signal",
         "to_act",
         "tricks",
@@ -83,6 +85,10 @@ class Board:
         self.marks: dict[str, set[int]] = {}
         # piece -> (seat, zone instance): the seat knows the piece lies there, while it does (pieces it passed)
         self.known: dict[int, tuple[int, int]] = {}
+        # Variables (var index, None) or entries (var index, entry) a ``show`` made public this hand, and
+        # the public records of this hand's shows (views keep them past the hand's end: see views).
+        self.shown_vars: frozenset[tuple[int, int | None]] = frozenset()
+        self.shows: list[dict[str, Any]] = []
         # For zones laid out as a grid (a wall): zone instance -> piece in each cell, -1 once taken.
         self.cells: dict[int, list[int]] = {}
         self.vars: list[Any] = []
@@ -122,6 +128,8 @@ class Board:
         c.dealt_owner = list(self.dealt_owner)
         c.marks = {k: set(v) for k, v in self.marks.items()}
         c.known = dict(self.known)
+        c.shown_vars = self.shown_vars  # (a frozenset: replaced, never changed)
+        c.shows = list(self.shows) if self.shows else []
         c.cells = {k: list(v) for k, v in self.cells.items()}
         c.vars = [list(v) if isinstance(v, list) else v for v in self.vars]
         c.tricks = list(self.tricks)
@@ -328,7 +336,9 @@ class Board:
         self.history.append({"type": "chance", "kind": "shuffle", "order": [ids[p] for p in order]})  # (record_chance)
         return order
 
-    def chance_roll(self, dice: int, sides: int) -> list[int]:
+    def chance_roll(self, dice: int, sides: int, where: dict[str, Any] | None = None) -> list[int]:
+        """A roll of ``dice`` dice (from the log or scenario when one is being replayed). ``where`` adds to
+        the record where the dice went and who may see them (``set``, ``seen_by``: see views.redact_event)."""
         event = self._next_chance("dice")
         if event is not None:
             for _ in range(dice):
@@ -341,7 +351,7 @@ class Board:
             values = [int(v) for v in values]
         else:
             values = [self.rng.randint(1, sides) for _ in range(dice)]
-        self.record_chance("dice", {"dice": values})
+        self.record_chance("dice", {"dice": values, **where} if where else {"dice": values})
         return values
 
     def _next_chance(self, kind: str) -> dict[str, Any] | None:

@@ -19,6 +19,9 @@ the place (zone, face down, who put it down, who was dealt it); what belongs to 
 and is public stays with the piece (seen face up, public marks). The clone's own RNG is reseeded
 from the agent's RNG, so chance later in the game (a next deal) is not the real game's either.
 
+Dice the seat may not see (other seats' cups: ``views.sees_variable``) are rolled again from the
+agent's RNG, keeping how many each holds, which is public.
+
 Only the seat to act is determinized for: the phases' cached options of that seat (built from its
 own, visible hand) stay valid in the clone.
 
@@ -39,8 +42,9 @@ from collections.abc import Callable
 from typing import Any
 
 from rulecraft.engine.history import History
+from rulecraft.engine.phases.dice import dice_targets
 from rulecraft.engine.state import State
-from rulecraft.engine.views import visible
+from rulecraft.engine.views import sees_variable, visible
 
 
 def accounted_for(st: State, piece: int, seat: int) -> bool:
@@ -77,9 +81,28 @@ def determinize(st: State, seat: int, rng: random.Random, light: bool = True,
     mapping = dict(zip(held, shuffled, strict=True))  # the piece now at old p's place
     if mapping:
         _apply_mapping(st, c, mapping)
+    _reroll_hidden_dice(c, seat, rng)
     c.rng = random.Random(rng.getrandbits(64))
     c._legal_cache = None
     return c
+
+
+def _reroll_hidden_dice(c: State, seat: int, rng: random.Random) -> None:
+    """Roll again, from the agent's RNG, every die ``seat`` may not see (other seats' cups): how many
+    dice each holds is public, their faces are not. Done in place of the real ones, in a fixed order."""
+    for vi, sides in dice_targets(c.rs):
+        value = c.vars[vi]
+        entries = range(len(value)) if c.rs.variables[vi].per != "none" else (None,)
+        for entry in entries:
+            if sees_variable(c, vi, entry, seat):
+                continue
+            faces = value if entry is None else value[entry]
+            if isinstance(faces, list):
+                rolled = [rng.randint(1, sides) if isinstance(f, int) else f for f in faces]
+                if entry is None:
+                    c.vars[vi] = rolled
+                else:
+                    value[entry] = rolled
 
 
 def _repair(held: list[int], shuffled: list[int], places: list[int], fits: Callable[[int, int], bool],

@@ -9,8 +9,8 @@ An effect is a small map in a rule file::
 
 Actions: ``set`` / ``add`` (variables, ``name`` or ``name[index]``), ``move`` (pieces between zones),
 ``mark`` (name pieces for knowledge expressions), ``show`` (pieces every seat may see where they
-lie), ``pay`` (chips between seats with named multipliers), ``sit_out`` (seats that take no further
-part in the hand), ``void_hand``, ``end_phase``.
+lie, and variables or entries of them: ``engine.showing``), ``pay`` (chips between seats with named
+multipliers), ``sit_out`` (seats that take no further part in the hand), ``void_hand``, ``end_phase``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.dsl import CompiledExpr, Scope, T
 from rulecraft.dsl.types import accepts, describe
-from rulecraft.engine.board import SHOWN, Ctx, held_number
+from rulecraft.engine.board import Ctx, held_number
 from rulecraft.engine.context import bound_scope
 from rulecraft.engine.effect_code import Runner, make_runner
+from rulecraft.engine.showing import ShowAction, show
 from rulecraft.errors import UNKNOWN_POS, ExpressionRuntimeError, SourcePos, python_reason
 from rulecraft.rules.located import pos_of
 
@@ -87,7 +88,7 @@ class Effect:
     void_hand: bool = False
     end_phase: bool = False
     pos: SourcePos = UNKNOWN_POS  # where the effect is written: what a failure while it runs names
-    show: CompiledExpr | None = None  # pieces shown to every seat, in whatever zone they lie
+    show: ShowAction | None = None  # pieces (where they lie) and variables shown to every seat
     # A looped effect whose `when` reads none of its loop's names: asked once before the loop, and when
     # it does not hold the loop is skipped (nothing fires in any pass, so nothing could change it).
     when_outside: bool = False
@@ -157,19 +158,16 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
     assigns: list[Assign] = []
     for verb in ("set", "add"):
         for target, value in (raw.get(verb) or {}).items():
-            m = _LVALUE.match(str(target))
-            if not m:
-                b.error(target, f"'{target}' is not a variable: write NAME or NAME[index]")
+            named = _named_variable(b, rs, target)
+            if named is None:
                 continue
-            vname, index = _substr(target, m.group(1), m.start(1)), m.group(2)
-            if not b.ref(vname, rs.var_index, "variable"):
-                continue
+            vname, index, at = named
             var = rs.variables[rs.var_index[vname]]
             if var.per == "none" and index is not None:
                 b.error(target, f"variable '{vname}' is a single value, not one per seat or team")
             if var.per != "none" and index is None:
                 b.error(target, f"variable '{vname}' holds one value per {var.per}: write {vname}[...]")
-            idx = b.expr(_substr(target, index, m.start(2)), scope, T.NUMBER, what) if index else None
+            idx = b.expr(_substr(target, index, at), scope, T.NUMBER, what) if index else None
             compiled = b.expr(value, scope, None, what)
             check_value_type(b, var, index is not None, compiled.type, value, verb)
             assigns.append(Assign(rs.var_index[vname], idx, compiled, verb == "add"))
@@ -186,9 +184,7 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
     if "mark" in raw:
         spec = raw["mark"]
         mark = (str(spec["name"]), b.expr(spec["pieces"], scope, T.LIST, what))
-    show = None
-    if "show" in raw:
-        show = b.expr((raw["show"] or {}).get("pieces"), scope, T.LIST, what)
+    show = compile_show(b, rs, raw["show"], scope, what) if "show" in raw else None
     sit_out = None
     if "sit_out" in raw:
         sit_out = b.expr((raw["sit_out"] or {}).get("seats"), scope, T.LIST, what)
@@ -215,6 +211,38 @@ def compile_effect(b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope,
     return Effect(eid, tuple(loops), when, tuple(assigns), move, mark, pay,
                   bool(raw.get("void_hand", False)), bool(raw.get("end_phase", False)), pos_of(raw), show,
                   outside, sit_out)
+
+
+def _named_variable(b: Builder, rs: Equipment, target: Any) -> tuple[Any, str | None, int] | None:
+    """``NAME`` or ``NAME[index]``: (the name, still located; the index's text or None; where the index
+    starts in the target), or None when it names no variable (reported at the target)."""
+    m = _LVALUE.match(str(target))
+    if not m:
+        b.error(target, f"'{target}' is not a variable: write NAME or NAME[index]")
+        return None
+    name = _substr(target, m.group(1), m.start(1))
+    if not b.ref(name, rs.var_index, "variable"):
+        return None
+    return name, m.group(2), m.start(2)
+
+
+def compile_show(b: Builder, rs: Equipment, spec: Any, scope: Scope, what: str) -> ShowAction:
+    """A show's ``pieces`` (an expression) and ``variables`` (``NAME``, or ``NAME[index]`` for one entry)."""
+    spec = spec or {}
+    pieces = b.expr(spec["pieces"], scope, T.LIST, what) if "pieces" in spec else None
+    shown: list[tuple[int, CompiledExpr | None]] = []
+    for target in spec.get("variables") or ():
+        named = _named_variable(b, rs, target)
+        if named is None:
+            continue
+        name, index, at = named
+        if index is not None and rs.variables[rs.var_index[name]].per == "none":
+            b.error(target, f"variable '{name}' is a single value, not one per seat or team: show it as '{name}'")
+        entry = b.expr(_substr(target, index, at), scope, T.NUMBER, what) if index is not None else None
+        shown.append((rs.var_index[name], entry))
+    if pieces is None and not shown:
+        b.error(spec, "a show names 'pieces' (an expression), 'variables' (a list of names), or both")
+    return ShowAction(pieces, tuple(shown))
 
 
 def run_effects(st: Board, effects: tuple[Effect, ...]) -> None:
@@ -346,8 +374,8 @@ def _fire(st: Board, e: Effect, ctx: Ctx) -> None:
     if e.mark is not None:
         name, pieces_expr = e.mark
         st.marks.setdefault(name, set()).update(pieces_expr(ctx))
-    if e.show is not None:  # a rule makes these public (the card that must lead): views follow
-        st.marks.setdefault(SHOWN, set()).update(e.show(ctx))
+    if e.show is not None:  # a rule makes these public (the card that must lead, dice): views and logs follow
+        show(st, e.show, ctx)
     if e.pay is not None:
         _pay(st, e, ctx)
     if e.sit_out is not None:

@@ -7,13 +7,15 @@ Text forms (pieces are written by their type id, as in the rule file):
     revoke A [B ...]    pieces face up that broke a follow restriction: only in a game recorded from a
                         table, where the trick phase declares a ``revoke`` penalty; never a legal move
     bid N               a numeric bid
-    call NAME           a named call in an auction (``call play``, ``call redeal``)
+    call NAME           a named call in an auction (``call play``, ``call redeal``), or against a claim
+                        (``call exact``)
     pass                pass in an auction, or decline to claim on your turn in a claims round
     give A              put a piece from hand into a side zone (an exchange)
     name VALUE          name a value (``name red`` for trump)
     stop                stop play (when the rules allow it)
-    claim V: A [B ...]  pieces face down claimed to be V
-    challenge           challenge the last claim (out of turn, in the response window)
+    claim V: A [B ...]  pieces face down claimed to be V (``claim V``: a claim that puts down no pieces,
+                        about what the seats hold: "seven 4s" among everyone's dice)
+    challenge           challenge the last claim (in the response window, or on the seat's turn)
     accept              let the last claim stand (the other answer in the response window)
     draw                take a piece from a stock instead of playing (a shed phase)
     VERB [VALUE]        a verb the rule file names (``double``, ``hold``, ``kontra``, ``declare grand``):
@@ -80,7 +82,7 @@ def make_move(verb: str, pieces: tuple[int, ...], value: str, piece_names: list[
     """Build a move with its canonical text (pieces named by type id, in the order given)."""
     parts = [verb]
     if verb == "claim":
-        parts.append(f"{value}:")
+        parts.append(f"{value}:" if pieces else value)
     elif value:
         parts.append(value)
     parts.extend(piece_names[p] for p in pieces)
@@ -141,7 +143,8 @@ def split_move_text(text: str, verbs: Mapping[str, bool] | None = None) -> tuple
     value = ""
     if verb == "claim":
         if not rest:
-            raise IllegalMoveError("a claim needs a value and pieces, e.g. 'claim 7: h7 s7'")
+            raise IllegalMoveError("a claim needs a value (and its pieces, if it puts any down), e.g. "
+                                   "'claim 7: h7 s7'")
         head = rest[0]
         if head.endswith(":"):
             value, rest = head[:-1], rest[1:]
@@ -156,6 +159,6 @@ def split_move_text(text: str, verbs: Mapping[str, bool] | None = None) -> tuple
         value, rest = rest[0], []
     elif verb in BARE_VERBS and rest:
         raise IllegalMoveError(f"'{verb}' takes nothing after it")
-    if verb in VERBS_WITH_PIECES and not rest:
+    if verb in VERBS_WITH_PIECES and not rest and verb != "claim":  # (a claim may put down nothing)
         raise IllegalMoveError(f"'{verb}' needs at least one piece")
     return verb, value, rest

@@ -186,6 +186,8 @@ def _begin_hand(st: State) -> None:
     st.dealt_owner = [NOBODY] * n
     st.marks = {}
     st.known = {}
+    st.shown_vars = frozenset()
+    st.shows = []
     st.cells = {}
     st.tricks = [0] * rs.seats.count
     st.hand_fired = {}
@@ -269,7 +271,7 @@ def _end_hand(st: State, voided: bool) -> None:
     else:
         run_effects(st, rs.match.after_hand)
     st.signal = None
-    st.hand_results.append({
+    result = {
         "hand": st.hand_no,
         "voided": voided,
         "tricks": list(st.tricks),
@@ -277,7 +279,10 @@ def _end_hand(st: State, voided: bool) -> None:
         "fired": dict(st.hand_fired),
         # What the hand's own variables came to (they are reset when the next hand begins).
         "vars": {name: list(v) if isinstance(v := st.vars[i], list) else v for i, name in _fresh(rs).hand_names},
-    })
+    }
+    if st.shows:  # what the hand showed everyone (public): views keep it once the next hand has begun
+        result["shown"] = list(st.shows)
+    st.hand_results.append(result)
     st.history.append({"type": "hand_end", "number": st.hand_no, "voided": voided})
     if rs.match.end_when(st.ctx):
         _finish(st, truncated=False)

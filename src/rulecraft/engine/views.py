@@ -4,7 +4,10 @@ A piece is visible to a seat when it lies face up in a zone everyone sees, when 
 the seat owns (its hand), when it lies face down and the seat itself put it there, when the seat
 passed it to the hand it still lies in (``Board.known``), or when a rule showed it to the table (a
 ``show`` effect: the card that must lead is known to all). Everything
-else shows as a count. Views and redacted logs both come from ``visible``. (``State.view`` adds what depends on the
+else shows as a count. Views and redacted logs both come from ``visible``. Variables follow their
+declared visibility the same way (``sees_variable``), and so do dice: a roll into a variable some seat
+may not see is recorded with the seats that may (``seen_by``), and every other seat's copy of the log
+shows that dice were rolled, how many and where, never their faces. (``State.view`` adds what depends on the
 procedure: the phase, what it shows everyone, the legal moves, the result.)
 """
 
@@ -41,30 +44,63 @@ def visible(st: Board, piece: int, viewer: int | None) -> bool:
         owner = zi - zone.base
         if zone.per == "seat":
             return bool(owner == viewer)
-        if zone.per == "team":
-            return bool(st.rs.seats.team_of[viewer] == owner)
+        if zone.per == "team":  # (a viewer that is no seat, such as a public observer, is on no team)
+            return 0 <= viewer < len(st.rs.seats.team_of) and st.rs.seats.team_of[viewer] == owner
     return False
+
+
+def sees_variable(st: Board, var_index: int, entry: int | None, viewer: int | None) -> bool:
+    """Whether ``viewer`` may see variable ``var_index`` (its entry ``entry``, for a per-seat or per-team one).
+
+    By the variable's declared visibility, or because a ``show`` made it (or that entry) public for the
+    rest of the hand (dice turned up for a challenge to be settled).
+    """
+    if viewer is None:
+        return True
+    v = st.rs.variables[var_index]
+    if v.visibility == "all":
+        return True
+    shown = st.shown_vars
+    if shown and ((var_index, None) in shown or (var_index, entry) in shown):
+        return True
+    if v.visibility != "owner":
+        return False
+    if v.per == "seat":
+        return entry == viewer
+    if v.per == "team":
+        return 0 <= viewer < len(st.rs.seats.team_of) and entry == st.rs.seats.team_of[viewer]
+    return v.owner is not None and v.owner(st.ctx) == viewer
+
+
+def variable_viewers(st: Board, var_index: int, entry: int | None) -> list[int] | None:
+    """The seats that may see a variable (or one entry of it) now; None when every seat may.
+
+    What a chance outcome landing there records, so each seat's copy of the log shows it only to them.
+    """
+    seats = range(st.rs.seats.count)
+    if all(sees_variable(st, var_index, entry, s) for s in seats):
+        return None
+    return [s for s in seats if sees_variable(st, var_index, entry, s)]
 
 
 def visible_variables(st: Board, viewer: int | None) -> dict[str, Any]:
     """The variables ``viewer`` may see (None: all of them), by each variable's declared visibility.
 
     A variable nobody may see is left out; a per-seat or per-team one shows only the viewer's own
-    entry (the others as None); a single value with an owner shows only to the seat it names.
+    entry (the others as None); a single value with an owner shows only to the seat it names. A
+    ``show`` makes a variable, or one entry of it, public for the rest of the hand.
     """
     out: dict[str, Any] = {}
     for i, v in enumerate(st.rs.variables):
         value = st.vars[i]
         if viewer is None or v.visibility == "all":
             out[v.name] = value
-        elif v.visibility == "owner":
-            if v.per == "seat":
-                out[v.name] = [x if k == viewer else None for k, x in enumerate(value)]
-            elif v.per == "team":
-                mine = st.rs.seats.team_of[viewer]
-                out[v.name] = [x if k == mine else None for k, x in enumerate(value)]
-            elif v.owner is not None and v.owner(st.ctx) == viewer:
-                out[v.name] = value
+        elif v.per in ("seat", "team"):
+            seen = [sees_variable(st, i, k, viewer) for k in range(len(value))]
+            if any(seen):  # (a viewer that is no seat sees no seat's own entry)
+                out[v.name] = [x if s else None for x, s in zip(value, seen, strict=True)]
+        elif sees_variable(st, i, None, viewer):
+            out[v.name] = value
     return out
 
 
@@ -93,7 +129,21 @@ def board_view(st: Board, seat: int | None) -> dict[str, Any]:
         "variables": visible_variables(st, seat),
         "zones": zones,
         "payments": list(st.payments),
+        **_shown(st),
     }
+
+
+def _shown(st: Board) -> dict[str, Any]:
+    """What ``show`` effects made public: this hand's, and the last hand's once the next has begun (a
+    show as a hand ends, such as the dice turned up to settle it, would otherwise reach no view)."""
+    out: dict[str, Any] = {}
+    if st.shows:
+        out["shown"] = [dict(r) for r in st.shows]
+    if st.hand_results:
+        last = st.hand_results[-1]
+        if last.get("shown") and last.get("hand") != st.hand_no:
+            out["shown_last_hand"] = {"hand": last.get("hand"), "shown": [dict(r) for r in last["shown"]]}
+    return out
 
 
 def redact_event(event: dict[str, Any], viewer: int | None) -> dict[str, Any] | None:
@@ -101,7 +151,15 @@ def redact_event(event: dict[str, Any], viewer: int | None) -> dict[str, Any] | 
     if viewer is None:
         return event
     if event.get("type") == "chance":
-        return {"type": "chance", "kind": event.get("kind")} if event.get("kind") != "dice" else event
+        if event.get("kind") != "dice":
+            return {"type": "chance", "kind": event.get("kind")}
+        seen_by = event.get("seen_by")
+        if seen_by is None or viewer in seen_by:
+            return event
+        # Dice rolled where this seat may not look (another seat's cup): that they were rolled, how many
+        # and where is public; the faces are not. The log keeps them, for exact replay.
+        return {"type": "chance", "kind": "dice", "set": event.get("set"), "count": len(event.get("dice") or ()),
+                "seen_by": seen_by}
     if event.get("type") == "move" and event.get("seat") != viewer:
         words = str(event.get("move", "")).split()
         if words and words[0] in SECRET_VERBS:

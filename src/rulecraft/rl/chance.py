@@ -41,10 +41,10 @@ class ChanceState(State):
             raise ChanceNeeded("shuffle", pieces=list(pieces))
         return super().chance_shuffle(pieces)
 
-    def chance_roll(self, dice: int, sides: int) -> list[int]:
+    def chance_roll(self, dice: int, sides: int, where: dict[str, Any] | None = None) -> list[int]:
         if not any(e.get("kind") == "dice" for e in self.chance_feed or ()):
             raise ChanceNeeded("dice", dice=dice, sides=sides)
-        return super().chance_roll(dice, sides)
+        return super().chance_roll(dice, sides, where)
 
 
 class Pending:

@@ -124,8 +124,9 @@ def choose(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
 
 def _claim_options(enc: Encoding, legal: ClaimMoves, prefix: tuple[int, ...]) -> tuple[list[int], Move | None]:
     rs = enc.rs
+    heads = {enc.move_tokens(m)[0]: m for m in legal.heads}  # 'pass', and a challenge made on the seat's turn
     if not prefix:
-        out = [0] if legal.find("pass", "", []) is not None else []  # 'pass' is token 0
+        out = list(heads)
         for value, kmax in legal.vmax.items():
             if kmax >= legal.kmin:
                 key = ("claim", value, -1)
@@ -133,8 +134,8 @@ def _claim_options(enc: Encoding, legal: ClaimMoves, prefix: tuple[int, ...]) ->
                     raise EncodingError(f"the claim value '{value}' has no action id")
                 out.append(enc.ids[key])
         return sorted(out), None
-    if prefix == (0,):
-        return [], legal.find("pass", "", [])
+    if len(prefix) == 1 and prefix[0] in heads:
+        return [], heads[prefix[0]]
     value = enc.tokens[prefix[0]][1]
     chosen = [enc.tokens[a][2] for a in prefix[1:]]
     type_of = rs.pieces.type_of

@@ -36,10 +36,10 @@ from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.calls import Auction, Choose
 from rulecraft.engine.phases.claims import Claims
 from rulecraft.engine.phases.climb import Climb
+from rulecraft.engine.phases.dice import Dice, dice_targets
 from rulecraft.engine.phases.shed import Shed
 from rulecraft.engine.phases.turns import EachSeat
 from rulecraft.engine.phases.values import value_text
-from rulecraft.engine.phases.wall import Dice
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.views import redact_event
 from rulecraft.errors import RulecraftError
@@ -86,6 +86,9 @@ class Encoding:
         self.strings = sorted({tok[1] for tok in heads if tok[1]})
         self.string_index = {s: i for i, s in enumerate(self.strings)}
         self.max_sides = max((p.sides for p in rs.phases if isinstance(p, Dice)), default=0)
+        # Per-seat (per-team) variables dice are rolled into (each seat's cup): each entry the viewer may
+        # see is encoded as how many of its dice show each face.
+        self.cups = {vi: sides for vi, sides in dice_targets(rs) if rs.variables[vi].per in ("seat", "team")}
         # A move's tokens by its text (the same for identical copies: tokens name piece types).
         self.tokens_by_text: dict[str, tuple[int, ...]] = {}
         self._rows: dict[tuple[int | None, int, str], tuple[tuple[int, float], ...]] = {}  # see move_row
@@ -163,6 +166,8 @@ class Encoding:
 
     def _var_width(self, i: int) -> int:
         v = self.rs.variables[i]
+        if i in self.cups:
+            return 1 + (self.seats if v.per == "seat" else len(self.rs.seats.teams)) * self.cups[i]
         if v.per == "seat":
             return 1 + self.seats
         if v.per == "team":
@@ -214,7 +219,13 @@ class Encoding:
             return
         out[at] = 1.0  # the viewer may see (some of) it
         value = shown[v.name]
-        if v.per in ("seat", "team"):
+        if i in self.cups:
+            sides = self.cups[i]
+            for k, faces in enumerate(value):
+                for face in faces if isinstance(faces, list) else ():
+                    if isinstance(face, int) and 1 <= face <= sides:
+                        out[at + 1 + k * sides + face - 1] += 1.0
+        elif v.per in ("seat", "team"):
             for k, x in enumerate(value):
                 out[at + 1 + k] = _number(x)
         elif v.expr_type is T.SEAT:
@@ -311,6 +322,7 @@ def _head_values(rs: Ruleset) -> list[tuple[str, str]]:
             out.extend((phase.verb, v) for v in _listed(rs, phase.values, phase.item_kind))
         elif isinstance(phase, Claims):
             out.extend(("claim", str(v)) for v in phase.values)
+            out.extend(("call", c.id) for c in phase.calls)  # (named calls against a claim: an exact count)
         elif isinstance(phase, Shed):  # (only a ruleset with a stock to draw from gets an id for 'draw')
             if phase.stock is not None:
                 out.append(("draw", ""))

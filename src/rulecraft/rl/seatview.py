@@ -45,8 +45,8 @@ class SeatView:
     """The observation vector of ``viewer`` (a seat, None: everything, PUBLIC: no seat), kept up to date."""
 
     __slots__ = ("_active", "_at", "_cnt_at", "_db", "_fd", "_hand", "_hlast", "_hlen", "_known", "_loc", "_owned",
-                 "_phase", "_rows", "_seen", "_sel", "_shown", "_slots", "_to_act", "_tricks", "_vars", "_vis_at",
-                 "_zero", "enc", "mv", "recall", "sees", "vec", "viewer")
+                 "_phase", "_rows", "_seen", "_sel", "_shown", "_shown_vars", "_slots", "_to_act", "_tricks", "_vars",
+                 "_vis_at", "_zero", "enc", "mv", "recall", "sees", "vec", "viewer")
 
     def __init__(self, enc: Encoding, viewer: int | None, recall: bool = False) -> None:
         self.enc = enc
@@ -76,6 +76,7 @@ class SeatView:
         self._shown: frozenset[int] = frozenset()
         self._seen: bytes = bytes(n)
         self._vars: list[Any] | None = None
+        self._shown_vars: frozenset[tuple[int, int | None]] = frozenset()  # variables a show made public
         self._to_act = self._phase = -1
         self._active: tuple[int, ...] = ()
         self._tricks: list[int] = []
@@ -195,6 +196,8 @@ class SeatView:
                 if v.per == "team" and v.visibility == "owner":
                     shown.pop(v.name, None)
         old = self._vars
+        if st.shown_vars != self._shown_vars:  # a show made a variable public: unchanged values, seen anew
+            old, self._shown_vars = None, st.shown_vars
         base = self._at["variables"]
         slots = self._slots
         for i, value in enumerate(st.vars):

@@ -3,7 +3,9 @@
 ``state_problems`` restates the rules of the engine independently of the code that implements
 them (zones, legal moves, visibility), so tests and ``rulecraft validate --simulate`` can catch a
 rule file that compiles but cannot be played: a seat to act with no legal move, a game that never
-ends, a piece lost or duplicated, a seat shown what it may not see.
+ends, a piece lost or duplicated, a seat shown what it may not see (a piece, a variable's value; and,
+at the end of each game of a ruleset with hidden dice, a view or log that depends on another seat's
+dice: ``runs.hidden_chance``).
 """
 
 from __future__ import annotations
@@ -65,10 +67,39 @@ def _may_see(st: State, piece: int, seat: int) -> bool:
     return False
 
 
+def _may_see_variable(st: State, vi: int, entry: int | None, seat: int) -> bool:
+    """The visibility rule of variables, stated from their declarations (not from views.sees_variable)."""
+    v = st.rs.variables[vi]
+    if v.visibility == "all" or (vi, None) in st.shown_vars or (vi, entry) in st.shown_vars:
+        return True
+    if v.visibility == "nobody":
+        return False
+    if v.per == "seat":
+        return entry == seat
+    if v.per == "team":
+        return entry == st.rs.seats.team_of[seat]
+    return v.owner is not None and v.owner(st.ctx) == seat
+
+
+def _variable_problems(st: State, seat: int, shown: dict[str, object]) -> list[str]:
+    out = []
+    for vi, v in enumerate(st.rs.variables):
+        if v.name not in shown:
+            continue
+        value = shown[v.name]
+        if v.per == "none":
+            if not _may_see_variable(st, vi, None, seat):
+                out.append(f"seat {seat} is shown variable {v.name}, which it may not see")
+        elif isinstance(value, list):
+            out.extend(f"seat {seat} is shown {v.name}[{k}], which it may not see"
+                       for k, x in enumerate(value) if x is not None and not _may_see_variable(st, vi, k, seat))
+    return out
+
+
 def _view_problems(st: State, seat: int) -> list[str]:
     rs = st.rs
     view = st.view(seat)
-    out = []
+    out = _variable_problems(st, seat, view["variables"])
     for zone in rs.zones:
         for k in range(zone.instances):
             label = zone.name if zone.per == "none" else f"{zone.name}[{k}]"
@@ -123,6 +154,9 @@ def check_behaviour(rs: Ruleset, games: int, seed: int = 1, max_moves: int = MOV
                     problems.append(BehaviourProblem(s, moves, found[0]))
                     break
                 if st.is_over:
+                    leak = _dice_leak(rs, s, st)
+                    if leak is not None:
+                        problems.append(BehaviourProblem(s, moves, *leak))
                     break
                 if st.hand_no != hand:
                     hand, hand_began = st.hand_no, moves
@@ -138,6 +172,16 @@ def check_behaviour(rs: Ruleset, games: int, seed: int = 1, max_moves: int = MOV
         except RulecraftError as exc:  # e.g. an expression failing at run time: it names its rule
             problems.append(BehaviourProblem(s, moves, str(exc)))
     return problems
+
+
+def _dice_leak(rs: Ruleset, seed: int, st: State) -> tuple[str, SourcePos | None] | None:
+    """Whether one seat's observations of this game depend on dice it may not see (``runs.hidden_chance``):
+    asked of a seat chosen by the seed, in a ruleset that rolls dice into a hidden variable."""
+    from rulecraft.runs.hidden_chance import chance_leak, hidden_dice
+
+    if not hidden_dice(rs):
+        return None
+    return chance_leak(rs, seed, list(st.history), seed % rs.seats.count)
 
 
 def _problems_now(st: State, moves: int) -> list[str]:

@@ -128,13 +128,20 @@ def moves_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
                 {m.split(" ")[1].rstrip(":") for m in legal if m.startswith("claim ")})
             options = Markup("").join(Markup('<option value="{}">{}</option>').format(v, v) for v in values)
             pick.append(Markup('<label>claim <select id="claim-value">{}</select></label>').format(options))
+        if verb == "claim" and any(m.startswith("claim ") and not m.split(" ")[1].endswith(":") for m in legal):
+            # A claim that puts down no pieces (about what the seats hold): made with nothing selected.
+            pick.append(Markup('<button class="confirm" data-verb="claim" data-none="1">{}</button>').format(
+                named(rs, "verbs", verb, lang)))
+            continue
         pick.append(Markup('<button class="confirm" data-verb="{}" disabled>{} selected</button>').format(
             verb, named(rs, "verbs", verb, lang)))
     more = ""
     if "legal_count" in view:
         more = Markup('<p class="note">{} possible plays: choose pieces, then confirm.</p>').format(
             view["legal_count"])
-    hint = Markup('<p class="note">Select pieces in your hand, then confirm.</p>') if verbs else ""
+    with_pieces = any(len(m.split(" ")) > (2 if m.startswith("claim ") else 1) for m in legal
+                      if m.split(" ")[0] in PIECE_VERBS)
+    hint = Markup('<p class="note">Select pieces in your hand, then confirm.</p>') if with_pieces else ""
     return Markup('<div id="moves" data-legal="{}">{}{}<div class="confirms">{}</div>{}</div>').format(
         json.dumps(legal, ensure_ascii=False), Markup(" ").join(buttons), hint, Markup(" ").join(pick), more)
 

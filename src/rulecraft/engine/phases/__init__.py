@@ -7,10 +7,11 @@ from rulecraft.engine.phases.calls import Auction, Choose, Exchange
 from rulecraft.engine.phases.claims import Claims
 from rulecraft.engine.phases.climb import Climb
 from rulecraft.engine.phases.combo_code import GeneratedComboTricks
+from rulecraft.engine.phases.dice import Dice
 from rulecraft.engine.phases.setup import Deal, Effects, Shuffle
 from rulecraft.engine.phases.shed import Shed
 from rulecraft.engine.phases.turns import EachSeat
-from rulecraft.engine.phases.wall import Dice, Pickup, Wall
+from rulecraft.engine.phases.wall import Pickup, Wall
 
 PHASE_KINDS: dict[str, type[Phase]] = {
     cls.kind: cls

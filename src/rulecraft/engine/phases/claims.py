@@ -74,9 +74,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast, overload
 
 from rulecraft.dsl import CompiledExpr, Scope, T
-from rulecraft.engine.effects import Effect, compile_effects, run_effects
+from rulecraft.engine.effects import Effect, compile_effects, compile_show, run_effects
 from rulecraft.engine.moves import Move, make_move
+from rulecraft.engine.ordered_values import OrderedValues, add_field_functions, build_ordered_values
 from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, seat_of
+from rulecraft.engine.showing import ShowAction, show
+from rulecraft.errors import clip
 from rulecraft.rules.located import pos_of
 
 if TYPE_CHECKING:
@@ -84,9 +87,23 @@ if TYPE_CHECKING:
     from rulecraft.engine.builder import Builder
     from rulecraft.engine.equipment import Equipment
 
-RULES = ("same_as_turn", "rising", "falling", "one_up_or_down", "any")
+RULES = ("same_as_turn", "rising", "falling", "one_up_or_down", "higher", "any")
 ORDERS = ("clockwise_from_player", "counter_clockwise_from_player")
 UNTILS = ("response", "next_play")
+ASKED = ("after_claim", "on_turn")
+GOES_OUT = ("empty_hand", "never")
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A named call a seat may make instead of a plain challenge (an exact count: "calza"): when it is
+    made, the claim is revealed as for a challenge and ``holds`` says whether the call was right."""
+
+    id: str
+    holds: CompiledExpr
+    when: CompiledExpr | None
+    description: str = ""
+    message: str = ""  # what a seat is told when ``when`` refuses the call
 
 
 @dataclass(slots=True)
@@ -109,6 +126,8 @@ class ClaimData:
     challenger: int | None = None
     picker: int | None = None
     lie: bool = False
+    called: str = "challenge"  # what the last challenge was: 'challenge', or a named call's id
+    upheld: bool = False  # whether that call was right (a challenge: the claim was a lie)
     reveals: list[dict[str, Any]] = field(default_factory=list)  # public records of every challenge
     done: bool = False
     moves: ClaimMoves | None = None
@@ -117,8 +136,8 @@ class ClaimData:
         return ClaimData(self.leader, self.to_play, self.last_player, self.last_value, self.last_pieces,
                          self.turn_value, self.previous, list(self.claims), list(self.passed),
                          None if self.window is None else list(self.window), self.asked_after, self.ended,
-                         list(self.finished), self.challenger, self.picker, self.lie, list(self.reveals),
-                         self.done, self.moves)
+                         list(self.finished), self.challenger, self.picker, self.lie, self.called, self.upheld,
+                         list(self.reveals), self.done, self.moves)
 
 
 def _cd(c: Any) -> ClaimData:
@@ -144,22 +163,30 @@ def claim_scope(parent: Scope) -> Scope:
                doc="the value of the last claim this hand, whatever the turn")
     s.add_name("value", T.STRING, getter=lambda c: c.extra.get("value"), doc="the value a claim would name")
     s.add_name("finished", T.LIST, getter=lambda c: list(_cd(c).finished), doc="seats that are out, in order")
+    s.add_name("called", T.STRING, getter=lambda c: _cd(c).called,
+               doc="what the last challenge called: 'challenge', or the id of one of challenge.calls")
+    s.add_name("upheld", T.BOOL, getter=lambda c: _cd(c).upheld,
+               doc="whether the last call was right (a challenge: the claim was a lie; a named call: it holds)")
     return s
 
 
 class ClaimMoves(Sequence[Move]):
-    """Every legal move of a seat on its turn, enumerated lazily: ``pass`` (when allowed) and then, for each
-    allowed value and each play size, every distinct set of pieces from the hand.
+    """Every legal move of a seat on its turn, enumerated lazily: ``pass`` (when allowed), the challenges it
+    may make on its turn (``extra``), and then, for each allowed value and each play size, every distinct
+    set of pieces from the hand (a claim of no pieces, where plays may have none, is one move per value).
 
     Identical copies are counted once (sets of pieces are multisets of piece types), using a table of
     how many k-piece multisets the types from i onwards can make, so ``moves[i]`` is computed directly.
     """
 
-    def __init__(self, st: Board, seat: int, may_pass: bool, vmax: dict[str, int], kmin: int) -> None:
+    def __init__(self, st: Board, seat: int, may_pass: bool, vmax: dict[str, int], kmin: int,
+                 extra: tuple[Move, ...] = ()) -> None:
         pieces = st.rs.pieces
         self._names: list[str] = pieces.columns["id"]
         self._sort_key = pieces.sort_key
         self._pass = st.rs.moves.get("pass") if may_pass else None
+        self._head = ([self._pass] if self._pass is not None else []) + list(extra)
+        self._extra = frozenset(extra)
         type_of = pieces.type_of
         # In piece-type order, copies of a type by piece number: the order of ``sort_key``, sorted by
         # two C-level keys (a turn's moves are made once per claim of every playout).
@@ -174,7 +201,7 @@ class ClaimMoves(Sequence[Move]):
             for p in hand:
                 groups.setdefault(type_of[p], []).append(p)
             self._groups = list(groups.values())
-        self.kmin = max(1, kmin)
+        self.kmin = max(0, kmin)
         self.vmax = {v: k if k < n_hand else n_hand for v, k in vmax.items()}
         top = max(self.vmax.values(), default=0)
         # The moves are blocks, value by value and within a value size by size, of per_size[k] sets each.
@@ -189,10 +216,15 @@ class ClaimMoves(Sequence[Move]):
             per_size = [self._ways[0][k] if k >= self.kmin else 0 for k in range(top + 1)]
             self._before = before = list(itertools.accumulate(per_size, initial=0))
         self._values = [(v, before[kmax + 1]) for v, kmax in self.vmax.items()]  # (value, how many moves)
-        self._total = (1 if self._pass else 0) + sum(n for _, n in self._values)
+        self._total = len(self._head) + sum(n for _, n in self._values)
 
     def __len__(self) -> int:
         return self._total
+
+    @property
+    def heads(self) -> list[Move]:
+        """The moves listed before the claims: ``pass`` when allowed, and the challenges the seat may make."""
+        return list(self._head)
 
     @overload
     def __getitem__(self, i: int) -> Move: ...
@@ -206,10 +238,9 @@ class ClaimMoves(Sequence[Move]):
             i += self._total
         if not 0 <= i < self._total:
             raise IndexError(i)
-        if self._pass is not None:
-            if i == 0:
-                return self._pass
-            i -= 1
+        if i < len(self._head):
+            return self._head[i]
+        i -= len(self._head)
         for value, n in self._values:
             if i < n:
                 k = bisect.bisect_right(self._before, i) - 1  # the size whose sets hold index i
@@ -218,8 +249,7 @@ class ClaimMoves(Sequence[Move]):
         raise IndexError(i)  # pragma: no cover - the blocks add up to the total
 
     def __iter__(self) -> Iterator[Move]:
-        if self._pass is not None:
-            yield self._pass
+        yield from self._head
         before = self._before
         for value, n in self._values:
             for k in range(len(before) - 1):
@@ -233,6 +263,8 @@ class ClaimMoves(Sequence[Move]):
             return False
         if move.verb == "pass":
             return self._pass is not None
+        if move in self._extra:
+            return True
         if move.verb != "claim" or move.value not in self.vmax:
             return False
         ps = move.pieces
@@ -243,7 +275,9 @@ class ClaimMoves(Sequence[Move]):
         """The legal move written this way (pieces by type id, in any order), or None."""
         if verb == "pass":
             return self._pass
-        if verb != "claim" or value not in self.vmax:
+        if verb != "claim":
+            return next((m for m in self._head if m.verb == verb and m.value == value and not type_ids), None)
+        if value not in self.vmax:
             return None
         pool = sorted(self.hand)
         chosen: list[int] = []
@@ -342,6 +376,13 @@ class Claims(Phase):
         self.places = -1
         self.on_reveal: tuple[Effect, ...] = ()
         self.on_flush: tuple[Effect, ...] = ()
+        self.ordered: OrderedValues | None = None  # values given as an ordered set (fields, names, order)
+        self._where: dict[str, int] = {}  # each value's place in ``values``
+        self.truth: CompiledExpr | None = None  # whether the last claim is true (default: its pieces' values)
+        self.asked = ASKED[0]
+        self.calls: tuple[Call, ...] = ()
+        self.reveal: ShowAction | None = None  # what a challenge shows everyone besides the claim's pieces
+        self.goes_out = GOES_OUT[0]
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -366,6 +407,22 @@ class Claims(Phase):
             b.error(challenge.get("until"), f"challenge until is one of {', '.join(UNTILS)}, not '{c.until}'")
         if "when" in challenge:
             c.may_challenge = b.expr(challenge["when"], cscope, T.BOOL, f"{what} challenge when")
+        c.asked = str(challenge.get("asked", ASKED[0]))
+        if c.asked not in ASKED:
+            b.error(challenge.get("asked"), f"challenge asked is one of {', '.join(ASKED)}, not '{c.asked}'")
+        c.calls = tuple(Call(str(k.get("id", "call")), b.expr(k.get("holds"), cscope, T.BOOL, f"{what} call holds"),
+                             b.expr(k["when"], cscope, T.BOOL, f"{what} call when") if "when" in k else None,
+                             str(k.get("description", "")), str(k.get("message", "")))
+                        for k in challenge.get("calls") or ())
+        for k in challenge.get("calls") or ():
+            if str(k.get("id")) in ("challenge", "accept", "pass"):
+                b.error(k.get("id"), f"a call's id names its move ('call {k.get('id')}'); '{k.get('id')}' is a "
+                                     "move of its own: choose another")
+        if "reveal" in raw:
+            c.reveal = compile_show(b, rs, raw["reveal"], cscope, f"{what} reveal")
+        c.goes_out = str(raw.get("goes_out", GOES_OUT[0]))
+        if c.goes_out not in GOES_OUT:
+            b.error(raw.get("goes_out"), f"goes_out is one of {', '.join(GOES_OUT)}, not '{c.goes_out}'")
         pick = raw.get("pick_up") or {}
         nxt = raw.get("next_turn") or {}
         c.pick_lie = b.expr(pick.get("on_lie", "player"), cscope, T.SEAT, f"{what} pick_up on_lie")
@@ -383,16 +440,30 @@ class Claims(Phase):
 
     def _build_claim(self, b: Builder, rs: Equipment, claim: dict[str, Any], cscope: Scope, what: str) -> None:
         pieces = rs.pieces
+        values = claim.get("values")
+        if isinstance(values, dict):  # an ordered set: fields, names and an order (engine/ordered_values.py)
+            self.ordered = build_ordered_values(b, cscope.root(), values, f"{what} claim values")
+            add_field_functions(b, cscope, self.ordered, values)
+            self.values = list(self.ordered.names)
+        if "truth" in claim:
+            self.truth = b.expr(claim["truth"], cscope, T.BOOL, f"{what} claim truth")
+        elif "attribute" not in claim:
+            b.error(claim or values, f"{what}: a claim names the 'attribute' its pieces are claimed to have, or "
+                                     "says by 'truth' (an expression) when it is true")
         self.attribute = claim.get("attribute", "")
-        if not b.ref(self.attribute, pieces.columns, "piece attribute"):
-            return
-        column = pieces.columns[self.attribute]
-        present = [str(v) for v in column if v is not None]
-        self.values = ([str(v) for v in claim["values"]] if "values" in claim
-                       else list(dict.fromkeys(present)))
+        if self.attribute and b.ref(self.attribute, pieces.columns, "piece attribute"):
+            column = pieces.columns[self.attribute]
+            present = [str(v) for v in column if v is not None]
+            if self.ordered is None:
+                self.values = ([str(v) for v in values] if values is not None else list(dict.fromkeys(present)))
+            self.totals = {v: present.count(v) for v in self.values}
+        elif self.ordered is None and not self.attribute:
+            self.values = [str(v) for v in values or ()]
+            if not self.values:
+                b.error(claim, f"{what}: without an 'attribute', a claim lists the 'values' it may name")
         if len(set(self.values)) != len(self.values):
             b.error(claim.get("values"), "claim values must not repeat")
-        self.totals = {v: present.count(v) for v in self.values}
+        self._where = {v: i for i, v in enumerate(self.values)}
         self.rule = str(claim.get("rule", "same_as_turn"))
         if self.rule not in RULES:
             b.error(claim.get("rule"), f"a claim rule is one of {', '.join(RULES)}, not '{self.rule}'")
@@ -430,7 +501,9 @@ class Claims(Phase):
         d: ClaimData = st.pdata
         book = st.rs.moves
         if d.window:
-            return [book.get("accept"), book.get("challenge")]
+            seat = d.window[0]
+            return [book.get("accept"), *([book.get("challenge")] if self._may(st, seat) else []),
+                    *self._call_moves(st, seat)]
         if d.moves is None:
             d.moves = self._turn_moves(st, d, d.to_play)
         return cast(list[Move], d.moves)
@@ -448,11 +521,14 @@ class Claims(Phase):
                 assert d.last_player is not None
                 self._advance(st, d, d.last_player)
         elif move.verb == "challenge":
-            self._challenge(st, d, seat)
+            self._challenge(st, d, seat, "challenge")
+        elif move.verb == "call":
+            self._challenge(st, d, seat, move.value)
         elif move.verb == "pass":
             d.passed.append(seat)
             self._advance(st, d, seat)
-            if self.until == "next_play" and d.last_player is not None and not d.done:
+            if self.until == "next_play" and self.asked == "after_claim" and d.last_player is not None \
+                    and not d.done:
                 # The turn goes on (no flush): the last claim may still be challenged, by anyone.
                 self._open_window(st, d, d.last_player, "pass")
         else:
@@ -475,19 +551,29 @@ class Claims(Phase):
             self._survived(st, d, before)  # someone claimed on top of it
             if self._check_end(st, d):
                 return
-        self._open_window(st, d, seat, "play")
+        if self.asked == "after_claim":
+            self._open_window(st, d, seat, "play")
         if d.window is None:
             self._advance(st, d, seat)
 
-    def _challenge(self, st: Board, d: ClaimData, seat: int) -> None:
+    def _challenge(self, st: Board, d: ClaimData, seat: int, called: str) -> None:
         ctx = st.ctx
         player = d.last_player
         assert player is not None and d.last_value is not None
         pieces = list(d.last_pieces)
         st.reveal(pieces)
-        column = st.rs.pieces.columns[self.attribute]
         d.challenger, d.window = seat, None
-        d.lie = any(str(column[p]) != d.last_value for p in pieces)
+        ctx.seat = seat
+        if self.reveal is not None:  # what settles the claim, turned up for everyone (every seat's dice)
+            show(st, self.reveal, ctx)
+            ctx.seat = seat
+        if self.truth is not None:
+            d.lie = not self.truth(ctx)
+        else:
+            column = st.rs.pieces.columns[self.attribute]
+            d.lie = any(str(column[p]) != d.last_value for p in pieces)
+        call = next((c for c in self.calls if c.id == called), None)
+        d.called, d.upheld = called, d.lie if call is None else bool(call.holds(ctx))
         ctx.seat = seat
         assert self.pick_lie is not None and self.pick_truth is not None
         d.picker = seat_of(self.pick_lie if d.lie else self.pick_truth, ctx, st.rs.seats.count,
@@ -500,6 +586,8 @@ class Claims(Phase):
         record = {"claimant": player, "challenger": seat, "claim": d.last_value,
                   "pieces": [st.rs.pieces.type_id(p) for p in pieces], "lie": d.lie, "picker": d.picker,
                   "taken": taken}
+        if call is not None:
+            record.update({"call": called, "upheld": d.upheld})
         d.reveals.append(record)
         d.ended = "challenge"
         st.history.append({"type": "reveal", **record})
@@ -534,7 +622,7 @@ class Claims(Phase):
     def _advance(self, st: Board, d: ClaimData, after: int) -> None:
         """The next seat to claim or pass after ``after``; a flush when every other holder has passed."""
         waiting = [s for s in st.order_from(st.seat_after(after, 1))
-                   if s != d.last_player and s not in d.finished and st.hand(s) and s not in d.passed]
+                   if s != d.last_player and s not in d.finished and self._holds(st, s) and s not in d.passed]
         if not waiting:
             self._flush(st, d)
             return
@@ -543,7 +631,7 @@ class Claims(Phase):
     def _start_turn(self, st: Board, d: ClaimData, seat: int) -> None:
         """A new turn from ``seat``, or from the next seat in the direction of play that still holds pieces."""
         start = next((s for s in st.order_from(seat % st.rs.seats.count)
-                      if s not in d.finished and st.hand(s)), seat)
+                      if s not in d.finished and self._holds(st, s)), seat)
         d.leader = d.to_play = start
         d.last_player = d.last_value = d.turn_value = None
         d.last_pieces = ()
@@ -560,17 +648,33 @@ class Claims(Phase):
         out = []
         for k in range(1, n):
             s = (player + step * k) % n
-            if s in st.active and s not in d.finished:
-                if self.may_challenge is not None:
-                    st.ctx.seat = s
-                    if not self.may_challenge(st.ctx):
-                        continue
+            if s in st.active and s not in d.finished and (self._may(st, s) or self._call_moves(st, s)):
                 out.append(s)
         return out
 
+    def _may(self, st: Board, seat: int) -> bool:
+        """Whether ``seat`` may challenge the last claim (``challenge.when``)."""
+        if self.may_challenge is None:
+            return True
+        st.ctx.seat = seat
+        return bool(self.may_challenge(st.ctx))
+
+    def _call_moves(self, st: Board, seat: int) -> list[Move]:
+        """The named calls ``seat`` may make now (each ``call ID``)."""
+        out = []
+        for call in self.calls:
+            st.ctx.seat = seat
+            if call.when is None or call.when(st.ctx):
+                out.append(st.rs.moves.get("call", (), call.id))
+        return out
+
+    def _holds(self, st: Board, seat: int) -> bool:
+        """Whether ``seat`` still takes turns: it holds pieces (or, where nobody goes out, always)."""
+        return self.goes_out == "never" or bool(st.hand(seat))
+
     def _survived(self, st: Board, d: ClaimData, seat: int) -> None:
         """The seat's last play survived: with an empty hand it is now out."""
-        if st.hand(seat) or seat in d.finished:
+        if self.goes_out == "never" or st.hand(seat) or seat in d.finished:
             return
         d.finished.append(seat)
         place = len(d.finished)
@@ -590,6 +694,22 @@ class Claims(Phase):
         d.done = True
         return True
 
+    # ------------------------------------------------------------------ judging claims (for agents)
+    def would_hold(self, st: Board, value: str, claimant: int, call: str = "challenge") -> bool:
+        """Whether, in ``st`` (a world an agent samples), a claim of ``value`` by ``claimant`` with no pieces
+        would be true (``call`` 'challenge'), or a named call against it would be right. Only for a claim
+        whose truth is an expression (``claim.truth``); the state is left as it was."""
+        assert self.truth is not None
+        d: ClaimData = st.pdata
+        saved = (d.last_player, d.last_value, d.last_pieces)
+        d.last_player, d.last_value, d.last_pieces = claimant, value, ()
+        try:
+            st.ctx.seat = st.to_act
+            found = next((c for c in self.calls if c.id == call), None)
+            return bool(self.truth(st.ctx) if found is None else found.holds(st.ctx))
+        finally:
+            d.last_player, d.last_value, d.last_pieces = saved
+
     # ------------------------------------------------------------------ what may be claimed
     def allowed_values(self, st: Board, d: ClaimData, seat: int) -> list[str]:
         vals = self.values
@@ -597,8 +717,10 @@ class Claims(Phase):
             cand = [self.start]
         elif self.rule == "same_as_turn" and d.turn_value is not None:
             cand = [d.turn_value]
-        elif self.rule in ("rising", "falling", "one_up_or_down") and d.previous in self.totals:
-            i, n = vals.index(d.previous), len(vals)
+        elif self.rule == "higher" and d.previous is not None:
+            cand = self._later(d.previous)
+        elif self.rule in ("rising", "falling", "one_up_or_down") and d.previous in self._where:
+            i, n = self._where[d.previous], len(vals)
             up, down = vals[(i + 1) % n], vals[(i - 1) % n]
             cand = {"rising": [up], "falling": [down]}.get(self.rule, list(dict.fromkeys([up, down])))
         else:
@@ -615,12 +737,18 @@ class Claims(Phase):
             cand = kept
         return cand
 
+    def _later(self, value: str) -> list[str]:
+        """The values after ``value`` in the order (``higher``): an ordered set's places, else the list's."""
+        if self.ordered is not None:
+            return self.ordered.later(value)
+        return self.values[self._where.get(value, -1) + 1:]
+
     def count_range(self, st: Board, seat: int) -> tuple[int, int]:
         st.ctx.seat = seat
         hand = len(st.hand(seat))
         lo = int(self.count_min(st.ctx)) if self.count_min is not None else 1
         hi = int(self.count_max(st.ctx)) if self.count_max is not None else hand
-        return max(lo, 1), min(hi, hand)
+        return max(lo, 0), min(hi, hand)
 
     def _may_pass(self, d: ClaimData) -> bool:
         return self.passing and d.last_player is not None
@@ -629,35 +757,60 @@ class Claims(Phase):
         lo, hi = self.count_range(st, seat)
         vmax = {v: hi if self.over_claims else min(hi, self.totals.get(v, 0))
                 for v in self.allowed_values(st, d, seat)}
-        return ClaimMoves(st, seat, self._may_pass(d), vmax, lo)
+        extra: tuple[Move, ...] = ()
+        if self.asked == "on_turn" and d.last_player is not None:  # challenge the last claim instead of claiming
+            extra = (*([st.rs.moves.get("challenge")] if self._may(st, seat) else []), *self._call_moves(st, seat))
+        return ClaimMoves(st, seat, self._may_pass(d), vmax, lo, extra)
 
     # ------------------------------------------------------------------ explanations and views
     def explain(self, st: Board, verb: str, value: str, piece_ids: list[str]) -> str:
         d: ClaimData = st.pdata
         seat = st.to_act
         assert seat is not None
-        if d.window:
+        answers = " or ".join(f"'{m.text}'" for m in self.legal(st)) if d.window else ""
+        if d.window and verb != "call":
             if d.asked_after == "pass":
                 return (f"{self._claim_text(d)} may still be challenged (until the next claim or the flush): "
-                        f"answer 'challenge' or 'accept'")
-            return (f"seat {d.last_player} has just claimed {len(d.last_pieces)} x {d.last_value}: "
-                    f"answer 'challenge' or 'accept'")
-        your_turn = "it is your turn to claim" + (" or pass" if self._may_pass(d) else "")
+                        f"answer {answers}")
+            return f"seat {d.last_player} has just claimed {self._claimed(d)}: answer {answers}"
+        on_turn = self.asked == "on_turn" and d.last_player is not None
+        your_turn = "it is your turn to claim" + (" or pass" if self._may_pass(d) else "") + \
+            (" or challenge" if on_turn else "")
+        if verb == "call":
+            return self._why_no_call(st, d, seat, value, your_turn)
         if verb == "challenge":
+            if on_turn:  # (the seat may not challenge: challenge.when refused it)
+                return f"you may not challenge {self._claim_text(d)}; {your_turn}"
             return f"{self._why_no_challenge(d)}; {your_turn}"
         if verb == "accept":
             return f"there is no claim to answer now: {your_turn}"
         if verb == "pass":
             if d.last_player is None:
                 return "you hold the initiative: you must make the turn's first claim"
-            return "passing is not allowed: you must claim"
+            return "passing is not allowed: you must claim" + (" or challenge" if on_turn else "")
         if verb != "claim":
             return f"in a claims round you claim{' or pass' if self._may_pass(d) else ''}: " \
                    f"{describe_legal(list(itertools.islice(self.legal(st), 8)))}"
         return self._explain_claim(st, d, seat, value, piece_ids)
 
     def _claim_text(self, d: ClaimData) -> str:
-        return f"seat {d.last_player}'s claim of {len(d.last_pieces)} x {d.last_value}"
+        return f"seat {d.last_player}'s claim of {self._claimed(d)}"
+
+    def _claimed(self, d: ClaimData) -> str:
+        """The last claim as words: ``2 x 7`` (two pieces claimed to be sevens), or its value alone."""
+        return f"{len(d.last_pieces)} x {d.last_value}" if d.last_pieces or self.truth is None else str(d.last_value)
+
+    def _why_no_call(self, st: Board, d: ClaimData, seat: int, value: str, your_turn: str) -> str:
+        call = next((c for c in self.calls if c.id == value), None)
+        if call is None:
+            known = ", ".join(f"'call {c.id}'" for c in self.calls)
+            return f"there is no call '{value}' here" + (f" (the calls are {known})" if known else "")
+        if d.last_player is None:
+            return f"there is no claim to call {value} yet; {your_turn}"
+        if self.asked == "after_claim" and not d.window:
+            return f"a call answers a claim when it is made; {your_turn}"
+        why = call.message or f"'call {value}' is not allowed now"
+        return why + (f"; {your_turn}" if not d.window else "")
 
     def _why_no_challenge(self, d: ClaimData) -> str:
         """Why the seat on turn may not challenge: what ended the chance, in terms of ``challenge.until``."""
@@ -677,11 +830,12 @@ class Claims(Phase):
         _held, missing = pieces_held(st, seat, piece_ids)
         if missing is not None:
             return f"you do not hold {missing}"
-        if value not in self.totals:
-            return f"'{value}' is not a {self.attribute}; a claim names one of {', '.join(self.values)}"
+        if value not in self._where:
+            what = f"a {self.attribute}" if self.attribute else "a value a claim may name"
+            return f"'{value}' is not {what}; a claim names one of {clip(', '.join(self.values), 300)}"
         allowed = self.allowed_values(st, d, seat)
         if value not in allowed:
-            return self._why_value(d, allowed)
+            return self._why_value(d, allowed, value)
         lo, hi = self.count_range(st, seat)
         n = len(piece_ids)
         if n < lo:
@@ -693,7 +847,7 @@ class Claims(Phase):
                     f"over-claims are not allowed")
         return f"not allowed; you may: {describe_legal(list(itertools.islice(self.legal(st), 8)))}"
 
-    def _why_value(self, d: ClaimData, allowed: list[str]) -> str:
+    def _why_value(self, d: ClaimData, allowed: list[str], value: str) -> str:
         which = " or ".join(allowed) if allowed else "nothing"
         if d.previous is None and self.start is not None:
             return f"the first claim must be {self.start}"
@@ -705,34 +859,46 @@ class Claims(Phase):
             return f"claims fall: after {d.previous} the claim must be {which}"
         if self.rule == "one_up_or_down":
             return f"a claim is one up or one down from the last: after {d.previous} it must be {which}"
+        if self.rule == "higher" and d.previous is not None and value not in self._later(d.previous):
+            nearest = ", ".join(allowed[:3]) + (" ..." if len(allowed) > 3 else "")
+            return f"claims rise: after {d.previous} a claim must come later in the order (the next: {nearest})"
         return self.allow_message
 
     def public_view(self, st: Board) -> dict[str, Any]:
-        """What every seat sees of the round: the claims on the pile, never the pieces under them."""
+        """What every seat sees of the round: the claims on the pile, never the pieces under them.
+
+        A claim about hidden state (no ``attribute``: judged by ``claim.truth``, putting nothing down) is
+        shown without what only pieces put down mean (counts, the pile, the totals of a value)."""
         d: ClaimData = st.pdata
+        pieces = bool(self.attribute)
         out: dict[str, Any] = {
-            "attribute": self.attribute,
             "turn_value": d.turn_value,
             "previous": d.previous,
-            "claims": [{"seat": s, "value": v, "count": n} for s, v, n in d.claims],
-            "pile": len(st.zones[st.zone_instance(self.pile)]),
-            "removed": len(st.zones[st.zone_instance(self.removed)]),
+            "claims": [{"seat": s, "value": v, "count": n} if pieces else {"seat": s, "value": v}
+                       for s, v, n in d.claims],
             "last_player": d.last_player,
             "passed": list(d.passed),
             "finished": list(d.finished),
             "reveals": [dict(r) for r in d.reveals],
-            "challenge_until": self.until,
         }
+        if pieces:
+            out.update({"attribute": self.attribute, "pile": len(st.zones[st.zone_instance(self.pile)]),
+                        "removed": len(st.zones[st.zone_instance(self.removed)])})
+        if self.asked == "after_claim":
+            out["challenge_until"] = self.until
+        else:
+            out["challenge_asked"] = self.asked
         if d.done:
             return out
-        if d.window or (self.until == "next_play" and d.last_player is not None):
+        if d.window or (self.until == "next_play" and self.asked == "after_claim" and d.last_player is not None):
             out["challengeable"] = {"seat": d.last_player, "value": d.last_value, "count": len(d.last_pieces)}
         if d.window:
             out["responding"] = d.window[0]
             out["asked_after"] = d.asked_after
         else:
-            lo, hi = self.count_range(st, d.to_play)
             out.update({"to_play": d.to_play, "may_claim": self.allowed_values(st, d, d.to_play),
-                        "counts": [lo, hi], "may_pass": self._may_pass(d), "over_claims": self.over_claims,
-                        "totals": dict(self.totals)})
+                        "may_pass": self._may_pass(d)})
+            if pieces:
+                lo, hi = self.count_range(st, d.to_play)
+                out.update({"counts": [lo, hi], "over_claims": self.over_claims, "totals": dict(self.totals)})
         return out

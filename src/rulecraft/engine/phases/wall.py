@@ -1,6 +1,5 @@
-"""Chance and walls: rolling dice, building a wall of pieces, and picking hands up from it by a pattern.
+"""Walls: building a wall of pieces, and picking hands up from it by a pattern (dice: ``phases.dice``).
 
-- ``dice``: roll N dice of S sides into a variable (a chance event, logged; fixed by scenarios).
 - ``wall``: lay a zone's pieces, in order, into a grid zone (``grid: {columns, tiers}``): the first
   ``tiers`` pieces make column 1 from the top tier down, the next column 2, and so on.
 - ``pickup``: hand the wall out by a *pattern*: a list of takes, one per seat in turn, each naming
@@ -25,33 +24,6 @@ if TYPE_CHECKING:
     from rulecraft.engine.equipment import Equipment
 
 ORDERS = ("play", "clockwise", "counter-clockwise")
-
-
-class Dice(Phase):
-    """Roll ``dice`` dice of ``sides`` sides and store the list of values in a variable."""
-
-    kind = "dice"
-
-    def __init__(self, pid: str, pos: Any, dice: int, sides: int, var: int) -> None:
-        super().__init__(pid, pos)
-        self.dice = dice
-        self.sides = sides
-        self.var = var
-
-    @classmethod
-    def build(cls, b: Builder, rs: Equipment, raw: dict[str, Any], scope: Scope) -> Phase:
-        pid = str(raw.get("id", "dice"))
-        var = -1
-        if b.ref(raw.get("set"), rs.var_index, "variable"):
-            var = rs.var_index[str(raw["set"])]
-        dice, sides = int(raw.get("dice", 2)), int(raw.get("sides", 6))
-        if dice < 1 or sides < 2:
-            b.error(raw, f"roll at least one die of at least two sides (not {dice} of {sides})")
-        return cls(pid, pos_of(raw), dice, sides, var)
-
-    def step(self, st: Board) -> bool:
-        st.vars[self.var] = st.chance_roll(self.dice, self.sides)
-        return False
 
 
 class Wall(Phase):

@@ -39,7 +39,7 @@
 
   function refreshConfirms() {
     const chosen = selected();
-    for (const b of table.querySelectorAll("button.confirm")) b.disabled = chosen.length === 0;
+    for (const b of table.querySelectorAll("button.confirm")) b.disabled = chosen.length === 0 && !b.dataset.none;
   }
 
   function wire() {
@@ -59,7 +59,7 @@
         const pieces = selected().join(" ");
         if (verb === "claim") {
           const value = table.querySelector("#claim-value").value;
-          send(`claim ${value}: ${pieces}`);
+          send(pieces ? `claim ${value}: ${pieces}` : `claim ${value}`);  // (a claim may put down nothing)
         } else {
           send(`${verb} ${pieces}`);
         }
