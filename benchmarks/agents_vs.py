@@ -8,6 +8,11 @@ equally strong, X's expected share would be 1 / number of teams: that is the lin
     .venv/bin/python benchmarks/agents_vs.py default random -n 60 --workers 2
     .venv/bin/python benchmarks/agents_vs.py mc:20 default -n 60
     .venv/bin/python benchmarks/agents_vs.py ismcts:100000:0.02s mc:100000:0.02s -n 60   # equal time per decision
+    .venv/bin/python benchmarks/agents_vs.py default random -n 100 --games all   # every bundled and dogfood game
+
+``--games all`` is every bundled game and every game in tests/dogfood/ (as ``bench_default_agent.py`` lists
+them); a match of any game is cut at ``MAX_HANDS`` hands (its own for the games named there, else
+``ALL_HANDS``), the highest total winning.
 
 Each line also gives the searching agents' mean playouts per decision when asked (--count), and the
 wall time of the pair.
@@ -16,8 +21,14 @@ wall time of the pair.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_default_agent import games as every_game
 
 from rulecraft.agents.base import register
 from rulecraft.agents.candidates import candidate_moves
@@ -66,6 +77,7 @@ for _name, _kinds in SEARCHED.items():
 
 GAMES = ["rook", "luk-fu", "tien-gow", "yukushi", "doubt"]
 MAX_HANDS = {"rook": 6, "luk-fu": 4, "tien-gow": 4}  # long matches: the first hands, highest total wins
+ALL_HANDS = 4  # hands per match of the other games, with --games all
 
 
 def measure(game: str, n: int, x: str, y: str, workers: int, seed: int, max_hands: int | None = None
@@ -101,8 +113,12 @@ def main() -> None:
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--max-hands", type=int, default=None, help="hands per match (default: see MAX_HANDS)")
     args = ap.parse_args()
-    for game in args.games.split(","):
-        r = measure(game, args.n, args.x, args.y, args.workers, args.seed, args.max_hands)
+    chosen = [(g, g) for g in args.games.split(",")]
+    if args.games == "all":
+        chosen = [(name, path) for name, path in every_game()]
+    for game, ref in chosen:
+        hands = args.max_hands or MAX_HANDS.get(game) or (ALL_HANDS if args.games == "all" else None)
+        r = measure(ref, args.n, args.x, args.y, args.workers, args.seed, hands)
         lo, hi = r["ci95"]  # type: ignore[misc]
         print(f"{game:9} {args.x} vs {args.y}: won {r['wins']:g}/{r['games']} = {100 * r['rate']:.1f}% "  # type: ignore[operator]
               f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}); even share {100 * r['even']:.1f}%  "  # type: ignore[operator]

@@ -29,21 +29,25 @@ game seed and its seat, so a game replays identically.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.bluffer import Bluffer
 from rulecraft.agents.candidates import candidate_moves
+from rulecraft.agents.decision_values import Search, decision_values, label
 from rulecraft.agents.inference import Learner
 from rulecraft.agents.piece_values import piece_values
 from rulecraft.agents.playability import playability
 from rulecraft.agents.policy import (
+    KIND_MOVES,
     SHED_VERBS,
     choose_by_holding,
-    climb_move,
-    exchange_move,
     give_move,
+    kind_move,
     phase_kind,
+    playout_move,
     shed_move,
     trick_move,
 )
@@ -57,7 +61,10 @@ if TYPE_CHECKING:
 WORLDS = 6
 MAX_WORLDS = 1_000  # a bound on default:N, far past what a decision needs, so a huge N is refused, not played
 DEPTH = 400  # moves per playout before it is cut (a hand of most games ends well before)
-OTHER_CANDIDATES = 8
+OTHER_CANDIDATES = 8  # candidates searched by playouts, at most
+LEARNT_CANDIDATES = 24  # candidates weighed by learnt values, at most (a sample of the legal moves beyond)
+SEARCH_MOVES = 1_000  # moves played out per searched decision, at most (past the first sampled world)
+PLAY = "<play>"  # the label of the heuristics' play set against stopping
 
 
 class DefaultAgent:
@@ -74,52 +81,74 @@ class DefaultAgent:
         legal = state.legal_moves()
         if len(legal) == 1:
             return legal[0]
-        kind = phase_kind(state)
-        rng = self.rng
-        if kind == "claims":
+        if phase_kind(state) == "claims":
             return self.bluffer.choose(state, seat)
-        if kind == "tricks":
-            plays = [m for m in legal if m.verb != "stop"]
-            turn = state.playing_for if state.playing_for is not None else seat  # (a dummy's hand: its pieces)
-            best = trick_move(state, turn, plays, rng, piece_values(state))
-            if len(plays) == len(legal):
-                return best
-            return self._search(state, seat, [best, *(m for m in legal if m.verb == "stop")])
-        if kind == "auction":
-            # The pass, the lowest bid (an auction lists its bids in their order: a bid is the move with a
-            # value that is not a named call) and every other call (named calls, holds, doubles).
-            bids = [m for m in legal if m.value and m.verb != "call"]
-            cands = [m for m in legal if m.verb == "pass"]
-            if bids:
-                cands.append(bids[0])
-            cands.extend(m for m in legal if m.verb != "pass" and not (m.value and m.verb != "call"))
-            return self._search(state, seat, cands)
-        if kind == "choose":
-            chosen = choose_by_holding(state, seat, legal)
-            if chosen is not None:
-                return chosen
-        elif kind == "exchange":
-            return exchange_move(state, seat, legal, rng)
-        elif kind == "climb":
-            return climb_move(state, seat, legal, rng)
-        elif kind == "each_seat":
-            given = give_move(state, seat, legal, rng)
-            if given is not None:
-                return given
-        elif kind == "shed":
-            if any(m.verb in SHED_VERBS for m in legal):
-                return shed_move(state, seat, legal, rng, playability(state))
-            chosen = choose_by_holding(state, seat, legal)  # a play that asks its player to name a value
-            if chosen is not None:
-                return chosen
-        return self._search(state, seat, candidate_moves(state, seat, legal, rng, OTHER_CANDIDATES))
+        chosen = plan(state, seat, legal, self.rng)
+        if not isinstance(chosen, Search):
+            return chosen
+        if len(chosen.cands) == 1:
+            return chosen.cands[0]
+        known = decision_values(state, plan).best(chosen, state.hand(seat))
+        if known is not None:
+            return known
+        return self._search(state, seat, chosen.cands)
 
     def _search(self, state: State, seat: int, cands: list[Move]) -> Move:
+        """The best of ``cands`` by playouts, within a budget of ``SEARCH_MOVES`` moves played out."""
+        if len(cands) > OTHER_CANDIDATES:
+            cands = candidate_moves(state, seat, cands, self.rng, OTHER_CANDIDATES)
         if len(cands) == 1:
             return cands[0]
-        move, made = one_ply(state, seat, cands, self.rng, self.worlds, DEPTH, learner=self.learner)
+        move, made = one_ply(state, seat, cands, self.rng, self.worlds, DEPTH, learner=self.learner,
+                             budget=SEARCH_MOVES)
         self.playouts += made
         return move
+
+
+def plan(state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> Move | Search:
+    """The default's move by its heuristics, or the decision to search (see the module docstring). The
+    learning of ``agents.decision_values`` plays its hands by this too."""
+    kind = phase_kind(state)
+    if kind == "claims":  # (the agent's bluffer plays these; in learning hands, the playouts' claims)
+        return playout_move(state, rng)
+    if kind == "tricks":
+        plays = [m for m in legal if m.verb != "stop"]
+        turn = state.playing_for if state.playing_for is not None else seat  # (a dummy's hand: its pieces)
+        best = trick_move(state, turn, plays, rng, piece_values(state))
+        if len(plays) == len(legal):
+            return best
+        stops = [m for m in legal if m.verb == "stop"]
+        return Search([best, *stops], [label(state, seat, best, PLAY), *(label(state, seat, m) for m in stops)])
+    if kind == "auction":
+        # The pass, the lowest bid (an auction lists its bids in their order: a bid is the move with a
+        # value that is not a named call) and every other call (named calls, holds, doubles).
+        bids = [m for m in legal if m.value and m.verb != "call"]
+        cands = [m for m in legal if m.verb == "pass"]
+        if bids:
+            cands.append(bids[0])
+        cands.extend(m for m in legal if m.verb != "pass" and not (m.value and m.verb != "call"))
+        return _searched(state, seat, cands)
+    if kind in KIND_MOVES:
+        chosen = kind_move(state, seat, legal, rng, kind)
+        if chosen is not None:
+            return chosen
+    elif kind == "each_seat":
+        given = give_move(state, seat, legal, rng)
+        if given is not None:
+            return given
+    elif kind == "shed":
+        if any(m.verb in SHED_VERBS for m in legal):
+            return shed_move(state, seat, legal, rng, playability(state))
+        chosen = choose_by_holding(state, seat, legal)  # a play that asks its player to name a value
+        if chosen is not None:
+            return chosen
+    if len(legal) > LEARNT_CANDIDATES:
+        return _searched(state, seat, candidate_moves(state, seat, legal, rng, LEARNT_CANDIDATES))
+    return _searched(state, seat, list(legal))
+
+
+def _searched(state: State, seat: int, cands: list[Move]) -> Search:
+    return Search(cands, [label(state, seat, m) for m in cands])
 
 
 @register("default")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -43,4 +45,33 @@ def ruleset_key(rs: Ruleset) -> bytes:
     return f"{rs.content_hash}\0{json.dumps(sorted(rs.chosen.items()))}".encode()
 
 
-__all__ = ["once_per_ruleset", "ruleset_key", "shelf"]
+class Progress:
+    """How far a piece of learning has gone, on one line of stderr, once it has taken more than ``QUIET`` seconds
+    (a terminal only: pipes and logs stay clean; the line is cleared when learning ends). Learning is done once
+    per ruleset and kept on disk, so a user sees this the first time a ruleset is played, and not again."""
+
+    QUIET = 1.0
+
+    def __init__(self, what: str, total: int) -> None:
+        self.what, self.total, self.done = what, total, 0
+        self.start = time.monotonic()
+        self.shown = False
+        self.tty = sys.stderr.isatty()
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self.tty and time.monotonic() - self.start > self.QUIET:
+            sys.stderr.write(f"\r{self.what}: {min(100, 100 * self.done // max(self.total, 1))}%")
+            sys.stderr.flush()
+            self.shown = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * (len(self.what) + 7) + "\r")
+            sys.stderr.flush()
+
+
+__all__ = ["Progress", "once_per_ruleset", "ruleset_key", "shelf"]

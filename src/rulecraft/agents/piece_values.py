@@ -11,6 +11,13 @@ errors), else 0: counters that score come out worth winning, penalty cards worth
 a game where only the number of tricks counts no piece is worth anything by itself, which leaves the
 heuristic as it was. Worked out once per ruleset, from a fixed seed: the same in every run.
 
+Rounds may differ too: in a game whose early rounds
+score nothing and whose later ones score a point each, winning an early round is worth little beside a
+later one. The same hands say so: what winning round k is worth is the mean outcome of the seats whose
+side won it less that of those whose side did not, and a round clearly worth less than a fifth of the
+round worth most is *idle* (``_idle_rounds``): the heuristic then leads and follows low there, keeping
+its strong pieces for the rounds that count.
+
 Learning costs a fraction of a second to a second of CPU, and every process of a run (each worker of
 ``simulate --workers``, each side of ``compare``) would pay it again: the values are kept in the
 user's cache directory (``disk_cache``), one entry per ruleset, keyed by the ruleset's content hash and
@@ -57,19 +64,21 @@ def _kept_or_learnt(st: State) -> PieceValues:
     if kept is not None:
         return kept
     values = _learn(st)
-    shelf("piece-values").put(key, (values.worth, values.own))
+    shelf("piece-values").put(key, (values.worth, values.own, values.idle_rounds))
     return values
 
 
 def _read(entry: Any, n: int) -> PieceValues | None:
-    """The values in a kept entry, or None if it is not two rows of ``n`` numbers."""
-    if not (isinstance(entry, tuple) and len(entry) == 2):
+    """The values in a kept entry, or None if it is not two rows of ``n`` numbers and a row of flags."""
+    if not (isinstance(entry, tuple) and len(entry) == 3):
         return None
-    worth, own = entry
+    worth, own, idle = entry
     for row in (worth, own):
         if not (isinstance(row, tuple) and len(row) == n and all(type(v) is float for v in row)):
             return None
-    return PieceValues(worth, own)
+    if not (isinstance(idle, tuple) and all(type(v) is bool for v in idle)):
+        return None
+    return PieceValues(worth, own, idle)
 
 
 def _learn(st: State) -> PieceValues:
@@ -78,6 +87,7 @@ def _learn(st: State) -> PieceValues:
     team = rs.seats.team_of
     rng = random.Random(SEED)
     samples: list[tuple[list[int], float]] = []  # (the pieces the seat's side took, the seat's outcome)
+    won: list[tuple[set[int], float]] = []  # (the rounds the seat's side won, by number, the seat's outcome)
     moves = 0
     for hand in range(MAX_HANDS):
         if moves >= MOVES:
@@ -91,10 +101,14 @@ def _learn(st: State) -> PieceValues:
         if not world.is_over:
             continue
         sides = _taking_sides(world)
+        winners = _round_winners(world, before)
         for seat in range(rs.seats.count):
             mine = (("seat", seat), ("team", team[seat]))
-            samples.append(([p for p in range(n) if sides[p] in mine], outcome(world, seat, base)))
-    return _clear_values(samples, n, rs.seats.count)
+            y = outcome(world, seat, base)
+            samples.append(([p for p in range(n) if sides[p] in mine], y))
+            won.append(({k for k, w in enumerate(winners, 1) if w is not None and team[w] == team[seat]}, y))
+    values = _clear_values(samples, n, rs.seats.count)
+    return PieceValues(values.worth, values.own, _idle_rounds(won))
 
 
 def _clear_values(samples: list[tuple[list[int], float]], n: int, per_hand: int) -> PieceValues:
@@ -154,6 +168,36 @@ def _inverse(m: list[list[float]]) -> list[list[float]] | None:
                 for j in range(col, 2 * k):
                     row[j] -= f * lead[j]
     return [row[k:] for row in a]
+
+
+def _round_winners(st: State, since: int) -> list[int | None]:
+    """The winner of each round of the hand played since the record's entry ``since``, in order."""
+    return [e.get("winner") for e in st.history.entries[since:]
+            if isinstance(e, dict) and e.get("type") == "round"]
+
+
+IDLE = 0.2  # a round is idle when winning it is clearly worth less than this share of the round worth most
+SURE = 3.0  # standard errors: "clearly" (the bound of an idle round's worth that must lie below)
+
+
+def _idle_rounds(won: list[tuple[set[int], float]]) -> tuple[bool, ...]:
+    """By round number, whether winning it is worth little beside the round worth most: what winning round
+    k is worth is the mean outcome of the samples whose side won it less that of those whose side did not;
+    the round worth most must stand ``CLEAR`` standard errors clear of 0, and an idle round's worth lie
+    ``SURE`` standard errors below ``IDLE`` times that. () where no round is idle."""
+    rounds = max((max(ks) for ks, _ in won if ks), default=0)
+    worth: list[tuple[float, float]] = []
+    for k in range(1, rounds + 1):
+        yes = [y for ks, y in won if k in ks]
+        no = [y for ks, y in won if k not in ks]
+        if len(yes) < 2 or len(no) < 2:
+            worth.append((0.0, math.inf))
+            continue
+        d = statistics.fmean(yes) - statistics.fmean(no)
+        worth.append((d, math.sqrt(statistics.variance(yes) / len(yes) + statistics.variance(no) / len(no))))
+    top = max((d for d, se in worth if d > CLEAR * se), default=0.0)
+    idle = tuple(d + SURE * se < IDLE * top for d, se in worth)
+    return idle if top > 0 and any(idle) else ()
 
 
 def _taking_sides(st: State) -> list[tuple[str, int] | None]:

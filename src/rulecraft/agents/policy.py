@@ -69,16 +69,23 @@ class PieceValues:
 
     worth: tuple[float, ...]
     own: tuple[float, ...]
+    # By round number (1 first): whether winning that round is worth little beside the rounds that count most
+    # (a game whose early rounds score nothing); () where rounds are alike.
+    idle_rounds: tuple[bool, ...] = ()
     # Worked out once, not at every decision: whether anything is clear, and what taking all would be worth.
     anything: bool = field(init=False)
     total: float = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "anything", any(self.worth) or any(self.own))
+        object.__setattr__(self, "anything", any(self.worth) or any(self.own) or any(self.idle_rounds))
         object.__setattr__(self, "total", sum(self.worth))
 
     def __bool__(self) -> bool:
         return self.anything
+
+    def idle(self, round_no: int) -> bool:
+        """Whether winning round ``round_no`` is worth little (see ``idle_rounds``)."""
+        return 0 < round_no <= len(self.idle_rounds) and self.idle_rounds[round_no - 1]
 
     def taking(self, pieces: Sequence[int]) -> float:
         return sum(self.worth[p] for p in pieces)
@@ -154,7 +161,10 @@ def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random,
     def own(pieces: Sequence[int]) -> float:
         return take.own_part(pieces) if take is not None else 0.0
 
+    idle = take is not None and take.idle(d.round_no)  # a round worth little: keep strength for those that count
     if not d.plays:  # leading
+        if idle:
+            return min(plays, key=weakness)[0]
         big = max(len(p.pieces) for _, p in plays)
         up = [mp for mp in plays if mp[1].face_up and len(mp[1].pieces) == big] or plays
         if avoiding:
@@ -176,7 +186,8 @@ def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random,
         so_far = sum(worth(p.pieces) for p in d.plays if p.face_up)  # a face-down play is not the seat's to see
         wins = {id(mp) for _, mp in winning}
         losing = [mp for mp in plays if id(mp) not in wins]
-        worth_winning = [(s, mp) for s, mp in winning if so_far + worth(mp[1].pieces) >= 0]
+        worth_winning = [(s, mp) for s, mp in winning
+                         if so_far + worth(mp[1].pieces) > 0 or (not idle and so_far + worth(mp[1].pieces) == 0)]
         if not worth_winning and losing:
             # Give away what costs most, then the weakest play, or where taking costs the strongest that loses.
             def giving(mp: tuple[Move, Play]) -> tuple[float, tuple[float, float, float]]:
@@ -427,6 +438,21 @@ def give_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) -
 
 
 # ---------------------------------------------------------------------- playouts
+KIND_MOVES = frozenset({"choose", "exchange", "climb"})
+
+
+def kind_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random, kind: str) -> Move | None:
+    """The heuristics' move in a decision of one of the ``KIND_MOVES`` phase kinds, played alike by the
+    default agent and by playouts; None where they have none (a choice the seat's holding says nothing of)."""
+    if kind == "choose":
+        return choose_by_holding(st, seat, moves)
+    if kind == "exchange":
+        return exchange_move(st, seat, moves, rng)
+    if kind == "climb":
+        return climb_move(st, seat, moves, rng)
+    return None
+
+
 def playout_move(st: State, rng: random.Random) -> Move:
     """The move a playout makes for whichever seat is to act (see the module docstring)."""
     moves = st.legal_moves()
@@ -442,14 +468,10 @@ def playout_move(st: State, rng: random.Random) -> Move:
         for m in moves:
             if m.verb == "pass":
                 return m
-    elif kind == "choose":
-        chosen = choose_by_holding(st, seat, moves)
+    elif kind in KIND_MOVES:
+        chosen = kind_move(st, seat, moves, rng, kind)
         if chosen is not None:
             return chosen
-    elif kind == "exchange":
-        return exchange_move(st, seat, moves, rng)
-    elif kind == "climb":
-        return climb_move(st, seat, moves, rng)
     elif kind == "claims":
         if any(m.verb == "accept" for m in itertools.islice(moves, 3)):
             want = "challenge" if _impossible(st, seat) or rng.random() < CHALLENGE_IN_PLAYOUT else "accept"

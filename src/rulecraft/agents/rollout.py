@@ -80,14 +80,15 @@ def outcome(st: State, seat: int, base: list[float]) -> float:
     return sum(held[s] for s in opp) / len(opp) - held[seat]
 
 
-def play_out(st: State, rng: random.Random, depth: int, policy: Policy = playout_move) -> None:
-    """Play ``st`` on in place by ``policy`` for every seat, at most ``depth`` moves."""
-    for _ in range(depth):
+def play_out(st: State, rng: random.Random, depth: int, policy: Policy = playout_move) -> int:
+    """Play ``st`` on in place by ``policy`` for every seat, at most ``depth`` moves; returns the moves made."""
+    for made in range(depth):
         if st.is_over:
-            return
+            return made
         if not st.legal_moves():  # rules that leave a seat nothing to do: the game loop reports it, not the search
-            return
+            return made
         st.apply(policy(st, rng))
+    return depth
 
 
 def sample_world(state: State, seat: int, rng: random.Random, fits: Fits | None = None,
@@ -107,22 +108,29 @@ def sample_world(state: State, seat: int, rng: random.Random, fits: Fits | None 
 
 
 def one_ply(state: State, seat: int, cands: Sequence[Move], rng: random.Random, worlds: int, depth: int,
-            policy: Policy = playout_move, learner: Learner | None = None) -> tuple[Move, int]:
+            policy: Policy = playout_move, learner: Learner | None = None,
+            budget: int | None = None) -> tuple[Move, int]:
     """The candidate with the best mean playout in ``worlds`` sampled worlds (each tried in the same world).
 
     Ties go to the earlier candidate. Returns the move and the number of playouts made. ``learner``: the
-    caller's own (``agents.inference.Learner``), which reads the game's record only once.
+    caller's own (``agents.inference.Learner``), which reads the game's record only once. ``budget``: no
+    further world is sampled once this many moves were played out (so a decision's cost is bounded
+    whatever the length of the hand and the number of candidates: the first world is always played).
     """
     base = match_scores(state)
     totals = [0.0] * len(cands)
     fits = (learner or Learner()).fits(state, seat, rng)
     claim = open_claim(state, seat)
+    made = played = 0
     for _ in range(worlds):
+        if budget is not None and made >= budget:
+            break
         world = sample_world(state, seat, rng, fits, claim)
         for i, move in enumerate(cands):
             st = world.clone()
             st.apply(move)
-            play_out(st, rng, depth, policy)
+            made += 1 + play_out(st, rng, depth, policy)
             totals[i] += outcome(st, seat, base)
+        played += 1
     best = max(range(len(cands)), key=lambda i: (totals[i], -i))
-    return cands[best], worlds * len(cands)
+    return cands[best], played * len(cands)
