@@ -62,13 +62,12 @@ def test_hearts_a_seat_of_penalty_cards_gives_away_its_strongest() -> None:
     assert str(DefaultAgent(5, 0).choose(st, 0)) == "play hA"  # it will never win a trick with it
 
 
-GERMAN_WHIST = Path(__file__).parents[1] / "dogfood" / "german-whist" / "german-whist.yaml"
 
 
 def test_rounds_that_score_nothing_are_learnt_idle_and_the_scoring_ones_not() -> None:
     # German Whist: the first thirteen tricks only decide who draws which card of the stock; the last
     # thirteen score a point each. Random hands show it: winning an early trick is worth little.
-    values = piece_values(Game(load_ruleset(str(GERMAN_WHIST)), 1).new_state())
+    values = piece_values(Game(load_ruleset("german-whist"), 1).new_state())
     early = [values.idle(k) for k in range(1, 14)]
     late = [values.idle(k) for k in range(14, 27)]
     assert sum(early) >= 10
