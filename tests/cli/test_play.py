@@ -293,15 +293,17 @@ def _hand_block(screen: str) -> str:
 
 
 def test_undo_takes_back_the_move_and_the_replies(tmp_path: Path) -> None:
-    term = _start(tmp_path)
+    # The person bids first (seat 1, left of the dealer) and random bots bid on after it: were the
+    # person last to bid after three passes, its bid would win and show it the nest (undo then refused).
+    term = _start(tmp_path, "--seats", "random,human,random,random")
     try:
         before, _ = term.expect(PROMPT)
         term.send("?")
         listing, _ = term.expect(PROMPT)
-        bid = next(m for m in listed_moves(listing) if m.startswith("bid "))
-        term.send(bid)  # the bots bid on; nothing hidden is shown before seat 0 is to act again
+        bid = min((m for m in listed_moves(listing) if m.startswith("bid ")), key=lambda m: int(m.split(" ")[1]))
+        term.send(bid)  # the lowest bid: the bots bid on; nothing hidden is shown before seat 0 is to act again
         after_move, _ = term.expect(PROMPT)
-        assert f"seat 0 (you): {bid}" in after_move
+        assert f"seat 1 (you): {bid}" in after_move
         term.send("undo")
         undone, _ = term.expect(PROMPT)
         assert "undone: your last move and" in undone

@@ -11,9 +11,6 @@ import re
 import pytest
 from regenerate import REGENERATE, ROOT, block, games_table
 
-NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-           "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
-           "twenty-one", "twenty-two", "twenty-three", "twenty-four", "twenty-five"]
 README = ROOT / "README.md"
 
 
