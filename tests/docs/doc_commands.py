@@ -110,7 +110,8 @@ def read_page(rel: str) -> DocPage:
             span = m.group(1).strip()
             if is_command(span) and " " in span:
                 # a form with placeholders, or a bare mention of a command ("`rulecraft play` shows ..."): checked
-                bare = span.startswith("rulecraft ") and len(span.split()) == 2
+                # (a mention names the command and at most its options: "`rulecraft test --mutate` at 90%")
+                bare = span.startswith("rulecraft ") and all(w.startswith("-") for w in span.split()[2:])
                 concrete = span.startswith(("pip ", ".venv/bin/pip ")) or not (bare or PLACEHOLDER.search(span))
                 page.commands.append(DocCommand(rel, n, span, inline=True, synopsis=not concrete))
     return page
