@@ -118,7 +118,7 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, mutate: bool, coverage: bool, 
     """Run rule scenarios (YAML files, or directories of them) and report like pytest.
 
     With --mutate, measure what the scenarios pin down instead; with --coverage, which rules they exercise.
-    With no PATHS, the bundled rulesets' scenarios; a bundled ruleset's name (rook) or a path that does
+    With no PATHS, the bundled rulesets' scenarios; a bundled ruleset's name (GAME) or a path that does
     not exist here but names bundled ones (tests/scenarios/GAME) means those.
     """
     from rulecraft.cli.inputs import input_paths

@@ -132,7 +132,7 @@ def piece_order(rs: Ruleset) -> Callable[[str], int]:
 
 
 def table_header(rs: Ruleset, view: dict[str, Any], lang: str | None = None) -> str:
-    """``=== Rook — hand 2, bidding ===``: the game, the hand and the phase."""
+    """``=== TITLE — hand 2, PHASE ===``: the game, the hand and the phase."""
     phase = named(rs, "phases", view["phase"], lang) if view.get("phase") else (
         "game over" if "result" in view else "–")
     return f"=== {rs.title} — hand {view.get('hand_number')}, {phase} ==="

@@ -403,33 +403,27 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
                                  headers={"content-disposition": f'attachment; filename="rulecraft-{table.key}.jsonl"'})
 
     # ------------------------------------------------------------------ explain, replay, compare
-    async def explain(request: Request) -> Response:
-        from rulecraft.web.pages import explain_context
-
+    async def ruleset_page(request: Request, action: str, what: str, make: Any, template: str) -> Response:
+        """A page about one ruleset (``ref``): the form to pick one first when none is named."""
         args = dict(request.query_params)
         if not args.get("ref"):
             local = await run_in_threadpool(catalog.local)
-            return page(request, "pick.html", action="/explain", what="explain", bundled=catalog.bundled(),
-                        local=local)
+            return page(request, "pick.html", action=action, what=what, bundled=catalog.bundled(), local=local)
         try:
-            context = await run_in_threadpool(explain_context, catalog, args)
+            context = await run_in_threadpool(make, catalog, args)
         except RulecraftError as exc:
             return problem(request, exc)
-        return page(request, "explain.html", **context)
+        return page(request, template, **context)
+
+    async def explain(request: Request) -> Response:
+        from rulecraft.web.pages import explain_context
+
+        return await ruleset_page(request, "/explain", "explain", explain_context, "explain.html")
 
     async def howto(request: Request) -> Response:
         from rulecraft.web.pages import howto_context
 
-        args = dict(request.query_params)
-        if not args.get("ref"):
-            local = await run_in_threadpool(catalog.local)
-            return page(request, "pick.html", action="/howto", what="read how to play", bundled=catalog.bundled(),
-                        local=local)
-        try:
-            context = await run_in_threadpool(howto_context, catalog, args)
-        except RulecraftError as exc:
-            return problem(request, exc)
-        return page(request, "howto.html", **context)
+        return await ruleset_page(request, "/howto", "read how to play", howto_context, "howto.html")
 
     async def replay_form(request: Request) -> Response:
         local = await run_in_threadpool(catalog.local)
