@@ -256,7 +256,10 @@ def variable_text(rs: Ruleset, spec: VarSpec, value: Any, seats: Seats) -> str:
     """A declared variable's value; a per-seat or per-team one spelled out (``seat 0: 5, seat 1: 3``)."""
     if spec.per in ("seat", "team") and isinstance(value, list):
         labels = [f"seat {i}" if spec.per == "seat" else team_label(rs, i) for i in range(len(value))]
-        return ", ".join(f"{labels[i]}: {value_text(rs, None, v, seats)}" for i, v in enumerate(value))
+        texts = [value_text(rs, None, v, seats) for v in value]
+        # entries that are lists themselves (each seat's dice) are told apart by semicolons
+        between = "; " if any(", " in t for t in texts) else ", "
+        return between.join(f"{labels[i]}: {t}" for i, t in enumerate(texts))
     return value_text(rs, spec.name, value, seats)
 
 

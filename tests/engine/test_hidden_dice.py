@@ -116,7 +116,8 @@ def test_a_show_as_the_hand_ends_reaches_every_view_and_log(rs: Ruleset) -> None
         shows = [json.loads(line) for line in log_lines(st, viewer=seat) if '"show"' in line]
         assert shows == [{"type": "show", "variables": {"cup": cups}}]
     line = event_text(shows[0], Seats(("a", "b", "c")), rs)
-    assert line == f"shown to all: cup: seat 0: {cups[0]}, seat 1: {cups[1]}, seat 2: {cups[2]}"
+    dice = [", ".join(map(str, cup)) for cup in cups]
+    assert line == f"shown to all: cup: seat 0: {dice[0]}; seat 1: {dice[1]}; seat 2: {dice[2]}"
 
 
 def test_a_show_during_the_hand_makes_the_dice_public_until_it_ends(tmp_path: Path) -> None:

@@ -160,3 +160,18 @@ def test_generated_pieces_fill_their_names_from_their_attributes(tmp_path: Path)
     assert names.term("pieces", "cups-2", "it") == "2 di cups"
     assert names.lookup("Asso", "pieces") == []
     assert names.lookup("2 di cups", "pieces") == ["cups-2"]
+
+
+def test_an_overlay_deleting_what_its_base_names_loads_and_a_misspelt_name_still_does_not(tmp_path: Path) -> None:
+    """Hearts' base names its pass phase and shows 'passes'; an overlay without the pass deletes the phase:
+    the base's name for it names nothing now (no mistake), while a name nothing ever declared stays one."""
+    path = tmp_path / "no-pass.yaml"
+    path.write_text("extends: hearts\nname: no-pass\nhand:\n  phases:\n    - {id: pass, $delete: true}\n",
+                    encoding="utf-8")
+    rs = load_ruleset(str(path))
+    assert "pass" not in [p.id for p in rs.phases]
+    assert "pass" not in rs.display.names.terms.get("phases", {})
+    path.write_text(path.read_text(encoding="utf-8") + "display:\n  names:\n    phases: {pas: {en: passing}}\n",
+                    encoding="utf-8")
+    with pytest.raises(RuleFileError, match=r"no-pass.yaml:8:14: error: unknown phase 'pas'"):
+        load_ruleset(str(path))

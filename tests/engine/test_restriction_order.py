@@ -19,6 +19,7 @@ def _hearts_with_high(first: bool) -> Ruleset:
     """Hearts without its pass, with one more follow restriction before or after follow-suit."""
     data = copy.deepcopy(ruleset("hearts").composed.data)  # type: ignore[union-attr]
     data["hand"]["phases"] = [p for p in data["hand"]["phases"] if p["id"] != "pass"]
+    data["display"]["names"]["phases"].pop("pass")  # (its name, too: built from data, no overlay deleted it)
     play = next(p for p in data["hand"]["phases"] if p["id"] == "play")
     rules = [r for r in play["follow"]["restrictions"] if r["id"] == "follow-suit"]
     play["follow"]["restrictions"] = [HIGH, *rules] if first else [*rules, HIGH]

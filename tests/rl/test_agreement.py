@@ -1,7 +1,7 @@
 """The incremental observation (``rl.seatview``) is exactly the reference rebuilt whole (tests/rl/rl_reference.py).
 
-Along seeded random games of every bundled ruleset (and two dogfood games: a stock drawn from, and
-a dummy whose partner decides for it), views of every seat, of everything and of no seat, with and
+Along seeded random games of every bundled ruleset (among them a stock drawn from, Crazy Eights, and
+a dummy whose partner decides for it, Dummy Whist), views of every seat, of everything and of no seat, with and
 without the information-state section, are asked at irregular intervals (so each catches up over a
 different number of moves) and compared with the reference, byte for byte. A view handed a state
 that does not continue the one it saw last (another world dealt from the same table, another game)
@@ -11,7 +11,6 @@ must start again, not patch.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,9 +24,7 @@ from rulecraft.rl.pettingzoo import env
 from rulecraft.rl.seatview import SeatView
 from rulecraft.rules.registry import list_bundled
 
-DOGFOOD = Path(__file__).resolve().parents[1] / "dogfood"
-REFS = [*list_bundled(), str(DOGFOOD / "crazy-eights" / "crazy-eights.yaml"),
-        str(DOGFOOD / "dummy-whist" / "dummy-whist.yaml")]
+REFS = list_bundled()
 
 
 @pytest.mark.parametrize("ref", REFS)

@@ -646,6 +646,7 @@ def _build_names(b: Builder, rs: Ruleset, data: dict[str, Any], disp: dict[str, 
     if declared and default not in languages:
         b.ref(disp.get("default_language"), languages, "language")
     known = _nameable(rs, data, reuse)
+    removed: frozenset[str] = getattr(rs.composed, "removed_ids", frozenset())
     patch_ids = _patch_ids(data) if reuse is None else reuse.of("patch ids", data.get("options"),
                                                                 lambda _: _patch_ids(data))
     terms: dict[str, dict[str, NamesByLang]] = {c: {} for c in NAME_CATEGORIES}
@@ -659,7 +660,7 @@ def _build_names(b: Builder, rs: Ruleset, data: dict[str, Any], disp: dict[str, 
         for key, per_lang in (table.get(category) or {}).items():
             if key in known[category]:
                 terms[category].setdefault(str(key), {}).update(_names_of(b, per_lang, languages))
-            elif _declared_by_patch(key, patch_ids):  # named for the choices that add it; absent here
+            elif _declared_by_patch(key, patch_ids) or key in removed:  # added by a choice, or deleted
                 _check_languages(b, per_lang, languages)
             else:
                 _unknown(b, table[category], key, sorted(known[category]), NAMED[category])
@@ -690,7 +691,7 @@ def _build_show(b: Builder, rs: Ruleset, show: dict[str, Any]) -> dict[str, str]
         for name in show.get(place) or ():
             if name in rs.var_index:
                 out[str(name)] = place
-            else:
+            elif name not in getattr(rs.composed, "removed_ids", frozenset()):  # (an overlay deleted it)
                 b.ref(name, rs.var_index, "variable")
     return out
 

@@ -189,6 +189,9 @@ class Composed:
     # Items a layer added to a list merged by id, whose id is close to one already there (rule path ->
     # (the id written, the id it may have meant)): a problem inside one likely means a misspelt id.
     near_misses: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # The ids of list items and the keys a layer or a choice deleted: a display name written for one
+    # (a base file naming its phase, an overlay removing the phase) names nothing now, and is no mistake.
+    removed_ids: frozenset[str] = frozenset()
 
     _provenance: Provenance | None = None
 
@@ -336,8 +339,14 @@ def compose_documents(docs: list[YamlDocument], options: dict[str, str], preset:
         files=[d.file for d in docs],
         make_provenance=lambda: build_provenance(data, file_layers, regions, provenance_deleted),
         options=opts, presets=presets, preset=preset, ref=ref, layers=labels, chosen_by=chosen_by,
-        near_misses=near_misses,
+        near_misses=near_misses, removed_ids=_removed_ids(provenance_deleted),
     )
+
+
+def _removed_ids(deleted: list[ProvenanceEntry]) -> frozenset[str]:
+    """The id of each deleted list item, the key of each deleted mapping entry."""
+    return frozenset(str(e.value["id"]) if isinstance(e.value, dict) and "id" in e.value and e.path.endswith("]")
+                     else e.path.rsplit(".", 1)[-1] for e in deleted)
 
 
 @dataclass(frozen=True)
