@@ -47,7 +47,7 @@ class SeatView:
 
     __slots__ = ("_active", "_at", "_cells", "_cnt_at", "_db", "_fd", "_hand", "_hlast", "_hlen", "_known", "_loc", "_owned",
                  "_phase", "_rows", "_seen", "_sel", "_shown", "_shown_vars", "_slots", "_to_act", "_tricks", "_vars",
-                 "_vis_at", "_zero", "enc", "mv", "recall", "sees", "vec", "viewer")
+                 "_vis_at", "_zero", "enc", "mv", "recall", "vec", "viewer")
 
     def __init__(self, enc: Encoding, viewer: int | None, recall: bool = False) -> None:
         self.enc = enc
@@ -59,7 +59,6 @@ class SeatView:
         self.mv: Any = memoryview(self.vec)  # type: ignore[arg-type]
         self._zero: Any = memoryview(np.zeros(self.vec.size, np.float32))  # type: ignore[arg-type]
         self._at = enc.offsets(recall)
-        self.sees = enc.zone_sees(viewer)
         self._cells = enc.piece_cells(viewer)
         self._slots = enc.var_slots()
         # Variables that show only to a seat a rule names: that seat may change while the value does not.
@@ -206,7 +205,8 @@ class SeatView:
             width = enc.var_width(i)
             mv[at:at + width] = self._zero[:width]
             enc.write_variable(i, shown, mv, at)
-        self._vars = [list(v) if isinstance(v, list) else v for v in st.vars]
+        if old is None or st.vars != old:  # (a seat a rule names changed, not a value: the copy stands)
+            self._vars = [list(v) if isinstance(v, list) else v for v in st.vars]
 
     # -------------------------------------------------------------- the record
     def _recent(self, st: Board) -> None:
