@@ -45,9 +45,9 @@ def observe(enc: Encoding, st: Board, viewer: int | None, selection: tuple[int, 
 class SeatView:
     """The observation vector of ``viewer`` (a seat, None: everything, PUBLIC: no seat), kept up to date."""
 
-    __slots__ = ("_active", "_at", "_cells", "_cnt_at", "_db", "_fd", "_hand", "_hlast", "_hlen", "_known", "_loc", "_owned",
-                 "_phase", "_rows", "_seen", "_sel", "_shown", "_shown_vars", "_slots", "_to_act", "_tricks", "_vars",
-                 "_vis_at", "_zero", "enc", "mv", "recall", "vec", "viewer")
+    __slots__ = ("_active", "_at", "_cells", "_cnt_at", "_db", "_fd", "_hand", "_hlast", "_hlen", "_known", "_loc",
+                 "_owned", "_owners", "_phase", "_rows", "_seen", "_sel", "_shown", "_shown_vars", "_slots", "_to_act",
+                 "_tricks", "_vars", "_vis_at", "_zero", "enc", "mv", "recall", "vec", "viewer")
 
     def __init__(self, enc: Encoding, viewer: int | None, recall: bool = False) -> None:
         self.enc = enc
@@ -64,6 +64,7 @@ class SeatView:
         # Variables that show only to a seat a rule names: that seat may change while the value does not.
         self._owned = viewer is not None and any(v.visibility == "owner" and v.per not in ("seat", "team")
                                                  for v in enc.rs.variables)
+        self._owners: tuple[Any, ...] = ()  # the seats those variables' rules named when last read
         if viewer is not None and 0 <= viewer < enc.seats:
             self.mv[self._at["seat"] + viewer] = 1.0
         n = enc.rs.pieces.count
@@ -117,7 +118,8 @@ class SeatView:
             mv[at["hand"]] = float(st.hand_no)
             self._hand = st.hand_no
         self._pieces(st)
-        if self._owned or st.vars != self._vars:
+        if (st.vars != self._vars or st.shown_vars != self._shown_vars
+                or (self._owned and self._owners_of(st) != self._owners)):  # (a value, a show, a seat a rule names)
             self._variables(st)
         self._recent(st)
         if selection or self._sel:
@@ -207,6 +209,12 @@ class SeatView:
             enc.write_variable(i, shown, mv, at)
         if old is None or st.vars != old:  # (a seat a rule names changed, not a value: the copy stands)
             self._vars = [list(v) if isinstance(v, list) else v for v in st.vars]
+        if self._owned:
+            self._owners = self._owners_of(st)
+
+    def _owners_of(self, st: Board) -> tuple[Any, ...]:
+        """The seats the rules of variables shown to one seat name now (``engine.views.sees_variable``)."""
+        return tuple(v.owner(st.ctx) for v in self.enc.rs.variables if v.owner is not None)
 
     # -------------------------------------------------------------- the record
     def _recent(self, st: Board) -> None:
