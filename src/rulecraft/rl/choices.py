@@ -66,17 +66,20 @@ def options(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
             return _face_down_options(enc, legal, prefix)
         return Options(*_claim_options(enc, legal, prefix))  # type: ignore[arg-type]
     k = len(prefix)
+    last = k + 1
     ends: dict[int, Move] = {}
     more: set[int] = set()
     complete: Move | None = None
-    for toks, m in cands:
-        if len(toks) == k:
+    for toks, m in cands:  # (once per legal move at every step: each length read once)
+        n = len(toks)
+        if n == last:
+            if toks[k] not in ends:
+                ends[toks[k]] = m
+        elif n == k:
             complete = complete or m
-        elif len(toks) == k + 1:
-            ends.setdefault(toks[k], m)
         else:
             more.add(toks[k])
-    return Options(sorted(ends.keys() | more), complete, ends, more)
+    return Options(sorted(ends.keys() | more) if more else sorted(ends), complete, ends, more)
 
 
 def legal_actions(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
