@@ -307,9 +307,10 @@ PUBLIC_WORDS: dict[str, str | None] = {
     "last_player": "last played", "last_play": "last play", "passed": "passed", "finished": "out",
     "decided": "have chosen", "claims": "claims on the pile", "challengeable": "may be challenged",
     "may_claim": "may claim", "turn_value": "claim now", "previous": "last claim", "pile": "pieces in the pile",
-    "removed": "removed", "backwards": "order reversed",
+    "removed": "removed", "backwards": "order reversed", "may_pass": "may pass", "counts": "pieces a claim",
     "attribute": None, "challenge_until": None, "asked_after": None, "naming": None, "calls_any_seat": None,
     "reveals": None, "totals": None,
+    "over_claims": "may claim more than exist",
 }
 SEAT_KEYS = frozenset({"to_play", "responding", "last_player", "asking", "before_turn_of"})
 SEAT_LISTS = frozenset({"passed", "finished", "decided"})
@@ -335,6 +336,8 @@ def public_rows(public: dict[str, Any], seats: Seats) -> list[tuple[str, str]]:
             text = seats.name(value)
         elif key in SEAT_LISTS and isinstance(value, list):
             text = ", ".join(seats.name(v) for v in value)
+        elif key == "counts" and isinstance(value, list) and len(value) == 2:
+            text = f"{value[0]} to {value[1]}" if value[0] != value[1] else str(value[0])
         elif isinstance(value, dict):
             text = _claim_words(value, seats)
         elif isinstance(value, list) and value and all(isinstance(x, dict) for x in value):

@@ -52,10 +52,13 @@ def test_a_hand_is_grouped_under_the_suits_names_and_unplayable_cards_are_dimmed
 
 def test_the_claims_picture_is_said_in_words() -> None:
     public = {"attribute": "rank", "claims": [{"seat": 1, "value": "5", "count": 2}], "pile": 2,
-              "challengeable": {"seat": 1, "value": "5", "count": 2}, "passed": [2, 3], "challenge_until": "x"}
+              "challengeable": {"seat": 1, "value": "5", "count": 2}, "passed": [2, 3], "challenge_until": "x",
+              "may_pass": False, "counts": [1, 4], "over_claims": False}
     rows = dict(public_rows(public, SEATS))
     assert rows == {"claims on the pile": "seat 1 (a): 2 × 5", "pieces in the pile": "2",
-                    "may be challenged": "seat 1 (a): 2 × 5", "passed": "seat 2 (b), seat 3 (c)"}
+                    "may be challenged": "seat 1 (a): 2 × 5", "passed": "seat 2 (b), seat 3 (c)",
+                    "may pass": "no", "pieces a claim": "1 to 4",
+                    "may claim more than exist": "no"}
 
 
 def test_a_nil_bid_is_a_button_saying_nil() -> None:

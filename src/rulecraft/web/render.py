@@ -138,10 +138,10 @@ def moves_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
             continue
         pick.append(Markup('<button class="confirm" data-verb="{}" disabled>{} selected</button>').format(
             verb, label(rs, "verbs", verb, lang)))
-    hint = Markup('<span class="note">Choose pieces (click, or Tab and Enter), then confirm.</span>') if verbs else ""
-    if "legal_count" in view:  # (too many moves to send: the pieces chosen are checked when confirmed)
-        hint = Markup('<span class="note">{} possible plays: choose pieces (click, or Tab and Enter), then '
-                      'confirm.</span>').format(view["legal_count"])
+    # (With too many moves to send, view["legal_count"] says how many: the pieces chosen are checked when
+    # confirmed. A player has no use for that number, so the hint is the same.)
+    hint = Markup('<span class="note">Choose pieces (click, or Tab and Enter), then confirm.</span>') if (
+        verbs or "legal_count" in view) else ""
     return Markup('<div id="moves" data-legal="{}">{}{}{}</div>').format(
         json.dumps(legal, ensure_ascii=False), Markup(" ").join(buttons), Markup(" ").join(pick), hint)
 
