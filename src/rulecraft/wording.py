@@ -286,9 +286,12 @@ def variable_label(rs: Ruleset | None, label: str) -> str:
 def _shown_parts(event: dict[str, Any], seats: Seats, rs: Ruleset | None, lang: str | None) -> list[str]:
     """What a ``show`` event made public: pieces with where they lie, variables with their values."""
     parts = []
+    by_place: dict[str, list[str]] = {}  # the place said once for all its pieces (a dummy's thirteen cards)
     for type_id, where in event.get("pieces") or ():
         what = piece_text(rs, str(type_id), lang=lang) if rs is not None else str(type_id)
-        parts.append(f"{what} in {zone_label(rs, str(where)) if rs is not None else where}")
+        by_place.setdefault(str(where), []).append(what)
+    for where, pieces in by_place.items():
+        parts.append(f"{', '.join(pieces)} in {zone_label(rs, where) if rs is not None else where}")
     for label, value in (event.get("variables") or {}).items():
         name = label.partition("[")[0]
         spec = rs.variables[rs.var_index[name]] if rs is not None and name in rs.var_index else None

@@ -86,3 +86,11 @@ def test_the_end_of_hand_sheet_says_who_took_what_and_the_running_scores() -> No
     assert [r[:4] for r in rows] == [["seat", "0", "(you)", "1"], ["seat", "1", "(a)", "0"],
                                      ["seat", "2", "(b)", "2"], ["seat", "3", "(c)", "0"]]
     assert rows[2][-2] == "20"  # the running score
+
+
+def test_pieces_shown_in_one_place_are_said_with_the_place_once() -> None:
+    from rulecraft.wording import event_text
+
+    rs = load_ruleset("hearts")
+    shown = {"type": "show", "pieces": [["h2", "hand[1]"], ["c2", "hand[0]"], ["h3", "hand[1]"]]}
+    assert event_text(shown, SEATS, rs) == "shown to all: h2, h3 in hand (seat 1); c2 in hand (seat 0)"
