@@ -86,6 +86,17 @@ def test_the_end_of_hand_sheet_says_who_took_what_and_the_running_scores() -> No
     assert [r[:4] for r in rows] == [["seat", "0", "(you)", "1"], ["seat", "1", "(a)", "0"],
                                      ["seat", "2", "(b)", "2"], ["seat", "3", "(c)", "0"]]
     assert rows[2][-2] == "20"  # the running score
+    assert "<th scope=\"col\">tricks won</th>" in sheet  # Hearts' players say tricks
+
+
+@pytest.mark.parametrize(("ref", "word"), [("hearts", "trick"), ("big-two", "round")])
+def test_the_table_calls_a_round_what_the_games_players_call_it(ref: str, word: str) -> None:
+    rs = load_ruleset(ref)
+    view: dict[str, Any] = Game(rs, 1).new_state().view(0)
+    piece = rs.pieces.types[0].id
+    events = [{"type": "hand", "number": 1}, {"type": "move", "seat": 1, "move": f"play {piece}"}]
+    page = text(str(table_html(rs, view, events, SEATS)))
+    assert f"this {word}" in page and re.search(rf"\b{word}s\s+0", page), page[:600]
 
 
 def test_pieces_shown_in_one_place_are_said_with_the_place_once() -> None:
