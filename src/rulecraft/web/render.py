@@ -110,7 +110,7 @@ def zones_html(rs: Ruleset, view: dict[str, Any], lang: str | None, in_play: lis
         pieces = Markup("").join(piece_html(rs, t, lang) for t in shown)
         backs = back_html(min(hidden, BACKS_SHOWN)) if hidden else Markup("")
         more = Markup('<span class="note">+{}</span>').format(hidden - BACKS_SHOWN) if hidden > BACKS_SHOWN else ""
-        out.append(Markup('<div class="zone" data-zone="{}"><span class="zlabel">{} ({})</span>{}{}{}</div>').format(
+        out.append(Markup('<div class="zone" data-zone="{}"><span class="zlabel">{}: {}</span>{}{}{}</div>').format(
             zlabel, words_of(zone_label(rs, zlabel)), count, pieces, backs, more))
     return Markup("").join(out)
 
