@@ -12,7 +12,8 @@ equally strong, X's expected share would be 1 / number of teams: that is the lin
 
 ``--games all`` is every bundled game and every game in tests/dogfood/ (as ``bench_default_agent.py`` lists
 them); a match of any game is cut at ``MAX_HANDS`` hands (its own for the games named there, else
-``ALL_HANDS``), the highest total winning.
+``ALL_HANDS``), the highest total winning. Each line ends with whether the interval lies wholly above the
+even share (``above``; issue 37 asks it of ``default`` against ``random`` in every game) or not.
 
 Each line also gives the searching agents' mean playouts per decision when asked (--count), and the
 wall time of the pair.
@@ -122,7 +123,7 @@ def main() -> None:
         lo, hi = r["ci95"]  # type: ignore[misc]
         print(f"{game:9} {args.x} vs {args.y}: won {r['wins']:g}/{r['games']} = {100 * r['rate']:.1f}% "  # type: ignore[operator]
               f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}); even share {100 * r['even']:.1f}%  "  # type: ignore[operator]
-              f"[{r['seconds']:.0f} s]", flush=True)
+              f"{'above' if lo > r['even'] else 'NOT above'}  [{r['seconds']:.0f} s]", flush=True)  # type: ignore[operator]
 
 
 if __name__ == "__main__":
