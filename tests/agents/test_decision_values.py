@@ -6,6 +6,9 @@ from __future__ import annotations
 import random
 
 from rulecraft.agents.decision_values import Sample, Search, fit
+from rulecraft.engine.moves import Move
+
+PASS, BID, DOUBLE = Move("pass"), Move("bid", value="1"), Move("double")
 
 
 def _decision(hand: tuple[int, ...], level: int, outcomes: dict[str, float]) -> list[Sample]:
@@ -24,9 +27,9 @@ def test_a_bid_is_made_with_the_hands_that_made_it_pay_and_passed_with_the_other
         bid = worth + (30.0 if 0 in hand else -30.0) + rng.gauss(0, 5)
         samples += _decision(hand, 0, {"pass": worth + rng.gauss(0, 5), "bid": bid})
     values = fit(samples, 8)
-    search = Search(["pass", "bid"], ["pass", "bid"])  # type: ignore[list-item]
-    assert values.best(search, (0, 3, 5)) == "bid"
-    assert values.best(search, (1, 3, 5)) == "pass"
+    search = Search([PASS, BID], ["pass", "bid"])
+    assert values.best(search, (0, 3, 5)) is BID
+    assert values.best(search, (1, 3, 5)) is PASS
     assert values.hand_strength((0, 3, 5)) > values.hand_strength((1, 3, 5))
 
 
@@ -41,12 +44,12 @@ def test_passing_a_low_contract_and_a_high_one_are_learnt_apart() -> None:
         gain = 40.0 if level == 8 else -40.0
         samples += _decision(hand, level, {"pass": rng.gauss(0, 5), "double": gain + rng.gauss(0, 5)})
     values = fit(samples, 8)
-    search = Search(["pass", "double"], ["pass", "double"])  # type: ignore[list-item]
-    assert values.best(search, (1, 2, 3), (8, 0)) == "double"
-    assert values.best(search, (1, 2, 3), (1, 0)) == "pass"
+    search = Search([PASS, DOUBLE], ["pass", "double"])
+    assert values.best(search, (1, 2, 3), (8, 0)) is DOUBLE
+    assert values.best(search, (1, 2, 3), (1, 0)) is PASS
 
 
 def test_a_label_seen_too_rarely_is_unknown() -> None:
     samples = _decision((0, 1), 0, {"pass": 0.0, "bid": 1.0}) * 3  # 3 samples of each label: fewer than needed
     values = fit(samples, 4)
-    assert values.best(Search(["pass", "bid"], ["pass", "bid"]), (0, 1)) is None  # type: ignore[list-item]
+    assert values.best(Search([PASS, BID], ["pass", "bid"]), (0, 1)) is None
