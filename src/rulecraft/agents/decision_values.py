@@ -34,8 +34,11 @@ it bids a level only where hands like its own, played out, did better with the c
 without; a label with fewer than ``MIN_SAMPLES`` samples is unknown, and the decision is searched by
 playouts within a budget.
 
-Learning plays at most ``PLAYOUTS`` playouts (a few seconds of CPU at most, once per ruleset, from a fixed
-seed: the same in every run) and is kept in the user's cache directory like ``agents.piece_values``.
+A stage ends after a third of ``PLAYOUTS`` playouts, or sooner once every label met in it has a third of
+``ENOUGH`` samples: a ruleset with few labels (an auction of three bids) learns them at a fraction of the cost
+(its playouts may be dear: a whole climbing hand each). Learning plays at most ``PLAYOUTS`` playouts (a few
+seconds of CPU at most, once per ruleset, from a fixed seed: the same in every run; its progress is shown on
+a terminal past a second) and is kept in the user's cache directory like ``agents.piece_values``.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ MIN_SAMPLES = 6
 SHRINK = 8.0
 PRIOR = 12.0
 SEED = 20270137
+ENOUGH = 150  # samples of every label met: enough to learn from (a stage ends at a third of this)
 STAGES = 3  # learning's stages: the first explores at random, each later one plays as learnt before it
 EXPLORE = 0.3  # past the first stage, the share of searched decisions still played at random
 TINY = 1e-9  # keeps a slope's equation solvable where its feature never varies (no auction)
@@ -161,20 +165,22 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
     """Play hands by ``plan`` and play out every candidate of its searched decisions (see the module docstring)."""
     rng = random.Random(SEED)
     samples: list[Sample] = []
-    playouts = 0
-    stage = 0
+    per_stage = PLAYOUTS // STAGES
+    stage = made = 0  # the stage, and the playouts made in it
+    counts: dict[str, int] = {}  # samples of each label in this stage
     so_far: DecisionValues | None = None  # the values fitted at the last stage's end (None in the first)
-    with Progress(f"learning the decisions of {rs.name}", PLAYOUTS) as progress:
+    with Progress(f"learning the decisions of {rs.name}", per_stage * STAGES) as progress:
         for hand in range(MAX_HANDS):
-            if playouts >= PLAYOUTS:
-                break
-            if playouts * STAGES >= (stage + 1) * PLAYOUTS:
-                stage += 1
+            if made >= per_stage or (counts and min(counts.values()) >= ENOUGH // STAGES):
+                progress.update(per_stage - made)  # (a stage ended early counts as whole)
+                stage, made, counts = stage + 1, 0, {}
+                if stage == STAGES:
+                    break
                 so_far = fit(samples, rs.pieces.count)
             st = Game(rs, seed=SEED + hand, max_hands=1).new_state()
             st.hand_limit = st.hand_no
             for _ in range(MAX_MOVES):
-                if st.is_over or playouts >= PLAYOUTS:
+                if st.is_over or made >= per_stage:
                     break
                 legal = st.legal_moves()
                 if not legal:
@@ -195,8 +201,10 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                     mean = sum(ys) / len(ys)
                     samples.extend(Sample(held, name, level, doubling, y, y - mean)
                                    for name, y in zip(move.labels, ys, strict=True))
-                    playouts += len(move.cands)
+                    made += len(move.cands)
                     progress.update(len(move.cands))
+                    for name in move.labels:
+                        counts[name] = counts.get(name, 0) + 1
                     chosen = None
                     if so_far is not None and rng.random() >= EXPLORE:
                         chosen = so_far.best(move, held, (level, doubling))
