@@ -81,6 +81,9 @@ for _name, _kinds in SEARCHED.items():
 
 GAMES = ["rook", "luk-fu", "tien-gow", "yukushi", "doubt"]
 MAX_HANDS = {"rook": 6, "luk-fu": 4, "tien-gow": 4}  # long matches: the first hands, highest total wins
+# A match ranked by who is left (dice lost one a round): cut at 4 rounds every seat still stands, every match is a
+# four-way tie and each side reads exactly the even share; 40 rounds end any match of four seats of five dice.
+MAX_HANDS["liars-dice"] = 40
 ALL_HANDS = 4  # hands per match of the other games, with --games all
 
 
