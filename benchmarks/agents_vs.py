@@ -9,10 +9,14 @@ equally strong, X's expected share would be 1 / number of teams: that is the lin
     .venv/bin/python benchmarks/agents_vs.py mc:20 default -n 60
     .venv/bin/python benchmarks/agents_vs.py ismcts:100000:0.02s mc:100000:0.02s -n 60   # equal time per decision
     .venv/bin/python benchmarks/agents_vs.py default random -n 100 --games all   # every bundled and dogfood game
+    .venv/bin/python benchmarks/agents_vs.py default random -n 40 --up-to 400 --games all   # as many as it takes
 
 ``--games all`` is every bundled game and every game in tests/dogfood/ (as ``bench_default_agent.py`` lists
 them); a match of any game is cut at ``MAX_HANDS`` hands (its own for the games named there, else
-``ALL_HANDS``), the highest total winning.
+``ALL_HANDS``), the highest total winning. Each line ends with whether the interval lies wholly above the
+even share (``above``; issue 37 asks it of ``default`` against ``random`` in every game) or not. With
+``--up-to M``, a game whose interval still reaches the even share after N games plays further batches of N
+(on new seeds) until it does not or M games are played: a game of much luck needs more games to tell.
 
 Each line also gives the searching agents' mean playouts per decision when asked (--count), and the
 wall time of the pair.
@@ -77,30 +81,42 @@ for _name, _kinds in SEARCHED.items():
 
 GAMES = ["rook", "luk-fu", "tien-gow", "yukushi", "doubt"]
 MAX_HANDS = {"rook": 6, "luk-fu": 4, "tien-gow": 4}  # long matches: the first hands, highest total wins
+# A match ranked by who is left (dice lost one a round): cut at 4 rounds every seat still stands, every match is a
+# four-way tie and each side reads exactly the even share; 40 rounds end any match of four seats of five dice.
+MAX_HANDS["liars-dice"] = 40
 ALL_HANDS = 4  # hands per match of the other games, with --games all
 
 
-def measure(game: str, n: int, x: str, y: str, workers: int, seed: int, max_hands: int | None = None
-            ) -> dict[str, object]:
+def measure(game: str, n: int, x: str, y: str, workers: int, seed: int, max_hands: int | None = None,
+            up_to: int = 0) -> dict[str, object]:
+    """X's share of the wins over ``n`` games; with ``up_to``, further batches of ``n`` (new seeds) while the
+    interval still reaches down to the even share, up to ``up_to`` games in all."""
     rs = load_ruleset(game)
     seats, team = rs.seats.count, rs.seats.team_of
+    even = 1 / len(rs.seats.teams)
     wins = 0.0
     played = 0
     start = time.perf_counter()
-    for seat in range(seats):
-        agents = [x if team[s] == team[seat] else y for s in range(seats)]
-        k = n // seats + (1 if seat < n % seats else 0)
-        if not k:
-            continue
-        spec = RunSpec.make(game, {}, None, agents, seed + seat, max_hands or MAX_HANDS.get(game))
-        for rec in run_games(spec, k, workers=workers):
-            teams = {team[w] for w in rec["winners"]}
-            if team[seat] in teams:
-                wins += 1 / len(teams)
-            played += 1
-    lo, hi = wilson(wins, played)
+    batch = 0
+    while True:
+        for seat in range(seats):
+            agents = [x if team[s] == team[seat] else y for s in range(seats)]
+            k = n // seats + (1 if seat < n % seats else 0)
+            if not k:
+                continue
+            spec = RunSpec.make(game, {}, None, agents, seed + batch * seats + seat,
+                                max_hands or MAX_HANDS.get(game))
+            for rec in run_games(spec, k, workers=workers):
+                teams = {team[w] for w in rec["winners"]}
+                if team[seat] in teams:
+                    wins += 1 / len(teams)
+                played += 1
+        batch += 1
+        lo, hi = wilson(wins, played)
+        if lo > even or played + n > up_to:
+            break
     return {"game": game, "games": played, "wins": wins, "rate": wins / played, "ci95": (lo, hi),
-            "even": 1 / len(rs.seats.teams), "seconds": time.perf_counter() - start}
+            "even": even, "seconds": time.perf_counter() - start}
 
 
 def main() -> None:
@@ -112,17 +128,19 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--max-hands", type=int, default=None, help="hands per match (default: see MAX_HANDS)")
+    ap.add_argument("--up-to", type=int, default=0,
+                    help="play further batches of N games while the interval reaches the even share, up to this many")
     args = ap.parse_args()
     chosen = [(g, g) for g in args.games.split(",")]
     if args.games == "all":
         chosen = [(name, path) for name, path in every_game()]
     for game, ref in chosen:
         hands = args.max_hands or MAX_HANDS.get(game) or (ALL_HANDS if args.games == "all" else None)
-        r = measure(ref, args.n, args.x, args.y, args.workers, args.seed, hands)
+        r = measure(ref, args.n, args.x, args.y, args.workers, args.seed, hands, args.up_to)
         lo, hi = r["ci95"]  # type: ignore[misc]
         print(f"{game:9} {args.x} vs {args.y}: won {r['wins']:g}/{r['games']} = {100 * r['rate']:.1f}% "  # type: ignore[operator]
               f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}); even share {100 * r['even']:.1f}%  "  # type: ignore[operator]
-              f"[{r['seconds']:.0f} s]", flush=True)
+              f"{'above' if lo > r['even'] else 'NOT above'}  [{r['seconds']:.0f} s]", flush=True)  # type: ignore[operator]
 
 
 if __name__ == "__main__":

@@ -16,16 +16,29 @@ Two things are fitted from these samples, with nothing game-specific:
 * a piece's *strength*: how much better than its label's mean a sample came out when the seat held the
   piece (the mean of those residuals, shrunk towards 0 by ``SHRINK`` samples' weight). A hand's strength
   is the sum over its pieces: what it is worth in this ruleset's searched decisions;
-* per label, a line: the outcome as ``a + b * strength`` by least squares, its slope drawn towards 1 by
-  ``PRIOR`` samples' weight (a label seen a few times keeps near the mean, a bid whose success rests on
-  the hand gets a steeper line than a pass).
+* per label, a plane: the move's *advantage* (its outcome less the mean outcome of the decision's
+  candidates, played out from the same state: what the hand and the deal are worth is the same for every
+  candidate and cancels) as ``a + b * strength + c * level + d * doubling``, by least squares with each
+  slope drawn towards 0 by ``PRIOR`` samples' weight. *Level* is the standing bid's place in an auction's
+  set of bids (0 with no bid yet, and outside auctions) and *doubling* the doubling calls on it: passing,
+  or doubling, a low contract of the opponents' is not the same move as passing or doubling a high one,
+  and a bid's label is its level already.
 
-The agent then plays the move whose label's line is highest for its hand, so it bids a level only where
-hands like its own, played out, did better with the contract at that level than without; a label with
-fewer than ``MIN_SAMPLES`` samples is unknown, and the decision is searched by playouts within a budget.
+Learning is in ``STAGES`` stages: in the first, the learning hands' searched decisions are played at random;
+in each later one, as the samples so far say (save ``EXPLORE`` of them, still at random). A bid then says
+something of the hand that made it, as it will in play: doubling a contract only strong hands bid is learnt
+from such contracts, not from contracts bid on any hand.
 
-Learning plays at most ``PLAYOUTS`` playouts (a few seconds of CPU at most, once per ruleset, from a fixed
-seed: the same in every run) and is kept in the user's cache directory like ``agents.piece_values``.
+The agent then plays the move whose label's plane is highest for its hand and the auction as it stands, so
+it bids a level only where hands like its own, played out, did better with the contract at that level than
+without; a label with fewer than ``MIN_SAMPLES`` samples is unknown, and the decision is searched by
+playouts within a budget.
+
+A stage ends after a third of ``PLAYOUTS`` playouts, or sooner once every label met in it has a third of
+``ENOUGH`` samples: a ruleset with few labels (an auction of three bids) learns them at a fraction of the cost
+(its playouts may be dear: a whole climbing hand each). Learning plays at most ``PLAYOUTS`` playouts (a few
+seconds of CPU at most, once per ruleset, from a fixed seed: the same in every run; its progress is shown on
+a terminal past a second) and is kept in the user's cache directory like ``agents.piece_values``.
 """
 
 from __future__ import annotations
@@ -54,6 +67,10 @@ MIN_SAMPLES = 6
 SHRINK = 8.0
 PRIOR = 12.0
 SEED = 20270137
+ENOUGH = 150  # samples of every label met: enough to learn from (a stage ends at a third of this)
+STAGES = 3  # learning's stages: the first explores at random, each later one plays as learnt before it
+EXPLORE = 0.3  # past the first stage, the share of searched decisions still played at random
+TINY = 1e-9  # keeps a slope's equation solvable where its feature never varies (no auction)
 _LEARNT: dict[int, tuple[Ruleset, DecisionValues]] = {}
 
 
@@ -68,28 +85,40 @@ class Search:
 Planner = Callable[["State", int, Sequence["Move"], random.Random], "Move | Search"]
 
 
+Line = tuple[float, float, float, float]  # (a, b, c, d): see the module docstring
+
+
 @dataclass(frozen=True)
 class DecisionValues:
     strength: tuple[float, ...]  # by piece
-    lines: dict[str, tuple[float, float]]  # label -> (a, b): the outcome as a + b * the hand's strength
+    lines: dict[str, Line]  # label -> the advantage as a + b * strength + c * level + d * doubling
 
     def hand_strength(self, hand: Sequence[int]) -> float:
         strength = self.strength
         return sum(strength[p] for p in hand)
 
-    def best(self, search: Search, hand: Sequence[int]) -> Move | None:
-        """The candidate whose label's line is highest for ``hand`` (earlier on ties), or None when a label
-        is unknown."""
+    def best(self, search: Search, hand: Sequence[int], standing: tuple[int, int] = (0, 0)) -> Move | None:
+        """The candidate whose label's plane is highest for ``hand`` and the ``standing`` (level, doubling) of
+        the auction (earlier on ties), or None when a label is unknown."""
         s = self.hand_strength(hand)
+        level, doubling = standing
         best, best_value = None, 0.0
         for move, label in zip(search.cands, search.labels, strict=True):
             line = self.lines.get(label)
             if line is None:
                 return None
-            value = line[0] + line[1] * s
+            value = line[0] + line[1] * s + line[2] * level + line[3] * doubling
             if best is None or value > best_value:
                 best, best_value = move, value
         return best
+
+
+def standing(st: State) -> tuple[int, int]:
+    """The auction as it stands, for the planes of the module docstring: (the standing bid's place in the set
+    of bids, counted from 1; 0 with none yet, and outside an auction) and the doubling calls on it."""
+    if st.is_over or st.rs.phases[st.pidx].kind != "auction":
+        return (0, 0)
+    return (getattr(st.pdata, "high", -1) + 1, getattr(st.pdata, "doubling", 0))
 
 
 def label(st: State, seat: int, move: Move, as_text: str | None = None) -> str:
@@ -126,7 +155,7 @@ def _read(entry: Any, n: int) -> DecisionValues | None:
     strength, lines = entry
     if not (isinstance(strength, tuple) and len(strength) == n and all(type(v) is float for v in strength)):
         return None
-    if not (isinstance(lines, dict) and all(isinstance(k, str) and isinstance(v, tuple) and len(v) == 2
+    if not (isinstance(lines, dict) and all(isinstance(k, str) and isinstance(v, tuple) and len(v) == 4
                                             and all(type(x) is float for x in v) for k, v in lines.items())):
         return None
     return DecisionValues(strength, lines)
@@ -135,16 +164,23 @@ def _read(entry: Any, n: int) -> DecisionValues | None:
 def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
     """Play hands by ``plan`` and play out every candidate of its searched decisions (see the module docstring)."""
     rng = random.Random(SEED)
-    samples: list[tuple[tuple[int, ...], str, float]] = []
-    playouts = 0
-    with Progress(f"learning the decisions of {rs.name}", PLAYOUTS) as progress:
+    samples: list[Sample] = []
+    per_stage = PLAYOUTS // STAGES
+    stage = made = 0  # the stage, and the playouts made in it
+    counts: dict[str, int] = {}  # samples of each label in this stage
+    so_far: DecisionValues | None = None  # the values fitted at the last stage's end (None in the first)
+    with Progress(f"learning the decisions of {rs.name}", per_stage * STAGES) as progress:
         for hand in range(MAX_HANDS):
-            if playouts >= PLAYOUTS:
-                break
+            if made >= per_stage or (counts and min(counts.values()) >= ENOUGH // STAGES):
+                progress.update(per_stage - made)  # (a stage ended early counts as whole)
+                stage, made, counts = stage + 1, 0, {}
+                if stage == STAGES:
+                    break
+                so_far = fit(samples, rs.pieces.count)
             st = Game(rs, seed=SEED + hand, max_hands=1).new_state()
             st.hand_limit = st.hand_no
             for _ in range(MAX_MOVES):
-                if st.is_over or playouts >= PLAYOUTS:
+                if st.is_over or made >= per_stage:
                     break
                 legal = st.legal_moves()
                 if not legal:
@@ -155,47 +191,95 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                 if isinstance(move, Search):
                     base = match_scores(st)
                     held = tuple(st.hand(seat))
-                    for cand, name in zip(move.cands, move.labels, strict=True):
+                    level, doubling = standing(st)
+                    ys = []
+                    for cand in move.cands:
                         world = st.clone()
                         world.apply(cand)
                         play_out(world, rng, DEPTH, playout_move)
-                        samples.append((held, name, outcome(world, seat, base)))
-                    playouts += len(move.cands)
+                        ys.append(outcome(world, seat, base))
+                    mean = sum(ys) / len(ys)
+                    samples.extend(Sample(held, name, level, doubling, y, y - mean)
+                                   for name, y in zip(move.labels, ys, strict=True))
+                    made += len(move.cands)
                     progress.update(len(move.cands))
-                    move = move.cands[rng.randrange(len(move.cands))]  # explore: every line is met
+                    for name in move.labels:
+                        counts[name] = counts.get(name, 0) + 1
+                    chosen = None
+                    if so_far is not None and rng.random() >= EXPLORE:
+                        chosen = so_far.best(move, held, (level, doubling))
+                    # Explore, so that every line is met (and, past the first stage, play as learnt so far)
+                    move = chosen if chosen is not None else move.cands[rng.randrange(len(move.cands))]
                 st.apply(move)
     return fit(samples, rs.pieces.count)
 
 
-def fit(samples: Sequence[tuple[Sequence[int], str, float]], n: int) -> DecisionValues:
-    """Pieces' strengths and each label's line from (hand, label, outcome) samples (see the module docstring)."""
+@dataclass(frozen=True)
+class Sample:
+    """One candidate of a searched decision, played out once: the seat's hand, the move's label, the auction
+    as it stood (``standing``), the outcome and the advantage (see the module docstring)."""
+
+    hand: Sequence[int]
+    label: str
+    level: int
+    doubling: int
+    outcome: float
+    advantage: float
+
+
+def fit(samples: Sequence[Sample], n: int) -> DecisionValues:
+    """Pieces' strengths and each label's plane from samples (see the module docstring)."""
     by_label: dict[str, list[float]] = {}
-    for _, name, y in samples:
-        by_label.setdefault(name, []).append(y)
+    for sm in samples:
+        by_label.setdefault(sm.label, []).append(sm.outcome)
     mean = {name: sum(ys) / len(ys) for name, ys in by_label.items()}
     total = [0.0] * n
     count = [0] * n
-    for hand, name, y in samples:
-        r = y - mean[name]
-        for p in hand:
+    for sm in samples:
+        r = sm.outcome - mean[sm.label]
+        for p in sm.hand:
             total[p] += r
             count[p] += 1
     strength = tuple(total[p] / (count[p] + SHRINK) for p in range(n))
-    points: dict[str, list[tuple[float, float]]] = {}
-    for hand, name, y in samples:
-        points.setdefault(name, []).append((sum(strength[p] for p in hand), y))
-    spread = [s for pts in points.values() for s, _ in pts]
-    mid = sum(spread) / len(spread) if spread else 0.0
-    var = sum((s - mid) ** 2 for s in spread) / len(spread) if spread else 0.0
-    lines: dict[str, tuple[float, float]] = {}
+    points: dict[str, list[tuple[tuple[float, float, float], float]]] = {}
+    for sm in samples:
+        x = (sum(strength[p] for p in sm.hand), float(sm.level), float(sm.doubling))
+        points.setdefault(sm.label, []).append((x, sm.advantage))
+    every = [x for pts in points.values() for x, _ in pts]
+    prior = [PRIOR * _variance([x[k] for x in every]) + TINY for k in range(3)]
+    lines: dict[str, Line] = {}
     for name, pts in points.items():
-        if len(pts) < MIN_SAMPLES:
-            continue
-        sx = sum(s for s, _ in pts) / len(pts)
-        sy = sum(y for _, y in pts) / len(pts)
-        sxy = sum((s - sx) * (y - sy) for s, y in pts)
-        sxx = sum((s - sx) ** 2 for s, _ in pts)
-        prior = PRIOR * var
-        b = (sxy + prior) / (sxx + prior) if sxx + prior > 0 else 1.0
-        lines[name] = (float(sy - b * sx), float(b))
+        if len(pts) >= MIN_SAMPLES:
+            lines[name] = _ridge(pts, prior)
     return DecisionValues(strength, lines)
+
+
+def _variance(xs: Sequence[float]) -> float:
+    if not xs:
+        return 0.0
+    mid = sum(xs) / len(xs)
+    return sum((x - mid) ** 2 for x in xs) / len(xs)
+
+
+def _ridge(pts: Sequence[tuple[tuple[float, float, float], float]], prior: Sequence[float]) -> Line:
+    """y as a + the slopes . x by least squares, each slope k drawn towards 0 by ``prior[k]`` (the intercept
+    free): the normal equations of the centred data, solved by elimination (3 unknowns, no library needed)."""
+    m = len(pts)
+    xm = [sum(x[k] for x, _ in pts) / m for k in range(3)]
+    ym = sum(y for _, y in pts) / m
+    a = [[prior[i] if i == j else 0.0 for j in range(3)] + [0.0] for i in range(3)]
+    for x, y in pts:
+        dx = [x[k] - xm[k] for k in range(3)]
+        for i in range(3):
+            for j in range(3):
+                a[i][j] += dx[i] * dx[j]
+            a[i][3] += dx[i] * (y - ym)
+    for col in range(3):  # the matrix is symmetric positive definite: no pivoting needed
+        for row in range(col + 1, 3):
+            f = a[row][col] / a[col][col]
+            for j in range(col, 4):
+                a[row][j] -= f * a[col][j]
+    slope = [0.0, 0.0, 0.0]
+    for i in (2, 1, 0):
+        slope[i] = (a[i][3] - sum(a[i][j] * slope[j] for j in range(i + 1, 3))) / a[i][i]
+    return (float(ym - sum(slope[k] * xm[k] for k in range(3))), float(slope[0]), float(slope[1]), float(slope[2]))

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.bluffer import Bluffer
 from rulecraft.agents.candidates import candidate_moves
-from rulecraft.agents.decision_values import Search, decision_values, label
+from rulecraft.agents.decision_values import Search, decision_values, label, standing
 from rulecraft.agents.inference import Learner
 from rulecraft.agents.piece_values import piece_values
 from rulecraft.agents.playability import playability
@@ -88,7 +88,7 @@ class DefaultAgent:
             return chosen
         if len(chosen.cands) == 1:
             return chosen.cands[0]
-        known = decision_values(state, plan).best(chosen, state.hand(seat))
+        known = decision_values(state, plan).best(chosen, state.hand(seat), standing(state))
         if known is not None:
             return known
         return self._search(state, seat, chosen.cands)
