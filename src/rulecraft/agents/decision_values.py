@@ -22,7 +22,11 @@ Two things are fitted from these samples, with nothing game-specific:
 
 The agent then plays the move whose label's line is highest for its hand, so it bids a level only where
 hands like its own, played out, did better with the contract at that level than without; a label with
-fewer than ``MIN_SAMPLES`` samples is unknown, and the decision is searched by playouts within a budget.
+fewer than ``MIN_SAMPLES`` samples is unknown. A move that names pieces also has a *coarse* label, its
+phase and verb (and value) without the pieces (``coarse``), fitted from the same samples: where an exact
+label is unknown (a piece shown that learning never showed, a later hand whose level names other pieces:
+a decision window re-asked as every packet of a deal arrives) the decision is weighed by the coarse
+labels of its moves. Only when those are unknown too is it searched by playouts within a budget.
 
 Learning plays at most ``PLAYOUTS`` playouts (a few seconds of CPU at most, once per ruleset, from a fixed
 seed: the same in every run) and is kept in the user's cache directory like ``agents.piece_values``.
@@ -81,8 +85,11 @@ class DecisionValues:
         """The candidate whose label's line is highest for ``hand`` (earlier on ties), or None when a label
         is unknown."""
         s = self.hand_strength(hand)
+        labels = search.labels
+        if any(name not in self.lines for name in labels):
+            labels = [coarse(name, m) for m, name in zip(search.cands, labels, strict=True)]
         best, best_value = None, 0.0
-        for move, label in zip(search.cands, search.labels, strict=True):
+        for move, label in zip(search.cands, labels, strict=True):
             line = self.lines.get(label)
             if line is None:
                 return None
@@ -102,6 +109,14 @@ def label(st: State, seat: int, move: Move, as_text: str | None = None) -> str:
         team = st.rs.seats.team_of
         ctx = "none" if high_seat is None else ("own" if team[high_seat] == team[seat] else "opp")
     return f"{phase.id}\0{ctx}\0{as_text if as_text is not None else move.text}"
+
+
+def coarse(name: str, move: Move) -> str:
+    """A label without the pieces its move names (the label itself for a move that names none)."""
+    if not move.pieces:
+        return name
+    head = name.rsplit("\0", 1)[0]
+    return f"{head}\0{move.verb}{' ' + move.value if move.value else ''} *"
 
 
 def decision_values(st: State, plan: Planner) -> DecisionValues:
@@ -136,6 +151,7 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
     """Play hands by ``plan`` and play out every candidate of its searched decisions (see the module docstring)."""
     rng = random.Random(SEED)
     samples: list[tuple[tuple[int, ...], str, float]] = []
+    broad: list[tuple[tuple[int, ...], str, float]] = []  # the samples of coarse labels that differ
     playouts = 0
     with Progress(f"learning the decisions of {rs.name}", PLAYOUTS) as progress:
         for hand in range(MAX_HANDS):
@@ -160,11 +176,16 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                         world.apply(cand)
                         play_out(world, rng, DEPTH, playout_move)
                         samples.append((held, name, outcome(world, seat, base)))
+                        if coarse(name, cand) != name:
+                            broad.append((held, coarse(name, cand), samples[-1][2]))
                     playouts += len(move.cands)
                     progress.update(len(move.cands))
                     move = move.cands[rng.randrange(len(move.cands))]  # explore: every line is met
                 st.apply(move)
-    return fit(samples, rs.pieces.count)
+    values = fit(samples, rs.pieces.count)
+    for name, line in lines_of(broad, values.strength).items():
+        values.lines.setdefault(name, line)
+    return values
 
 
 def fit(samples: Sequence[tuple[Sequence[int], str, float]], n: int) -> DecisionValues:
@@ -181,6 +202,12 @@ def fit(samples: Sequence[tuple[Sequence[int], str, float]], n: int) -> Decision
             total[p] += r
             count[p] += 1
     strength = tuple(total[p] / (count[p] + SHRINK) for p in range(n))
+    return DecisionValues(strength, lines_of(samples, strength))
+
+
+def lines_of(samples: Sequence[tuple[Sequence[int], str, float]], strength: Sequence[float]
+             ) -> dict[str, tuple[float, float]]:
+    """Each label's line (outcome by hand strength) from (hand, label, outcome) samples."""
     points: dict[str, list[tuple[float, float]]] = {}
     for hand, name, y in samples:
         points.setdefault(name, []).append((sum(strength[p] for p in hand), y))
@@ -198,4 +225,4 @@ def fit(samples: Sequence[tuple[Sequence[int], str, float]], n: int) -> Decision
         prior = PRIOR * var
         b = (sxy + prior) / (sxx + prior) if sxx + prior > 0 else 1.0
         lines[name] = (float(sy - b * sx), float(b))
-    return DecisionValues(strength, lines)
+    return lines
