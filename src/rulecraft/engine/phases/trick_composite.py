@@ -113,15 +113,17 @@ class CompositeLead:
         try:
             ctx.seat = leader
             parts = self.components(st, play.pieces, rate)
-            others = [s for s in st.order_from(leader) if s != leader]  # (in the order of play)
+            # Each other seat's pieces of the group, in the order of play (only they can make a beating play).
+            others = [(s, [p for p in st.hand(s) if self.group_of(st, p) == group])
+                      for s in st.order_from(leader) if s != leader]
             for comp, cls, strength in parts:
                 spec = [s for s in self.of if s.id == comp.combo]
-                for seat in others:
+                for seat, held in others:
+                    if len(held) < comp.size:
+                        continue
                     ctx.seat = seat
                     best: tuple[Any, Play] | None = None
-                    for cand in enumerate_all(spec, st.hand(seat), st.rs.pieces, comp.size, ctx):
-                        if any(self.group_of(st, p) != group for p in cand.pieces):
-                            continue
+                    for cand in enumerate_all(spec, held, st.rs.pieces, comp.size, ctx):
                         c_cls, c_strength = rate(cand)
                         if c_cls == cls and _num(c_strength) > _num(strength) and (
                                 best is None or _num(c_strength) > best[0]):
