@@ -17,6 +17,13 @@ shared with other work drifts; a slice's CPU time much less); each round gives `
 ``before`` steps/s over the mean of the ``raw`` slices either side, and the median over the rounds is
 reported. A PettingZoo step is one token of a move (a set of k pieces is k steps), as an RL agent
 acts. The target of issue 36 is ``after / raw >= 0.40``. Speed is measured here, never asserted in tests.
+
+``--where`` says where a step's time goes instead, in microseconds of CPU per step (medians over the
+rounds, in the same alternation): ``engine``, the raw loop's time per move times the moves per step;
+``floor``, the same AEC loop over an environment that does nothing (PettingZoo's ``agent_iter`` and
+``last``, a fresh observation and mask, this loop's random pick from the mask); ``adapter``, what the
+AEC loop with the observation vector left out (the mask only) costs beyond those two (legal action ids
+and the mask, tokens into moves, rewards, whose turn); ``observation``, what the vector adds.
 """
 
 from __future__ import annotations
@@ -32,7 +39,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import numpy as np
 from ab_playouts import _load, _source
+from pettingzoo import AECEnv
 
 from rulecraft.engine.game import Game
 from rulecraft.load import load_ruleset
@@ -79,9 +88,81 @@ def aec_loop(make_env: Any, ref: str) -> Any:
     return run
 
 
+class _Idle(AECEnv):  # type: ignore[misc]
+    """The floor: an AEC environment of ``seats`` agents whose observation, mask and step cost nothing
+    beyond PettingZoo's API (a game of ``length`` steps, a fixed mask)."""
+
+    def __init__(self, seats: int, size: int, actions: int, length: int) -> None:
+        super().__init__()
+        self.possible_agents = [f"seat_{s}" for s in range(seats)]
+        self.length = length
+        self.vec = np.zeros(size, np.float32)
+        self.mask = np.zeros(actions, np.int8)
+        self.mask[: min(actions, 8)] = 1
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.agents = list(self.possible_agents)
+        self.n = 0
+        self.agent_selection = self.agents[0]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return {"observation": self.vec.copy(), "action_mask": self.mask.copy()}
+
+    def step(self, action: int | None) -> None:
+        self.n += 1
+        if self.n >= self.length:
+            self.agents = []
+            return
+        self.agent_selection = self.possible_agents[self.n % len(self.possible_agents)]
+
+
+def _mask_only(make_env: Any) -> Any:
+    """``make_env`` whose observations leave the vector out (None): the adapter without its observation."""
+
+    def make(ref: str, **kw: Any) -> Any:
+        game = make_env(ref, **kw)
+        game.observe = lambda agent: {"observation": None, "action_mask": game.episode.mask(game._seat[agent])}
+        return game
+
+    return make
+
+
+def where(ref: str, rounds: int, games: int) -> dict[str, float]:
+    """Microseconds of CPU per PettingZoo step, by part (see the module docstring)."""
+    probe = env(ref, max_hands=1)
+    steps = moves = 0
+    rng = random.Random(0)
+    for seed in range(20_000, 20_000 + games):  # steps per game and moves per step, counted once
+        probe.reset(seed=seed)
+        for _agent in probe.agent_iter():
+            obs, _r, terminated, truncated, _i = probe.last()
+            probe.step(None if terminated or truncated else rng.choice(obs["action_mask"].nonzero()[0].tolist()))
+            if not (terminated or truncated):
+                steps += 1
+                moves += not probe.episode.prefix
+    idle = _Idle(probe.enc.seats, probe.enc.size, probe.enc.num_actions, max(1, steps // games))
+    loops = {"raw": raw_loop(ref), "full": aec_loop(env, ref), "mask": aec_loop(_mask_only(env), ref),
+             "floor": aec_loop(lambda _ref, **_kw: idle, ref)}
+    for run in loops.values():
+        run(10_000, 2)
+    per: dict[str, list[float]] = {k: [] for k in loops}
+    for r in range(rounds):
+        for name, run in loops.items():
+            per[name].append(1e6 / _rate(run, r * games, games))
+    us = {k: statistics.median(v) for k, v in per.items()}
+    engine = us["raw"] * moves / steps
+    return {"engine": engine, "floor": us["floor"], "adapter": us["mask"] - us["floor"] - engine,
+            "observation": us["full"] - us["mask"], "step": us["full"]}
+
+
 def _rate(run: Any, first: int, games: int) -> float:
     done, took = run(first, games)
-    return done / max(took, 1e-9)
+    return float(done / max(took, 1e-9))
 
 
 def measure(ref: str, before_env: Any, rounds: int, games: int) -> dict[str, float]:
@@ -113,7 +194,16 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=4, help="one-hand games per slice (default 4)")
     ap.add_argument("--before", default="cf832a3", help="the revision to compare with (default cf832a3); "
                     "'none' measures this tree alone")
+    ap.add_argument("--where", action="store_true", help="where a step's time goes (microseconds per step)")
     args = ap.parse_args()
+    if args.where:
+        print(f"{'ruleset':10} {'engine':>8} {'floor':>8} {'adapter':>8} {'observation':>12} {'step':>8}"
+              f" {'engine / step':>14}   (CPU microseconds per PettingZoo step)")
+        for ref in args.ruleset or RULESETS:
+            w = where(ref, args.rounds, args.games)
+            print(f"{ref:10} {w['engine']:8.1f} {w['floor']:8.1f} {w['adapter']:8.1f} {w['observation']:12.1f}"
+                  f" {w['step']:8.1f} {w['engine'] / w['step']:14.2f}", flush=True)
+        return
     with tempfile.TemporaryDirectory(prefix="rulecraft-rl-") as tmp:
         before_env = None
         if args.before != "none":

@@ -1,7 +1,7 @@
 """Write the generated tables of docs/research-api.md: sizes from the code, speeds measured here.
 
     python benchmarks/bench_rl_tables.py            # the sizes table (what tests/rl/test_docs.py checks)
-    python benchmarks/bench_rl_tables.py --speeds   # and the speeds table, measured now (a few minutes)
+    python benchmarks/bench_rl_tables.py --speeds   # and the speeds tables, measured now (a few minutes)
     python benchmarks/bench_rl_tables.py --check    # exit 1 when the doc's sizes differ from the code's
 
 Each table sits between two marker lines in the doc (``<!-- generated: sizes -->`` ...
@@ -86,6 +86,23 @@ def speeds_table(rounds: int) -> str:
                                f"({rounds} rounds; CPU time of one process on a shared 2-core machine).")
 
 
+def where_table(rounds: int) -> str:
+    """Where a PettingZoo step's time goes (``bench_rl.py --where``), and the ratio the loop would reach
+    if the observation vector cost nothing."""
+    from bench_rl import where
+
+    lines = ["| ruleset | engine | PettingZoo API floor | adapter | observation | whole step "
+             "| engine / step | without the observation |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for ref in SPEED_RULESETS:
+        w = where(ref, rounds, 4)
+        bare = w["engine"] / (w["engine"] + w["floor"] + w["adapter"])
+        lines.append(f"| `{ref}` | {w['engine']:.1f} | {w['floor']:.1f} | {w['adapter']:.1f} | {w['observation']:.1f} "
+                     f"| {w['step']:.1f} | {w['engine'] / w['step']:.2f} | {bare:.2f} |")
+    return "\n".join(lines) + (f"\n\nCPU microseconds per step, measured {time.strftime('%Y-%m-%d')} by "
+                               f"`python benchmarks/bench_rl_tables.py --speeds` ({rounds} rounds).")
+
+
 def replace(doc: str, name: str, table: str) -> str:
     pattern = re.compile(rf"(<!-- generated: {name} -->\n).*?(\n<!-- end: {name} -->)", re.S)
     if not pattern.search(doc):
@@ -115,6 +132,7 @@ def main() -> None:
     doc = replace(doc, "sizes", sizes)
     if args.speeds:
         doc = replace(doc, "speeds", speeds_table(args.rounds))
+        doc = replace(doc, "where", where_table(args.rounds))
     DOC.write_text(doc, encoding="utf-8")
     print(f"{DOC} written")
 

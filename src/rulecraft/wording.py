@@ -286,9 +286,12 @@ def variable_label(rs: Ruleset | None, label: str) -> str:
 def _shown_parts(event: dict[str, Any], seats: Seats, rs: Ruleset | None, lang: str | None) -> list[str]:
     """What a ``show`` event made public: pieces with where they lie, variables with their values."""
     parts = []
+    by_place: dict[str, list[str]] = {}  # the place said once for all its pieces (a dummy's thirteen cards)
     for type_id, where in event.get("pieces") or ():
         what = piece_text(rs, str(type_id), lang=lang) if rs is not None else str(type_id)
-        parts.append(f"{what} in {zone_label(rs, str(where)) if rs is not None else where}")
+        by_place.setdefault(str(where), []).append(what)
+    for where, pieces in by_place.items():
+        parts.append(f"{', '.join(pieces)} in {zone_label(rs, where) if rs is not None else where}")
     for label, value in (event.get("variables") or {}).items():
         name = label.partition("[")[0]
         spec = rs.variables[rs.var_index[name]] if rs is not None and name in rs.var_index else None
@@ -307,9 +310,10 @@ PUBLIC_WORDS: dict[str, str | None] = {
     "last_player": "last played", "last_play": "last play", "passed": "passed", "finished": "out",
     "decided": "have chosen", "claims": "claims on the pile", "challengeable": "may be challenged",
     "may_claim": "may claim", "turn_value": "claim now", "previous": "last claim", "pile": "pieces in the pile",
-    "removed": "removed", "backwards": "order reversed",
+    "removed": "removed", "backwards": "order reversed", "may_pass": "may pass", "counts": "pieces a claim",
     "attribute": None, "challenge_until": None, "asked_after": None, "naming": None, "calls_any_seat": None,
     "reveals": None, "totals": None,
+    "over_claims": "may claim more than exist",
 }
 SEAT_KEYS = frozenset({"to_play", "responding", "last_player", "asking", "before_turn_of"})
 SEAT_LISTS = frozenset({"passed", "finished", "decided"})
@@ -335,6 +339,8 @@ def public_rows(public: dict[str, Any], seats: Seats) -> list[tuple[str, str]]:
             text = seats.name(value)
         elif key in SEAT_LISTS and isinstance(value, list):
             text = ", ".join(seats.name(v) for v in value)
+        elif key == "counts" and isinstance(value, list) and len(value) == 2:
+            text = f"{value[0]} to {value[1]}" if value[0] != value[1] else str(value[0])
         elif isinstance(value, dict):
             text = _claim_words(value, seats)
         elif isinstance(value, list) and value and all(isinstance(x, dict) for x in value):

@@ -207,7 +207,9 @@ WAYS: dict[str, Way] = {
     "rulecraft play rook --seats human,human,random,random": Way(stdin="\nquit\n", words=("Pass the terminal",)),
     "rulecraft play --resume rulecraft-rook-7.jsonl": Way(stdin="quit\n", words=("resumed rulecraft-rook-7.jsonl",)),
     "rulecraft replay rulecraft-rook-7.jsonl --seat 0": Way(words=("move 1/",)),
-    "rulecraft play tien-gow --lang zh": Way(stdin="quit\n", check=names_beside_ids),
+    # (the deal is secret: the person may be asked first to name how the tiles are picked up, before any tile
+    # is in their hand; a pick-up named where a tile is to be played is refused, and the game goes on)
+    "rulecraft play tien-gow --lang zh": Way(stdin="name two-columns\nquit\n", check=names_beside_ids),
     ".venv/bin/pip install '.[web]'": Way(run=pip_install),
     "rulecraft serve": Way(why="on a free port (8000 may be taken), its page asked for, then Ctrl-C",
                            run=serve, shows=("http://127.0.0.1",)),

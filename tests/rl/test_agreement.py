@@ -11,6 +11,7 @@ must start again, not patch.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,18 +19,33 @@ import rl_reference as reference
 
 from rulecraft.engine.determinize import determinize
 from rulecraft.engine.game import Game
+from rulecraft.engine.ruleset import Ruleset
 from rulecraft.load import load_ruleset
 from rulecraft.rl.encoding import PUBLIC, Encoding
 from rulecraft.rl.pettingzoo import env
 from rulecraft.rl.seatview import SeatView
-from rulecraft.rules.registry import list_bundled
+from rulecraft.rules.registry import bundled_path, list_bundled
 
 REFS = list_bundled()
 
 
 @pytest.mark.parametrize("ref", REFS)
 def test_views_kept_up_to_date_are_the_reference(ref: str) -> None:
-    rs = load_ruleset(ref)
+    _agree(load_ruleset(ref))
+
+
+def test_a_variable_shown_to_the_seat_a_rule_names_follows_that_seat(tmp_path: Path) -> None:
+    """Luk Fu's ``elder_big`` shows only to the seat its ``owner`` names; here a seat that changes as
+    親's hand shrinks, while no variable changes: a view must move what it shows with that seat."""
+    text = bundled_path("luk-fu").read_text(encoding="utf-8")
+    moved = text.replace('owner: "elder"', 'owner: "(elder + len(hand(elder))) % 4"')
+    assert moved != text
+    path = tmp_path / "luk-fu-owner.yaml"
+    path.write_text(moved, encoding="utf-8")
+    _agree(load_ruleset(str(path)))
+
+
+def _agree(rs: Ruleset) -> None:
     enc = Encoding(rs)
     viewers = [*range(rs.seats.count), None, PUBLIC]
     checked = 0
@@ -77,17 +93,18 @@ def test_a_view_handed_another_world_or_game_starts_again(ref: str) -> None:
 @pytest.mark.parametrize("ref", ["doubt", "luk-fu", "big-two"])
 def test_pettingzoo_observations_with_a_move_half_chosen_are_the_reference(ref: str) -> None:
     e = env(ref, max_hands=1, **({"per_play": "up-to-four"} if ref == "doubt" else {}))
-    e.reset(seed=5)
-    rng = random.Random(5)
     halfway = 0
-    for _ in range(300):
-        if e.episode.over:
-            break
-        for agent in e.possible_agents:
-            seat = e.possible_agents.index(agent)
-            selection = e.episode.prefix if seat == e.episode.to_act else ()
-            halfway += bool(selection)
-            want = reference.observe(e.enc, e.episode.st, seat, selection)
-            assert np.array_equal(e.observe(agent)["observation"], want)
-        e.step(rng.choice(list(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+    for seed in (5, 6):  # (the second game's views are the first's, read again from what differs)
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if e.episode.over:
+                break
+            for agent in e.possible_agents:
+                seat = e.possible_agents.index(agent)
+                selection = e.episode.prefix if seat == e.episode.to_act else ()
+                halfway += bool(selection)
+                want = reference.observe(e.enc, e.episode.st, seat, selection)
+                assert np.array_equal(e.observe(agent)["observation"], want), (seed, seat)
+            e.step(rng.choice(list(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
     assert halfway > 0, "no move of several tokens was met: the selection was never checked"

@@ -11,6 +11,13 @@ from test_browser import start
 from webtools import choose
 
 PLAIN = {"play", "down", "claim"}
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice']}})
+   .then(r => done(r.violations.map(v => [v.id, v.impact, v.help,
+                                          v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' +
+                                                                  (n.failureSummary || '').slice(0, 200))])));
+"""
 WIDTH, HEIGHT = 1366, 768  # a laptop's screen: the table must fit it whole
 
 
@@ -48,3 +55,12 @@ def axe_source() -> str | None:
     """axe-core's script, from the file RULECRAFT_AXE names (.ci/run fetches it from the npm registry)."""
     path = os.environ.get("RULECRAFT_AXE")
     return Path(path).read_text(encoding="utf-8") if path and Path(path).is_file() else None
+
+
+def axe_violations(driver: Any) -> list[Any] | None:
+    """axe-core's violations on the page (id, impact, help, a few nodes), or None without axe-core here."""
+    source = axe_source()
+    if source is None:
+        return None
+    driver.execute_script(source)
+    return list(driver.execute_async_script(AXE_RUN))

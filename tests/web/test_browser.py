@@ -1,4 +1,7 @@
-"""A whole hand of every bundled ruleset, played through clicks in a real headless Chromium.
+"""A whole hand played through clicks in a real headless Chromium, for one bundled ruleset of each set of
+phase kinds (the kinds decide what a page offers: an auction's calls, a nest to give, a claim, dice, a
+wall of tiles...); every bundled page's layout and secrecy is checked without clicks by test_table.py and
+test_secrecy.py.
 
 Seats 0 and 1 are people, each on their own secret link in its own browser tab; the others are
 bots. Every move is made as a person would: select the pieces in the hand, then press the verb's
@@ -17,6 +20,7 @@ from typing import Any
 import pytest
 from webtools import Witness, choose, played_out
 
+from rulecraft.rules.compose import compose
 from rulecraft.rules.registry import list_bundled
 
 pytestmark = pytest.mark.browser
@@ -121,7 +125,28 @@ def stale(element: Any) -> bool:
         return True
 
 
-@pytest.mark.parametrize("ref", list_bundled())
+def _phase_kinds(data: Any) -> frozenset[str]:
+    """Every phase kind a rule file's data names, wherever its phases are (setup, hand, match)."""
+    if isinstance(data, dict):
+        own = {str(p["kind"]) for p in data.get("phases") or () if isinstance(p, dict) and "kind" in p}
+        return frozenset(own).union(*(_phase_kinds(v) for v in data.values()))
+    if isinstance(data, list):
+        return frozenset().union(*(_phase_kinds(v) for v in data))
+    return frozenset()
+
+
+FOUNDING = ["rook", "luk-fu", "tien-gow", "yukushi", "doubt"]  # each stands for its kinds when it shares them
+
+
+def one_per_kinds() -> list[str]:
+    """One bundled ruleset of each set of phase kinds: a new game with a new mix of kinds joins."""
+    firsts: dict[frozenset[str], str] = {}
+    for ref in [*FOUNDING, *(r for r in list_bundled() if r not in FOUNDING)]:
+        firsts.setdefault(_phase_kinds(compose(ref).data), ref)
+    return list(firsts.values())
+
+
+@pytest.mark.parametrize("ref", one_per_kinds())
 def test_a_whole_hand_through_clicks_and_no_page_shows_what_its_seat_cannot_see(
         browser: Any, server: tuple[str, Any], ref: str) -> None:
     base, app = server

@@ -52,10 +52,13 @@ def test_a_hand_is_grouped_under_the_suits_names_and_unplayable_cards_are_dimmed
 
 def test_the_claims_picture_is_said_in_words() -> None:
     public = {"attribute": "rank", "claims": [{"seat": 1, "value": "5", "count": 2}], "pile": 2,
-              "challengeable": {"seat": 1, "value": "5", "count": 2}, "passed": [2, 3], "challenge_until": "x"}
+              "challengeable": {"seat": 1, "value": "5", "count": 2}, "passed": [2, 3], "challenge_until": "x",
+              "may_pass": False, "counts": [1, 4], "over_claims": False}
     rows = dict(public_rows(public, SEATS))
     assert rows == {"claims on the pile": "seat 1 (a): 2 × 5", "pieces in the pile": "2",
-                    "may be challenged": "seat 1 (a): 2 × 5", "passed": "seat 2 (b), seat 3 (c)"}
+                    "may be challenged": "seat 1 (a): 2 × 5", "passed": "seat 2 (b), seat 3 (c)",
+                    "may pass": "no", "pieces a claim": "1 to 4",
+                    "may claim more than exist": "no"}
 
 
 def test_a_nil_bid_is_a_button_saying_nil() -> None:
@@ -83,3 +86,22 @@ def test_the_end_of_hand_sheet_says_who_took_what_and_the_running_scores() -> No
     assert [r[:4] for r in rows] == [["seat", "0", "(you)", "1"], ["seat", "1", "(a)", "0"],
                                      ["seat", "2", "(b)", "2"], ["seat", "3", "(c)", "0"]]
     assert rows[2][-2] == "20"  # the running score
+    assert "<th scope=\"col\">tricks won</th>" in sheet  # Hearts' players say tricks
+
+
+@pytest.mark.parametrize(("ref", "word"), [("hearts", "trick"), ("big-two", "round")])
+def test_the_table_calls_a_round_what_the_games_players_call_it(ref: str, word: str) -> None:
+    rs = load_ruleset(ref)
+    view: dict[str, Any] = Game(rs, 1).new_state().view(0)
+    piece = rs.pieces.types[0].id
+    events = [{"type": "hand", "number": 1}, {"type": "move", "seat": 1, "move": f"play {piece}"}]
+    page = text(str(table_html(rs, view, events, SEATS)))
+    assert f"this {word}" in page and re.search(rf"\b{word}s\s+0", page), page[:600]
+
+
+def test_pieces_shown_in_one_place_are_said_with_the_place_once() -> None:
+    from rulecraft.wording import event_text
+
+    rs = load_ruleset("hearts")
+    shown = {"type": "show", "pieces": [["h2", "hand[1]"], ["c2", "hand[0]"], ["h3", "hand[1]"]]}
+    assert event_text(shown, SEATS, rs) == "shown to all: h2, h3 in hand (seat 1); c2 in hand (seat 0)"

@@ -1,8 +1,10 @@
 """``compare --plot``: the two sides' distributions drawn side by side (matplotlib, an optional extra).
 
 matplotlib is imported only when a plot is asked for, with the non-interactive Agg backend, and the
-image is written through ``runs.files`` (atomically, honouring the umask, into a directory that
-must exist), so a crash never leaves half a PNG behind.
+font the browser table ships for the games' own scripts (CJK names) is registered then as a fallback
+family, so a machine without CJK fonts draws them rather than empty boxes. The image is written
+through ``runs.files`` (atomically, honouring the umask, into a directory that must exist), so a crash
+never leaves half a PNG behind.
 """
 
 from __future__ import annotations
@@ -27,6 +29,29 @@ def require_matplotlib() -> Any:
     return plt
 
 
+# The browser table's font (Noto Sans CJK TC cut down to the characters the bundled rule files write):
+# read as package data, not imported, so the command line does not depend on the web layer.
+CJK_FONT = ("web", "static", "fonts", "rulecraft-cjk.otf")
+
+
+def cjk_fallback(plt: Any) -> dict[str, Any]:
+    """Registers the shipped CJK font with matplotlib and returns the rc settings that put it after the
+    usual family: each glyph the usual font lacks is drawn from it (matplotlib's font fallback)."""
+    from importlib.resources import files
+
+    from matplotlib import font_manager
+
+    font = files("rulecraft").joinpath(*CJK_FONT)
+    if not font.is_file():
+        return {}
+    path = str(font)
+    if path not in {f.fname for f in font_manager.fontManager.ttflist}:  # once a process
+        font_manager.fontManager.addfont(path)
+    name = font_manager.FontProperties(fname=path).get_name()
+    family = list(plt.rcParams["font.family"])
+    return {"font.family": [*family, name] if name not in family else family}
+
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -46,6 +71,11 @@ def check_plot_path(path: str) -> None:
 def plot_comparison(path: str, report: dict[str, Any], records: Sequence[Sequence[dict[str, Any]]]) -> None:
     """Four panels: win rate by seat, final scores, game length, and the rules that fired (A beside B)."""
     plt = require_matplotlib()
+    with plt.rc_context(cjk_fallback(plt)):
+        _plot(plt, path, report, records)
+
+
+def _plot(plt: Any, path: str, report: dict[str, Any], records: Sequence[Sequence[dict[str, Any]]]) -> None:
     a, b = report["a"], report["b"]
     seats = min(len(a["win_rate"]), len(b["win_rate"]))
     fig, axes = plt.subplots(2, 2, figsize=(14, 9))

@@ -8,7 +8,10 @@ nothing can follow completes its move, which is then made. So a move of one toke
 
 Most decisions list their moves; a claim of any subset of a hand (``ClaimMoves``) is far too many to
 list, and its tree is read from its shape instead: a value, then any multiset of the hand's pieces
-whose size the claim allows.
+whose size the claim allows. So is a follow that may go face down (``WithFaceDown``): its listed
+moves, then every distinct set of k pieces of the hand, made only when read (dozens or hundreds of
+them, where a random playout reads one): after j face-down tokens, the next may be any type, not
+below the last, of which a piece is left, with enough left after it for the other k - j - 1.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import NamedTuple
 
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.claims import ClaimMoves
+from rulecraft.engine.phases.tricks import WithFaceDown
 from rulecraft.rl.encoding import DONE, Encoding, EncodingError
 
 
@@ -41,8 +45,8 @@ def candidates(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...] = (
                within: Candidates | None = None) -> Candidates | None:
     """The legal moves that begin with ``prefix``, with their tokens (None for a claim of any subset,
     too many to list). ``within``: the candidates of ``prefix`` less its last token, to narrow."""
-    if type(legal) is not list and isinstance(legal, ClaimMoves):  # (an ABC's isinstance is slow)
-        return None
+    if type(legal) is not list and (type(legal) is WithFaceDown or isinstance(legal, ClaimMoves)):
+        return None  # (an ABC's isinstance is slow: lists first)
     k = len(prefix)
     if within is not None and k:
         last = prefix[-1]
@@ -58,19 +62,24 @@ def options(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
     candidates of ``prefix``, when the caller has them."""
     cands = found if found is not None else candidates(enc, legal, prefix)
     if cands is None:
+        if type(legal) is WithFaceDown:
+            return _face_down_options(enc, legal, prefix)
         return Options(*_claim_options(enc, legal, prefix))  # type: ignore[arg-type]
     k = len(prefix)
+    last = k + 1
     ends: dict[int, Move] = {}
     more: set[int] = set()
     complete: Move | None = None
-    for toks, m in cands:
-        if len(toks) == k:
+    for toks, m in cands:  # (once per legal move at every step: each length read once)
+        n = len(toks)
+        if n == last:
+            if toks[k] not in ends:
+                ends[toks[k]] = m
+        elif n == k:
             complete = complete or m
-        elif len(toks) == k + 1:
-            ends.setdefault(toks[k], m)
         else:
             more.add(toks[k])
-    return Options(sorted(ends.keys() | more), complete, ends, more)
+    return Options(sorted(ends.keys() | more) if more else sorted(ends), complete, ends, more)
 
 
 def legal_actions(enc: Encoding, legal: Sequence[Move], prefix: tuple[int, ...],
@@ -149,3 +158,58 @@ def _claim_options(enc: Encoding, legal: ClaimMoves, prefix: tuple[int, ...]) ->
     if len(chosen) >= legal.kmin:
         complete = legal.find("claim", value, [enc.type_ids[t] for t in chosen])
     return nexts, complete
+
+
+def _face_down_options(enc: Encoding, legal: WithFaceDown, prefix: tuple[int, ...]) -> Options:
+    """``options`` of a follow that may go face down, its sets read from their shape (see the module
+    docstring): the listed moves as a list, then the face-down tree, the same tokens, ends and moves."""
+    head = options(enc, legal.head, prefix)
+    sets = legal.sets
+    k = len(sets[0])
+    chosen: list[int] = []
+    for a in prefix:
+        verb, _value, t = enc.tokens[a]
+        if verb != "down" or t < 0 or (chosen and t < chosen[-1]):
+            return head  # (not a face-down set: only the listed moves begin so)
+        chosen.append(t)
+    if len(chosen) >= k:
+        return head
+    type_of = enc.rs.pieces.type_of
+    held: dict[int, list[int]] = {}  # the hand's pieces by type, lowest first
+    for p in sorted(set().union(*sets)):
+        held.setdefault(type_of[p], []).append(p)
+    left = {t: len(ps) for t, ps in held.items()}
+    for t in chosen:
+        left[t] = left.get(t, 0) - 1
+        if left[t] < 0:
+            return head
+    ends = dict(head.ends or {})
+    more = set(head.more)
+    need = k - len(chosen)  # tokens still to choose, this one included
+    last = chosen[-1] if chosen else -1
+    types = sorted(t for t in left if t >= last)
+    after = sum(left[t] for t in types)  # pieces left of this type and those above it
+    for t in types:
+        if left[t] > 0 and after - 1 >= need - 1:
+            tok = enc.piece_token("down", t)
+            if need > 1:
+                more.add(tok)
+            elif tok not in ends:
+                move = _face_down_move(legal, held, [*chosen, t])
+                if move is None:  # pragma: no cover - every distinct set is listed
+                    return options(enc, list(legal), prefix)
+                ends[tok] = move
+        after -= left[t]
+    return Options(sorted(ends.keys() | more), head.complete, ends, more)
+
+
+def _face_down_move(legal: WithFaceDown, held: dict[int, list[int]], types: list[int]) -> Move | None:
+    """The face-down move of these piece types: the set of the lowest pieces of each (as the engine lists
+    its distinct sets), read from the lazy list."""
+    counts = Counter(types)
+    pieces = tuple(sorted(p for t, c in counts.items() for p in held[t][:c]))
+    try:
+        i = legal.sets.index(pieces)
+    except ValueError:
+        return None
+    return legal[len(legal.head) + i]

@@ -91,7 +91,8 @@ class Encoding:
         self.cups = {vi: sides for vi, sides in dice_targets(rs) if rs.variables[vi].per in ("seat", "team")}
         # A move's tokens by its text (the same for identical copies: tokens name piece types).
         self.tokens_by_text: dict[str, tuple[int, ...]] = {}
-        self._rows: dict[tuple[int | None, int, str], tuple[tuple[int, float], ...]] = {}  # see move_row
+        self._rows: dict[tuple[int | None, int, str], Any] = {}  # see move_row
+        self._cells: dict[int | None, tuple[list[int], list[list[int]], list[list[int]]]] = {}  # see piece_cells
         self.recent = 2 * self.seats  # moves of this hand shown, latest first
         self.row_width = self.seats + self.head_count + 3 + self.types + 1  # one move of ``recent``
         self.var_widths = [self._var_width(i) for i in range(len(rs.variables))]
@@ -204,6 +205,22 @@ class Encoding:
                 out[zone.base + owner] = sees
         return out
 
+    def piece_cells(self, viewer: int | None) -> tuple[list[int], list[list[int]], list[list[int]]]:
+        """Where a piece adds to the ``zones`` section, worked out once per viewer: per zone instance the
+        cell of its count; per piece and zone instance the cell of the piece's type (``seen``), and that
+        cell if ``viewer`` sees the zone's face-up pieces, else -1 (``zone_sees``)."""
+        found = self._cells.get(viewer)
+        if found is None:
+            width = self.types + 1
+            base = self.at["zones"]
+            zones = range(self.rs.zone_instance_count)
+            count = [base + zi * width + width - 1 for zi in zones]
+            sees = self.zone_sees(viewer)
+            seen = [[base + zi * width + t for zi in zones] for t in self.rs.pieces.type_of]
+            vis = [[c if sees[zi] else -1 for zi, c in enumerate(row)] for row in seen]
+            found = self._cells[viewer] = (count, seen, vis)
+        return found
+
     def var_slots(self) -> list[int]:
         """Where each variable starts within the ``variables`` section."""
         out, at = [], 0
@@ -238,9 +255,11 @@ class Encoding:
         else:
             out[at + 1] = _number(value)
 
-    def move_row(self, viewer: int | None, seat: int, text: str) -> tuple[tuple[int, float], ...]:
-        """A move of the record as one row of ``recent``, as ``viewer`` may read it (``redact_event``):
-        (offset in the row, value) pairs for the seat, the move's head, the pieces shown, how many were hidden."""
+    def move_row(self, viewer: int | None, seat: int, text: str) -> Any:
+        """A move of the record as one row of ``recent``, as ``viewer`` may read it (``redact_event``): the
+        seat, the move's head, the pieces shown, how many were hidden; a float32 memoryview of ``row_width``
+        numbers, made once per (viewer, seat, move) and copied whole into a view (one copy in C, not a cell
+        at a time)."""
         key = (viewer, seat, text)
         row = self._rows.get(key)
         if row is None:
@@ -248,15 +267,15 @@ class Encoding:
                 self._rows.clear()
             seen = redact_event({"type": "move", "seat": seat, "move": text}, viewer)
             head, types, hidden = self.read_move(str(seen["move"]) if seen is not None else text)
-            cells: dict[int, float] = {seat: 1.0}
+            cells = np.zeros(self.row_width, np.float32)
+            cells[seat] = 1.0
             if head >= 0:
                 cells[self.seats + head] = 1.0
             for ty in types:
-                at = self.seats + self.head_count + 3 + ty
-                cells[at] = cells.get(at, 0.0) + 1.0
+                cells[self.seats + self.head_count + 3 + ty] += 1.0
             if hidden:
                 cells[self.row_width - 1] = float(hidden)
-            row = self._rows[key] = tuple(sorted(cells.items()))
+            row = self._rows[key] = memoryview(cells)  # type: ignore[arg-type]
         return row
 
     def read_move(self, text: str) -> tuple[int, list[int], int]:

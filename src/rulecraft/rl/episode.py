@@ -127,8 +127,11 @@ class Episode:
         mask = np.zeros(self.enc.num_actions, np.int8)
         if seat == self.to_act:
             cells: Any = memoryview(mask)  # type: ignore[arg-type]  # (item by item, quicker than indexing the array)
-            for a in self.legal_actions():
+            nexts, complete = self.options()[:2]  # (what legal_actions lists, without sorting it)
+            for a in nexts:
                 cells[a] = 1
+            if complete is not None and nexts:
+                cells[DONE] = 1
         return mask
 
     def move_actions(self, move: Move) -> Iterator[int]:
@@ -203,7 +206,7 @@ class Episode:
         view = self.views.get((viewer, recall))
         if view is None:
             view = self.views[viewer, recall] = SeatView(self.enc, viewer, recall)
-        selection = self.prefix if viewer is not None and viewer == self.to_act else ()
+        selection = self.prefix if self.prefix and viewer is not None and viewer == self.to_act else ()
         return view.update(self.st, selection).copy()
 
 

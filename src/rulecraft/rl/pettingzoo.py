@@ -85,7 +85,10 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             game_seed = int(seed)
         else:
             game_seed = self._seeds.randrange(2**63)
+        last = self.episode
         self.episode = Episode(self.enc, new_state(self.rs, game_seed, self.max_hands), self.max_moves, self.reward)
+        if last is not None:  # the seats' views go on to the next game (each reads what differs from the last)
+            self.episode.views = last.views
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._rewarded = False

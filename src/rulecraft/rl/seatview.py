@@ -23,6 +23,7 @@ vector from ``visible``, ``visible_variables`` and ``redact_event`` (tests/rl/rl
 
 from __future__ import annotations
 
+from array import array
 from itertools import compress
 from operator import ne
 from typing import Any
@@ -44,9 +45,9 @@ def observe(enc: Encoding, st: Board, viewer: int | None, selection: tuple[int, 
 class SeatView:
     """The observation vector of ``viewer`` (a seat, None: everything, PUBLIC: no seat), kept up to date."""
 
-    __slots__ = ("_active", "_at", "_cnt_at", "_db", "_fd", "_hand", "_hlast", "_hlen", "_known", "_loc", "_owned",
-                 "_phase", "_rows", "_seen", "_sel", "_shown", "_shown_vars", "_slots", "_to_act", "_tricks", "_vars",
-                 "_vis_at", "_zero", "enc", "mv", "recall", "sees", "vec", "viewer")
+    __slots__ = ("_active", "_at", "_cells", "_cnt_at", "_db", "_fd", "_hand", "_hlast", "_hlen", "_known", "_loc",
+                 "_owned", "_owners", "_phase", "_rows", "_seen", "_sel", "_shown", "_shown_vars", "_slots", "_to_act",
+                 "_tricks", "_vars", "_vis_at", "_zero", "enc", "mv", "recall", "vec", "viewer")
 
     def __init__(self, enc: Encoding, viewer: int | None, recall: bool = False) -> None:
         self.enc = enc
@@ -58,11 +59,12 @@ class SeatView:
         self.mv: Any = memoryview(self.vec)  # type: ignore[arg-type]
         self._zero: Any = memoryview(np.zeros(self.vec.size, np.float32))  # type: ignore[arg-type]
         self._at = enc.offsets(recall)
-        self.sees = enc.zone_sees(viewer)
+        self._cells = enc.piece_cells(viewer)
         self._slots = enc.var_slots()
         # Variables that show only to a seat a rule names: that seat may change while the value does not.
         self._owned = viewer is not None and any(v.visibility == "owner" and v.per not in ("seat", "team")
                                                  for v in enc.rs.variables)
+        self._owners: tuple[Any, ...] = ()  # the seats those variables' rules named when last read
         if viewer is not None and 0 <= viewer < enc.seats:
             self.mv[self._at["seat"] + viewer] = 1.0
         n = enc.rs.pieces.count
@@ -110,14 +112,14 @@ class SeatView:
             self._active = st.active
         if st.tricks != self._tricks:
             base = at["tricks"]
-            for s, k in enumerate(st.tricks):
-                mv[base + s] = float(k)
+            mv[base:base + enc.seats] = array("f", st.tricks)
             self._tricks = list(st.tricks)
         if st.hand_no != self._hand:
             mv[at["hand"]] = float(st.hand_no)
             self._hand = st.hand_no
         self._pieces(st)
-        if self._owned or st.vars != self._vars:
+        if (st.vars != self._vars or st.shown_vars != self._shown_vars
+                or (self._owned and self._owners_of(st) != self._owners)):  # (a value, a show, a seat a rule names)
             self._variables(st)
         self._recent(st)
         if selection or self._sel:
@@ -156,30 +158,28 @@ class SeatView:
                 self._shown = frozenset(now)
         if not changed:
             return
-        mv, sees, cnt_at, vis_at = self.mv, self.sees, self._cnt_at, self._vis_at
-        type_of = self.enc.rs.pieces.type_of
-        width = self.enc.types + 1
-        base = self._at["zones"]
+        mv, cnt_at, vis_at = self.mv, self._cnt_at, self._vis_at
+        count_cell, seen_cells, vis_cells = self._cells
         face_down, downed_by, known = st.face_down, st.downed_by, st.known
         shown = st.marks.get(SHOWN)
+        hides = viewer is not None
         for p in changed:
             zi = loc[p]
-            row = base + zi * width
-            c = row + width - 1
+            c = count_cell[zi]
             if c != cnt_at[p]:
                 if cnt_at[p] >= 0:
                     mv[cnt_at[p]] -= 1.0
                 mv[c] += 1.0
                 cnt_at[p] = c
-            # engine.views.visible, in its order
-            if viewer is None or (shown and p in shown):
-                seen = True
+            # engine.views.visible, in its order (None sees everything: its vis_cells are its seen_cells)
+            if not hides or (shown and p in shown):
+                v = seen_cells[p][zi]
             elif face_down[p]:
-                seen = downed_by[p] == viewer
+                v = seen_cells[p][zi] if downed_by[p] == viewer else -1
+            elif known and (k := known.get(p)) is not None and k[0] == viewer and k[1] == zi:
+                v = seen_cells[p][zi]
             else:
-                k = known.get(p) if known else None
-                seen = (k is not None and k[0] == viewer and k[1] == zi) or sees[zi]
-            v = row + type_of[p] if seen else -1
+                v = vis_cells[p][zi]
             if v != vis_at[p]:
                 if vis_at[p] >= 0:
                     mv[vis_at[p]] -= 1.0
@@ -207,7 +207,14 @@ class SeatView:
             width = enc.var_width(i)
             mv[at:at + width] = self._zero[:width]
             enc.write_variable(i, shown, mv, at)
-        self._vars = [list(v) if isinstance(v, list) else v for v in st.vars]
+        if old is None or st.vars != old:  # (a seat a rule names changed, not a value: the copy stands)
+            self._vars = [list(v) if isinstance(v, list) else v for v in st.vars]
+        if self._owned:
+            self._owners = self._owners_of(st)
+
+    def _owners_of(self, st: Board) -> tuple[Any, ...]:
+        """The seats the rules of variables shown to one seat name now (``engine.views.sees_variable``)."""
+        return tuple(v.owner(st.ctx) for v in self.enc.rs.variables if v.owner is not None)
 
     # -------------------------------------------------------------- the record
     def _recent(self, st: Board) -> None:
@@ -257,13 +264,11 @@ class SeatView:
         keep = min(self._rows, room - new)
         if keep:  # the older rows move down (memoryview slices copy as memmove does: overlap is safe)
             mv[base + new * width:base + (new + keep) * width] = mv[base:base + keep * width]
-        mv[base:base + new * width] = self._zero[:new * width]
-        latest = keys[::-1][:new]  # latest first
         move_row, viewer = self.enc.move_row, self.viewer
-        for j, (seat, text) in enumerate(latest):
-            at = base + j * width
-            for k, x in move_row(viewer, seat, text):
-                mv[at + k] = x
+        at = base
+        for seat, text in keys[:-new - 1:-1]:  # latest first; each row written whole
+            mv[at:at + width] = move_row(viewer, seat, text)
+            at += width
         self._rows = new + keep
 
     # -------------------------------------------------------------- public memory

@@ -24,6 +24,7 @@ from rulecraft.wording import (
     placed_rows,
     public_rows,
     result_words,
+    round_word,
     seat_badges,
     short,
     value_label,
@@ -138,10 +139,10 @@ def moves_html(rs: Ruleset, view: dict[str, Any], lang: str | None) -> Markup:
             continue
         pick.append(Markup('<button class="confirm" data-verb="{}" disabled>{} selected</button>').format(
             verb, label(rs, "verbs", verb, lang)))
-    hint = Markup('<span class="note">Choose pieces (click, or Tab and Enter), then confirm.</span>') if verbs else ""
-    if "legal_count" in view:  # (too many moves to send: the pieces chosen are checked when confirmed)
-        hint = Markup('<span class="note">{} possible plays: choose pieces (click, or Tab and Enter), then '
-                      'confirm.</span>').format(view["legal_count"])
+    # (With too many moves to send, view["legal_count"] says how many: the pieces chosen are checked when
+    # confirmed. A player has no use for that number, so the hint is the same.)
+    hint = Markup('<span class="note">Choose pieces (click, or Tab and Enter), then confirm.</span>') if (
+        verbs or "legal_count" in view) else ""
     return Markup('<div id="moves" data-legal="{}">{}{}{}</div>').format(
         json.dumps(legal, ensure_ascii=False), Markup(" ").join(buttons), Markup(" ").join(pick), hint)
 
@@ -199,7 +200,7 @@ def seats_html(rs: Ruleset, view: dict[str, Any], seats: Seats, lang: str | None
             " me" if s == viewer else "") + ("" if s in active else " out")
         badges: list[tuple[str, str]] = [("pieces in hand", str(hand.get("count", 0)))]
         if s < len(tricks):
-            badges.append(("tricks", short(tricks[s])))
+            badges.append((round_word(rs, plural=True), short(tricks[s])))  # tricks, or a climbing game's rounds
         badges += seat_badges(rs, variables, s, seats, lang)
         team = rs.seats.teams[rs.seats.team_of[s]] if s < len(rs.seats.team_of) else (s,)
         partners = [p for p in team if p != s]
@@ -240,7 +241,7 @@ def hand_sheet(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
         cells = [seats.name(s)] + ([str(won[s])] if rs.counts_rounds else []) + [
             v or "✓" for _, v in seat_badges(rs, view.get("variables", {}), s, seats, lang)]
         rows.append(Markup("<tr>{}</tr>").format(Markup("").join(Markup("<td>{}</td>").format(c) for c in cells)))
-    heads = ["seat"] + (["rounds won"] if rs.counts_rounds else []) + [
+    heads = ["seat"] + ([f"{round_word(rs, plural=True)} won"] if rs.counts_rounds else []) + [
         w for w, _ in seat_badges(rs, view.get("variables", {}), 0, seats, lang)]
     head = Markup("").join(Markup('<th scope="col">{}</th>').format(h) for h in heads)
     return Markup('<section class="sheet" id="sheet" data-ended="{}" role="dialog" aria-modal="false" '
@@ -275,8 +276,9 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
     current, last, winner = round_plays(events)
     plays = current or last
     if plays:
-        title = "this round" if current else f"last round — won by {seats.name(winner)}" if winner is not None else (
-            "last round")
+        word = round_word(rs)  # what the game's players call it: a trick, or a round of a climbing game
+        title = f"this {word}" if current else f"last {word} — won by {seats.name(winner)}" if winner is not None else (
+            f"last {word}")
         rows = Markup("").join(Markup('<div class="play" data-seat="{}"><span class="who">{}</span>{}</div>').format(
             e.get("seat"), seats.name(e.get("seat")), _play_html(rs, str(e.get("move")), lang)) for e in plays)
         centre.append(Markup('<div class="trick"><h2>{}</h2>{}</div>').format(title, rows))
