@@ -19,6 +19,7 @@ from rulecraft.errors import RulecraftError
 from rulecraft.load import load_ruleset
 from rulecraft.runs.log import log_lines, parse_log, replay, write_log
 from rulecraft.runs.scenario import load_scenario, start_arranged
+from rulecraft.wording import Seats, event_text
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "sheng-ji"
 
@@ -82,3 +83,11 @@ def test_a_composite_named_as_a_combination_is_refused_where_it_is_written(tmp_p
     bad.write_text(text.replace("          id: throw\n", "          id: pair\n"), encoding="utf-8")
     with pytest.raises(RulecraftError, match=r"base.yaml:\d+:\d+: .*composite lead 'pair'.*an id of its own"):
         load_ruleset(str(bad))
+
+
+def test_the_outcome_reads_as_a_line_naming_the_play_that_beat_it() -> None:
+    st = _failed_throw()
+    event = next(e for e in st.history if e.get("type") == "composite")
+    line = event_text(event, Seats(("you", "bot", "bot", "bot")), st.rs)
+    assert line == ("seat 0 (you) leads sJ sJ sK as a throw: seat 3 (bot) holds sA, which beats sK; "
+                    "that is led instead")
