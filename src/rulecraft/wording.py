@@ -458,6 +458,13 @@ def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, l
     if kind == "revoke":
         return (f"{seats.name(event.get('seat'))}'s play of {' '.join(map(str, event.get('pieces', [])))} "
                 f"broke the rule '{event.get('rule')}': a revoke, found after the round")
+    if kind == "composite":  # a composite lead checked against the other hands (trick_composite)
+        thrown = " ".join(map(str, event.get("pieces", [])))
+        led = f"{seats.name(event.get('seat'))} leads {thrown} as a {event.get('id')}"
+        if event.get("held"):
+            return f"{led}: nobody can beat any part of it"
+        return (f"{led}: {seats.name(event.get('beaten_by'))} holds {' '.join(map(str, event.get('beating', [])))}, "
+                f"which beats {' '.join(map(str, event.get('led', [])))}; that is led instead")
     if kind == "out":
         return f"{seats.name(event.get('seat'))} is out (place {event.get('place')})"
     if kind == "chance":

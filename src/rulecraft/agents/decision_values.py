@@ -31,8 +31,11 @@ from such contracts, not from contracts bid on any hand.
 
 The agent then plays the move whose label's plane is highest for its hand and the auction as it stands, so
 it bids a level only where hands like its own, played out, did better with the contract at that level than
-without; a label with fewer than ``MIN_SAMPLES`` samples is unknown, and the decision is searched by
-playouts within a budget.
+without; a label with fewer than ``MIN_SAMPLES`` samples is unknown. A move that names pieces also has a
+*coarse* label, its phase and verb (and value) without the pieces (``coarse``), fitted from the same samples:
+where an exact label is unknown (a piece shown that learning never showed, a later hand whose level names
+other pieces: a decision window re-asked as every packet of a deal arrives) the decision is weighed by the
+coarse labels of its moves. Only when those are unknown too is it searched by playouts within a budget.
 
 A stage ends after a third of ``PLAYOUTS`` playouts, or sooner once every label met in it has a third of
 ``ENOUGH`` samples: a ruleset with few labels (an auction of three bids) learns them at a fraction of the cost
@@ -102,8 +105,11 @@ class DecisionValues:
         the auction (earlier on ties), or None when a label is unknown."""
         s = self.hand_strength(hand)
         level, doubling = standing
+        labels = search.labels
+        if any(name not in self.lines for name in labels):
+            labels = [coarse(name, m) for m, name in zip(search.cands, labels, strict=True)]
         best, best_value = None, 0.0
-        for move, label in zip(search.cands, search.labels, strict=True):
+        for move, label in zip(search.cands, labels, strict=True):
             line = self.lines.get(label)
             if line is None:
                 return None
@@ -131,6 +137,14 @@ def label(st: State, seat: int, move: Move, as_text: str | None = None) -> str:
         team = st.rs.seats.team_of
         ctx = "none" if high_seat is None else ("own" if team[high_seat] == team[seat] else "opp")
     return f"{phase.id}\0{ctx}\0{as_text if as_text is not None else move.text}"
+
+
+def coarse(name: str, move: Move) -> str:
+    """A label without the pieces its move names (the label itself for a move that names none)."""
+    if not move.pieces:
+        return name
+    head = name.rsplit("\0", 1)[0]
+    return f"{head}\0{move.verb}{' ' + move.value if move.value else ''} *"
 
 
 def decision_values(st: State, plan: Planner) -> DecisionValues:
@@ -165,6 +179,7 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
     """Play hands by ``plan`` and play out every candidate of its searched decisions (see the module docstring)."""
     rng = random.Random(SEED)
     samples: list[Sample] = []
+    broad: list[Sample] = []  # the same samples under their coarse labels, where those differ
     per_stage = PLAYOUTS // STAGES
     stage = made = 0  # the stage, and the playouts made in it
     counts: dict[str, int] = {}  # samples of each label in this stage
@@ -176,7 +191,7 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                 stage, made, counts = stage + 1, 0, {}
                 if stage == STAGES:
                     break
-                so_far = fit(samples, rs.pieces.count)
+                so_far = fit(samples, rs.pieces.count, broad)
             st = Game(rs, seed=SEED + hand, max_hands=1).new_state()
             st.hand_limit = st.hand_no
             for _ in range(MAX_MOVES):
@@ -199,8 +214,10 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                         play_out(world, rng, DEPTH, playout_move)
                         ys.append(outcome(world, seat, base))
                     mean = sum(ys) / len(ys)
-                    samples.extend(Sample(held, name, level, doubling, y, y - mean)
-                                   for name, y in zip(move.labels, ys, strict=True))
+                    for cand, name, y in zip(move.cands, move.labels, ys, strict=True):
+                        samples.append(Sample(held, name, level, doubling, y, y - mean))
+                        if coarse(name, cand) != name:
+                            broad.append(Sample(held, coarse(name, cand), level, doubling, y, y - mean))
                     made += len(move.cands)
                     progress.update(len(move.cands))
                     for name in move.labels:
@@ -211,7 +228,7 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                     # Explore, so that every line is met (and, past the first stage, play as learnt so far)
                     move = chosen if chosen is not None else move.cands[rng.randrange(len(move.cands))]
                 st.apply(move)
-    return fit(samples, rs.pieces.count)
+    return fit(samples, rs.pieces.count, broad)
 
 
 @dataclass(frozen=True)
@@ -227,8 +244,9 @@ class Sample:
     advantage: float
 
 
-def fit(samples: Sequence[Sample], n: int) -> DecisionValues:
-    """Pieces' strengths and each label's plane from samples (see the module docstring)."""
+def fit(samples: Sequence[Sample], n: int, broad: Sequence[Sample] = ()) -> DecisionValues:
+    """Pieces' strengths and each label's plane from samples (see the module docstring); ``broad``: the same
+    samples under their coarse labels, whose planes are read with the strengths the exact ones give."""
     by_label: dict[str, list[float]] = {}
     for sm in samples:
         by_label.setdefault(sm.label, []).append(sm.outcome)
@@ -241,6 +259,14 @@ def fit(samples: Sequence[Sample], n: int) -> DecisionValues:
             total[p] += r
             count[p] += 1
     strength = tuple(total[p] / (count[p] + SHRINK) for p in range(n))
+    lines = planes(samples, strength)
+    for name, line in planes(broad, strength).items():
+        lines.setdefault(name, line)
+    return DecisionValues(strength, lines)
+
+
+def planes(samples: Sequence[Sample], strength: Sequence[float]) -> dict[str, Line]:
+    """Each label's plane (advantage by hand strength, level and doubling) from samples."""
     points: dict[str, list[tuple[tuple[float, float, float], float]]] = {}
     for sm in samples:
         x = (sum(strength[p] for p in sm.hand), float(sm.level), float(sm.doubling))
@@ -251,7 +277,7 @@ def fit(samples: Sequence[Sample], n: int) -> DecisionValues:
     for name, pts in points.items():
         if len(pts) >= MIN_SAMPLES:
             lines[name] = _ridge(pts, prior)
-    return DecisionValues(strength, lines)
+    return lines
 
 
 def _variance(xs: Sequence[float]) -> float:

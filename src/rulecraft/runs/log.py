@@ -71,7 +71,7 @@ def write_log(path: str | Path, st: State, agents: list[str] | None = None, view
 
 
 EVENT_TYPES = frozenset({"header", "hand", "chance", "move", "round", "hand_end", "result", "reveal", "flush", "out",
-                         "revoke", "show"})
+                         "revoke", "show", "composite"})
 CHANCE_KINDS = frozenset({"shuffle", "dice"})
 MAX_LOG_BYTES = Limit(64 * 1024 * 1024, "bytes", "is {n} bytes")
 MAX_NESTING = Limit(32, "levels", "nests {n} levels deep")  # an event nests 3; json recurses per level

@@ -68,7 +68,7 @@ def fits(phase: Tricks, st: Board) -> bool:
     """Whether the phase has the shape the generated decision covers."""
     return (len(phase.combos) == 1 and phase.combos[0].kind == "single" and not st.rs.pieces.has_copies
             and phase.face_up == "any" and phase.face_down == "never" and not phase.track_barred
-            and not phase.free)
+            and not phase.free and phase.composite is None)
 
 
 def generate(phase: Tricks, st: Board, options_type: type) -> LegalFn:

@@ -44,6 +44,7 @@ from rulecraft.engine.context import piece_scope
 from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, MoveBook
 from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, seat_of
+from rulecraft.engine.phases.trick_composite import CompositeLead
 from rulecraft.engine.phases.trick_free import FreePlays
 from rulecraft.engine.readings import offered, overlapping, reading_name
 from rulecraft.errors import IllegalMoveError
@@ -363,6 +364,8 @@ class Tricks(Phase):
         self.free = False
         self.free_prefer: CompiledExpr | None = None
         self._free: FreePlays | None = None  # made at first use
+        # Composite leads (trick_composite.py): several combinations of one group led at once, checked after.
+        self.composite: CompositeLead | None = None
         self._trick_zi = -1  # the trick zone's instance, looked up at first use
         self._round_end: tuple[dict[str | None, CompiledExpr | None], frozenset[str | None], list[int], int] \
             | None = None  # see _round_end_lookups: made at first use
@@ -401,6 +404,8 @@ class Tricks(Phase):
                          frozenset(c.id for c in combos if c.strength is not None and play_alone(c.strength)))
         t.first = b.expr(raw.get("first", "0"), scope, T.NUMBER, f"{what} first leader")
         t.lead_rules = build_restrictions(b, raw.get("lead", {}).get("restrictions", ()), tscope, what)
+        if "composite" in raw.get("lead", {}):
+            t.composite = _build_composite(b, rs, raw["lead"]["composite"], t, tscope, what)
         follow = raw.get("follow", {})
         t.follow_rules = build_restrictions(b, follow.get("restrictions", ()), tscope, what)
         t.face_up = str(follow.get("face_up", "any"))
@@ -551,8 +556,8 @@ class Tricks(Phase):
     def _cls_of(self, ctx: Any, play: Play) -> Any:
         """A play's class, worked out (and kept on the play when it depends on the play alone)."""
         spec = self.combo_by_id.get(play.combo or "")
-        if spec is None:  # a free follow (trick_free): no class, it never beats
-            return None
+        if spec is None:  # a free follow (trick_free): no class, it never beats; or a composite lead
+            return self._composite_shape(st_of(ctx), play)[0] if self._is_composite(play) else None
         if spec.cls is not None:
             ctx.combo = play
             cls = spec.cls(ctx)
@@ -565,8 +570,8 @@ class Tricks(Phase):
     def _strength_of(self, ctx: Any, play: Play) -> Any:
         """A play's strength, worked out (and kept on the play when it depends on the play alone)."""
         spec = self.combo_by_id.get(play.combo or "")
-        if spec is None:  # a free follow
-            return None
+        if spec is None:  # a free follow, or a composite lead
+            return self._composite_shape(st_of(ctx), play)[1] if self._is_composite(play) else None
         if spec.strength is not None:
             ctx.combo = play
             strength = spec.strength(ctx)
@@ -575,6 +580,9 @@ class Tricks(Phase):
             return strength
         strength = play.known_strength = play.entry_strength
         return strength
+
+    def _is_composite(self, play: Play) -> bool:
+        return self.composite is not None and play.combo == self.composite.id
 
     def _beating(self, st: Board, d: TrickData, cands: list[Play]) -> list[Play]:
         """The plays of ``cands`` that would beat the best play so far (``_rate`` and ``_beats`` of each)."""
@@ -633,6 +641,8 @@ class Tricks(Phase):
         hand = st.hand(seat)
         st.ctx.seat = seat
         cands = enumerate_all(self.combos, hand, st.rs.pieces, ctx=st.ctx)
+        if self.composite is not None:
+            cands += self.composite.offers(st, hand, lambda p: self._rate(st, p))
         allowed, removed = apply_restrictions(st, self.lead_rules, cands)
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
@@ -774,6 +784,27 @@ class Tricks(Phase):
             moves.extend([p.move or self._move_of(st, p) for p in downs])
         return (FreeOptions if up and up[0].combo is None else Options)(moves, found, barred)
 
+    def _composite_checked(self, st: Board, seat: int, play: Play) -> tuple[Play, Play | None]:
+        """A composite lead checked against the other seats' hands (``trick_composite``): the play that
+        is led (the composite, or the component it must lead instead) and the pieces taken back (None
+        when it held). The outcome is told to the table."""
+        comp = self.composite
+        assert comp is not None
+        outcome = comp.beaten(st, seat, play, lambda p: self._rate(st, p))
+        comp.record(st, seat, play, outcome)
+        if outcome is None:
+            return play, None
+        led = outcome[0]
+        back = Play(comp.id, tuple(p for p in play.pieces if p not in led.pieces))
+        return led, back
+
+    def _composite_shape(self, st: Board, play: Play) -> tuple[Any, Any]:
+        """(class, strength) of a composite lead or of a follow of one; (None, None) when it has no shape."""
+        comp = self.composite
+        assert comp is not None
+        shape = comp.shape(st, play.pieces, lambda p: self._rate(st, p))
+        return shape if shape is not None else (None, None)
+
     def _face_down(self, st: Board) -> FaceDownPlays:
         if self._down is None:
             self._down = FaceDownPlays(st.rs.pieces)
@@ -843,7 +874,10 @@ class Tricks(Phase):
             play, barred = found_play, opts.barred
         face_up = play.face_up
         plays = d.plays
+        failed = None
         if not plays:
+            if self.composite is not None and play.combo == self.composite.id:
+                play, failed = self._composite_checked(st, seat, play)
             d.last = len(st.zones[st.rs.hand_base + seat]) == play.size
         elif barred:
             d.barred |= barred
@@ -873,8 +907,11 @@ class Tricks(Phase):
             strength = play.known_strength
             if strength is NOT_KNOWN:
                 strength = self._strength_of(ctx, play)
+            if self.composite is not None and plays and plays[0].combo == self.composite.id and play.combo is None:
+                cls, strength = self._composite_shape(st, play)  # (a follow of a composite: its shape)
             best = d.best
-            if play.combo is not None and (best < 0 or (cls == d.classes[best] and strength > d.strengths[best])):
+            if (play.combo is not None or cls is not None) and (
+                    best < 0 or (cls == d.classes[best] and strength > d.strengths[best])):
                 d.best = len(plays)  # (a play forming no combination never does)
         else:
             for p in play.pieces:
@@ -889,6 +926,11 @@ class Tricks(Phase):
             lead_spec = self.combo_by_id.get(play.combo or "")
             if lead_spec is not None and lead_spec.ends_play:
                 d.order = [seat]  # shown to end play: nobody follows
+            if failed is not None and self.composite is not None and self.composite.penalty:
+                ctx.seat, ctx.combo = seat, failed
+                run_effects(st, self.composite.penalty)
+                if st.signal or not self.on_lead:
+                    return False  # (the flow steps the phase: the next seat, or what was signalled)
             if self.on_lead:
                 ctx.seat, ctx.combo = seat, play
                 run_effects(st, self.on_lead)
@@ -1007,3 +1049,26 @@ def apply_restrictions(
             removed[p] = r
         cands = [p for p in cands if p not in failing]
     return cands, removed
+
+
+def st_of(ctx: Any) -> Board:
+    """The board an evaluation context reads."""
+    return cast("Board", ctx.st)
+
+
+def _build_composite(b: Builder, rs: Equipment, raw: dict[str, Any], t: Tricks, tscope: Scope,
+                     what: str) -> CompositeLead | None:
+    """A trick phase's ``lead.composite`` compiled (``trick_composite``)."""
+    cid = str(raw.get("id", "composite"))
+    w = f"{what} composite lead '{cid}'"
+    of = []
+    for n in raw.get("of", [c.id for c in t.combos]):
+        if b.ref(n, t.combo_by_id, "combination of the phase"):
+            of.append(t.combo_by_id[str(n)])
+    if cid in rs.combinations:
+        b.error(raw, f"{w}: its id names a combination; a composite lead needs an id of its own")
+    together = b.expr(raw.get("together", "true"), piece_scope(tscope), T.ANY, f"{w} together")
+    penalty = compile_effects(b, rs, raw.get("penalty", ()), tscope, f"{w} penalty")
+    if not of:
+        return None
+    return CompositeLead(cid, tuple(of), together, penalty)
