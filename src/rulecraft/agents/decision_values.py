@@ -220,8 +220,10 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                             broad.append(Sample(held, coarse(name, cand), level, doubling, y, y - mean))
                     made += len(move.cands)
                     progress.update(len(move.cands))
-                    for name in move.labels:
-                        counts[name] = counts.get(name, 0) + 1
+                    # Enough is counted by coarse label: the labels of moves naming pieces are many and each
+                    # rare (a card shown in a deal's window), and the coarse one is what weighs them when rare.
+                    for cand, name in zip(move.cands, move.labels, strict=True):
+                        counts[coarse(name, cand)] = counts.get(coarse(name, cand), 0) + 1
                     chosen = None
                     if so_far is not None and rng.random() >= EXPLORE:
                         chosen = so_far.best(move, held, (level, doubling))
