@@ -1,6 +1,6 @@
 """Composite leads: a leader plays several combinations of one group at once, claiming none can be beaten.
 
-A trick phase's ``lead.composite`` (Sheng Ji's throw) lets the leader lead several plays of the
+A trick phase's ``lead.composite`` (a "throw") lets the leader lead several plays of the
 combinations it names (``of``) together, all of their pieces sharing one value of ``together`` (one
 suit). The claim, that no other seat could beat any of them, is checked after the play against the
 other seats' hands: a component is beaten when another seat holds a play of the same combination and

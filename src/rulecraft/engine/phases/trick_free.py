@@ -1,6 +1,6 @@
 """Free follows: a follower plays as many pieces as were led, face up, that need form no combination.
 
-Some trick games (Sheng Ji, Tractor) let a seat that cannot (or will not) follow with the led
+Some trick games let a seat that cannot (or will not) follow with the led
 combination play any pieces of the lead's size face up; such a play wins nothing. The rule file says
 which pieces a follow must hold as far as it can (``prefer``: the led suit): every free play holds
 as many of them as the seat has, up to the lead's size, and its other pieces are any of the rest.
