@@ -37,8 +37,8 @@ def first_dice(lines: list[str]) -> None:
 
 @pytest.mark.parametrize(("edit", "message"), [
     (lambda lines: lines.append('{"type": "bogus"}'),
-     "game.jsonl:50:1: error: unknown event type 'bogus' (a game writes chance, flush, hand, hand_end, header, move, "
-     "out, result, reveal, revoke, round, show)"),
+     "game.jsonl:50:1: error: unknown event type 'bogus' (a game writes chance, composite, flush, hand, hand_end, "
+     "header, move, out, result, reveal, revoke, round, show)"),
     (lambda lines: lines.append(lines[0]),
      "game.jsonl:50:1: error: a second header (the first is at line 1): a log holds one game"),
     (header(max_hands=-1),
