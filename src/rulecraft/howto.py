@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rulecraft.rules.nested import nested_values
 from rulecraft.wording import label, value_label, words_of
 
 if TYPE_CHECKING:
@@ -106,19 +107,8 @@ def _pieces_section(rs: Ruleset, data: dict[str, Any], lang: str | None) -> Sect
 
 def _restrictions(phase: dict[str, Any]) -> list[str]:
     """The messages of a phase's restrictions: each is a rule, written for players by the rule's author."""
-    out: list[str] = []
-
-    def walk(value: Any) -> None:
-        if isinstance(value, dict):
-            if "allow" in value and value.get("message"):
-                out.append(_plain(value["message"]))
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-
-    walk(phase)
+    out = [_plain(v["message"]) for v in nested_values(phase)
+           if isinstance(v, dict) and "allow" in v and v.get("message")]
     return list(dict.fromkeys(out))
 
 

@@ -21,6 +21,7 @@ import pytest
 from webtools import Witness, choose, played_out
 
 from rulecraft.rules.compose import compose
+from rulecraft.rules.nested import nested_values
 from rulecraft.rules.registry import list_bundled
 
 pytestmark = pytest.mark.browser
@@ -127,12 +128,8 @@ def stale(element: Any) -> bool:
 
 def _phase_kinds(data: Any) -> frozenset[str]:
     """Every phase kind a rule file's data names, wherever its phases are (setup, hand, match)."""
-    if isinstance(data, dict):
-        own = {str(p["kind"]) for p in data.get("phases") or () if isinstance(p, dict) and "kind" in p}
-        return frozenset(own).union(*(_phase_kinds(v) for v in data.values()))
-    if isinstance(data, list):
-        return frozenset().union(*(_phase_kinds(v) for v in data))
-    return frozenset()
+    return frozenset(str(p["kind"]) for d in nested_values(data) if isinstance(d, dict)
+                     for p in d.get("phases") or () if isinstance(p, dict) and "kind" in p)
 
 
 FOUNDING = ["rook", "luk-fu", "tien-gow", "yukushi", "doubt"]  # each stands for its kinds when it shares them

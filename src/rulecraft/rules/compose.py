@@ -61,6 +61,7 @@ from typing import Any, TypeVar
 from rulecraft.errors import UNKNOWN_POS, Diagnostic, RuleFileError, SourcePos, UsageError, clip
 from rulecraft.rules.excerpt import excerpt
 from rulecraft.rules.located import LDict, LList, LStr, pos_of
+from rulecraft.rules.nested import nested_values
 from rulecraft.rules.paths import item_noun, item_step, key_step
 from rulecraft.rules.registry import bundled_path, list_bundled, path_target, resolve_ruleset
 from rulecraft.rules.rulefiles import document_kind, read_rule_file
@@ -806,20 +807,12 @@ def _is_delete(value: Any) -> bool:
 def _span(value: Any) -> tuple[SourcePos, SourcePos] | None:
     """The first and last positions of a located value and of everything in it (keys included)."""
     found: list[SourcePos] = []
-
-    def walk(v: Any) -> None:
+    for v in nested_values(value):
         pos = pos_of(v, UNKNOWN_POS)
         if pos is not UNKNOWN_POS and pos.line > 0:
             found.append(pos)
         if isinstance(v, dict):
             found.extend(p for p in getattr(v, "key_pos", {}).values() if isinstance(p, SourcePos) and p.line > 0)
-            for item in v.values():
-                walk(item)
-        elif isinstance(v, list):
-            for item in v:
-                walk(item)
-
-    walk(value)
     if not found:
         return None
     found.sort(key=lambda p: (p.line, p.col))
