@@ -163,3 +163,10 @@ def test_pettingzoo_ends_at_once_a_game_over_as_it_is_dealt(monkeypatch: pytest.
         assert e.last()[2]  # terminated
         e.step(None)
     assert e.agents == []
+
+
+def test_a_seat_that_never_decides_is_refused_with_the_reason() -> None:
+    """Dummy Whist's dummy (seat 2) never decides: its partner plays its cards. No episode can be dealt."""
+    env = single_agent_env("dummy-whist", seat=2, opponents="random", max_hands=1)
+    with pytest.raises(RuntimeError, match=r"seat 2 had no decision in 100 games.*another seat decide for it"):
+        env.reset(seed=0)

@@ -130,8 +130,10 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
             # seed drawn from this reset's (so the same seed still gives the same episode).
             skipped.append(game_seed)
             if len(skipped) == MAX_SKIPPED:
-                raise RuntimeError(f"{MAX_SKIPPED} games in a row ended before seat {self.seat} had a decision "
-                                   f"(seeds {skipped[0]} ...): no episode to play")
+                raise RuntimeError(f"seat {self.seat} had no decision in {MAX_SKIPPED} games dealt (seeds "
+                                   f"{skipped[0]}, {skipped[1]} ...): in this ruleset the seat may sit the hand "
+                                   "out or another seat decide for it; choose another seat, or more hands "
+                                   f"(max_hands={self.max_hands})")
             game_seed = int(self.np_random.integers(2**63))
         info = self._info()
         if skipped:
