@@ -70,3 +70,18 @@ def test_naming_a_value_is_learnt_by_the_pieces_that_make_it_pay() -> None:
     search = Search([name_a, name_b], ["name a", "name b"])
     assert values.best(search, (0, 4, 5)) is name_a
     assert values.best(search, (1, 4, 5)) is name_b
+
+
+def test_a_plane_is_not_stretched_past_the_highest_level_it_was_learnt_at() -> None:
+    # Doubling was learnt at levels 1 and 2 only: at level 9 the decision is unknown (it is searched), however
+    # the plane would read there.
+    rng = random.Random(4)
+    samples: list[Sample] = []
+    for _ in range(200):
+        hand = tuple(sorted(rng.sample(range(8), 3)))
+        level = rng.choice([1, 2])
+        samples += _decision(hand, level, {"pass": rng.gauss(0, 5), "double": 10.0 * level + rng.gauss(0, 5)})
+    values = fit(samples, 8)
+    search = Search([PASS, DOUBLE], ["pass", "double"])
+    assert values.best(search, (1, 2, 3), (2, 0)) is DOUBLE
+    assert values.best(search, (1, 2, 3), (9, 0)) is None

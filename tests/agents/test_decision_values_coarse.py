@@ -36,7 +36,7 @@ def test_an_unknown_exact_label_is_weighed_by_the_coarse_ones() -> None:
 
 def test_a_known_exact_label_is_preferred_to_the_coarse_one() -> None:
     # Exactly: showing h2 did worse than passing; coarsely (other pieces shown), better.
-    lines = {label(PASS): (0.5, 0.0, 0.0, 0.0, 0.0), label(SHOW_H2): (0.0, 0.0, 0.0, 0.0, 0.0),
-             "deal\0\0show declare *": (1.0, 0.0, 0.0, 0.0, 0.0)}
+    lines = {label(PASS): (0.5, 0.0, 0.0, 0.0, 0.0, 0.0), label(SHOW_H2): (0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+             "deal\0\0show declare *": (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)}
     values = DecisionValues(tuple([0.0] * 10), lines, {})
     assert values.best(Search([PASS, SHOW_H2], [label(PASS), label(SHOW_H2)]), (0,)) == PASS

@@ -18,11 +18,15 @@ Two things are fitted from these samples, with nothing game-specific:
   is the sum over its pieces: what it is worth in this ruleset's searched decisions;
 * per label, a plane: the move's *advantage* (its outcome less the mean outcome of the decision's
   candidates, played out from the same state: what the hand and the deal are worth is the same for every
-  candidate and cancels) as ``a + b * strength + c * level + d * doubling``, by least squares with each
-  slope drawn towards 0 by ``PRIOR`` samples' weight. *Level* is the standing bid's place in an auction's
-  set of bids (0 with no bid yet, and outside auctions) and *doubling* the doubling calls on it: passing,
-  or doubling, a low contract of the opponents' is not the same move as passing or doubling a high one,
-  and a bid's label is its level already.
+  candidate and cancels) as ``a + b * strength + c * level + d * doubling + e * own``, by least squares with
+  each slope drawn towards 0 by ``PRIOR`` samples' weight. *Level* is the standing bid's place in an
+  auction's set of bids (0 with no bid yet, and outside auctions) and *doubling* the doubling calls on it:
+  passing, or doubling, a low contract of the opponents' is not the same move as passing or doubling a high
+  one, and a bid's label is its level already. *Own* is the hand's strength for this label alone (each
+  piece's residual advantage in the label's samples, ``_own``): naming a trump suit pays with that suit in
+  hand, which a strength alike for every move cannot say. A plane is known up to the highest level its
+  samples met, not stretched past it (holding a bid far above any learning met, against a seat that bids
+  at random, is not learnt to pay: it is searched).
 
 Learning is in ``STAGES`` stages: in the first, the learning hands' searched decisions are played at random;
 in each later one, as the samples so far say (save ``EXPLORE`` of them, still at random). A bid then says
@@ -98,14 +102,15 @@ class Search:
 Planner = Callable[["State", int, Sequence["Move"], random.Random], "Move | Search"]
 
 
-Line = tuple[float, float, float, float, float]  # (a, b, c, d, e): see the module docstring
+Line = tuple[float, float, float, float, float, float]  # (a, b, c, d, e, top): see the module docstring
 FEATURES = 4  # strength, level, doubling, the label's own strength
 
 
 @dataclass(frozen=True)
 class DecisionValues:
     strength: tuple[float, ...]  # by piece
-    lines: dict[str, Line]  # label -> the advantage as a + b * strength + c * level + d * doubling + e * own
+    # label -> the advantage as a + b * strength + c * level + d * doubling + e * own, known up to level top
+    lines: dict[str, Line]
     own: dict[str, tuple[float, ...]]  # label -> by piece, what holding it adds to the label's advantage
 
     def hand_strength(self, hand: Sequence[int]) -> float:
@@ -122,18 +127,24 @@ class DecisionValues:
         s = self.hand_strength(hand)
         level, doubling = standing
         labels = search.labels
-        if any(name not in self.lines for name in labels):
+        if any(self._unknown(name, level) for name in labels):
             labels = [coarse(name, m) for m, name in zip(search.cands, labels, strict=True)]
         best, best_value = None, 0.0
         for move, label in zip(search.cands, labels, strict=True):
-            line = self.lines.get(label)
-            if line is None:
+            if self._unknown(label, level):
                 return None
+            line = self.lines[label]
             value = (line[0] + line[1] * s + line[2] * level + line[3] * doubling
                      + line[4] * self.own_strength(label, hand))
             if best is None or value > best_value:
                 best, best_value = move, value
         return best
+
+    def _unknown(self, name: str, level: int) -> bool:
+        """Whether label ``name`` was never learnt, or never at an auction as high as ``level`` (its plane is
+        not stretched past what learning met: holding a bid far above any learnt is not learnt to pay)."""
+        line = self.lines.get(name)
+        return line is None or level > line[5]
 
 
 def standing(st: State) -> tuple[int, int]:
@@ -186,7 +197,7 @@ def _read(entry: Any, n: int) -> DecisionValues | None:
     strength, lines, own = entry
     if not _numbers(strength, n):
         return None
-    if not (isinstance(lines, dict) and all(isinstance(k, str) and _numbers(v, FEATURES + 1)
+    if not (isinstance(lines, dict) and all(isinstance(k, str) and _numbers(v, FEATURES + 2)
                                             for k, v in lines.items())):
         return None
     if not (isinstance(own, dict) and all(isinstance(k, str) and _numbers(v, n) for k, v in own.items())):
@@ -378,7 +389,7 @@ def planes(samples: Sequence[Sample], strength: Sequence[float]) -> tuple[dict[s
                               sum(mine[p] for p in sm.hand)), sm.advantage) for sm in sms]
     every = [x for pts in points.values() for x, _ in pts]
     prior = [PRIOR * _variance([x[k] for x in every]) + TINY for k in range(FEATURES)]
-    lines = {name: _ridge(pts, prior) for name, pts in points.items()}
+    lines = {name: (*_ridge(pts, prior), max(x[1] for x, _ in pts)) for name, pts in points.items()}
     return lines, own
 
 
@@ -405,7 +416,8 @@ def _variance(xs: Sequence[float]) -> float:
     return sum((x - mid) ** 2 for x in xs) / len(xs)
 
 
-def _ridge(pts: Sequence[tuple[tuple[float, ...], float]], prior: Sequence[float]) -> Line:
+def _ridge(pts: Sequence[tuple[tuple[float, ...], float]],
+           prior: Sequence[float]) -> tuple[float, float, float, float, float]:
     """y as a + the slopes . x by least squares, each slope k drawn towards 0 by ``prior[k]`` (the intercept
     free): the normal equations of the centred data, solved by elimination (``FEATURES`` unknowns, no library
     needed)."""
