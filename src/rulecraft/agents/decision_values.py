@@ -356,14 +356,7 @@ def fit(samples: Sequence[Sample], n: int, broad: Sequence[Sample] = (),
     for sm in samples:
         by_label.setdefault(sm.label, []).append(sm.outcome)
     mean = {name: sum(ys) / len(ys) for name, ys in by_label.items()}
-    total = [0.0] * n
-    count = [0] * n
-    for sm in samples:
-        r = sm.outcome - mean[sm.label]
-        for p in sm.hand:
-            total[p] += r
-            count[p] += 1
-    strength = tuple(total[p] / (count[p] + SHRINK) for p in range(n))
+    strength = _shrunk_means([(sm.hand, sm.outcome - mean[sm.label]) for sm in samples], n)
     lines, own = planes(samples, strength)
     for extra in (broad, fill):
         more, more_own = planes(extra, strength)
@@ -399,11 +392,16 @@ def _own(samples: Sequence[Sample], n: int) -> tuple[float, ...]:
     worth more with the suit's pieces in hand, which the strength of a piece in every decision alike cannot
     say."""
     mean = sum(sm.advantage for sm in samples) / len(samples)
+    return _shrunk_means([(sm.hand, sm.advantage - mean) for sm in samples], n)
+
+
+def _shrunk_means(residuals: Sequence[tuple[Sequence[int], float]], n: int) -> tuple[float, ...]:
+    """By piece, the mean residual of the samples whose hand held it, shrunk towards 0 by ``SHRINK`` samples'
+    weight."""
     total = [0.0] * n
     count = [0] * n
-    for sm in samples:
-        r = sm.advantage - mean
-        for p in sm.hand:
+    for hand, r in residuals:
+        for p in hand:
             total[p] += r
             count[p] += 1
     return tuple(total[p] / (count[p] + SHRINK) for p in range(n))
