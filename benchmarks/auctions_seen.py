@@ -52,6 +52,8 @@ def main() -> None:
             st.apply(move)
             if not st.is_over and phase_kind(st) == "auction":
                 high = getattr(st.pdata, "high_seat", None)
+            elif kind == "auction" and move.value and move.verb != "pass":
+                high = seat  # a bid that ended the auction at once (every other seat had passed)
         scores = match_scores(st)
         if high is not None:
             won += 1
