@@ -120,3 +120,53 @@ def test_a_vector_env_takes_the_rulesets_options() -> None:
     assert all(e.rs.chosen["passing"] == "none" for e in envs.envs)
     envs.reset(seed=1)
     assert envs.envs[0].rs is envs.envs[1].rs  # loaded once
+
+
+def test_a_game_that_ends_before_the_seats_decision_is_passed_over_and_the_next_one_dealt() -> None:
+    """Rook, one hand, random opponents: with seed 66 seat 1 bids and seat 2 calls for a redeal before
+    seat 0 has a decision, so that hand ends with nothing for seat 0 to do. ``reset`` must not hand the
+    learner a finished game (its step would raise, crashing a vector env): it deals the next game."""
+    env = single_agent_env("rook", seat=0, opponents="random", max_hands=1)
+    obs, info = env.reset(seed=66)
+    assert info["skipped_games"] == [66]
+    assert info["seed"] != 66 and obs["action_mask"].any() and not env.episode.over
+    assert env.episode.to_act == 0
+    again, info2 = env.reset(seed=66)  # the same seed, the same episode
+    assert info2 == info and np.array_equal(again["observation"], obs["observation"])
+    _, info3 = env.reset(seed=67)
+    assert "skipped_games" not in info3 and info3["seed"] == 67
+    envs = vector_env("rook", 2, opponents="random", max_hands=1)  # (it raised at seed 66 before)
+    vobs, _ = envs.reset(seed=65)
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in vobs["action_mask"]])
+        vobs, *_ = envs.step(actions)
+
+
+def test_pettingzoo_ends_at_once_a_game_over_as_it_is_dealt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game over before anyone's decision: every agent is terminated at reset, not left with no action."""
+    from rulecraft.rl import pettingzoo
+
+    def finished(rs, seed, max_hands):  # (a game whose deal ended it: here one played to its end)
+        st = Game(rs, seed, max_hands).new_state()
+        rng = random.Random(seed)
+        while not st.is_over:
+            legal = st.legal_moves()
+            st.apply(legal[rng.randrange(len(legal))])
+        return st
+
+    monkeypatch.setattr(pettingzoo, "new_state", finished)
+    e = pettingzoo.env("hearts", max_hands=1)
+    e.reset(seed=1)
+    assert all(e.terminations.values()) and "result" in e.infos["seat_0"]
+    for _agent in e.agent_iter():
+        assert e.last()[2]  # terminated
+        e.step(None)
+    assert e.agents == []
+
+
+def test_a_seat_that_never_decides_is_refused_with_the_reason() -> None:
+    """Dummy Whist's dummy (seat 2) never decides: its partner plays its cards. No episode can be dealt."""
+    env = single_agent_env("dummy-whist", seat=2, opponents="random", max_hands=1)
+    with pytest.raises(RuntimeError, match=r"seat 2 had no decision in 100 games.*another seat decide for it"):
+        env.reset(seed=0)

@@ -18,7 +18,6 @@ import pytest
 
 from rulecraft.engine.determinize import determinize
 from rulecraft.engine.game import Game
-from rulecraft.engine.moves import Move
 from rulecraft.engine.state import State
 from rulecraft.engine.views import SECRET_VERBS
 from rulecraft.load import load_ruleset
@@ -126,15 +125,39 @@ def test_action_ids_are_stable_and_read_from_the_rule_file() -> None:
 
 
 def test_every_move_of_a_game_has_action_ids() -> None:
+    """Every legal move at every decision of whole hands (not only the move played): a value offered
+    only in some games (a suit named when all passed) must have its id too."""
     for ref in BUNDLED:
         rs = load_ruleset(ref)
         enc = Encoding(rs)
-        st = Game(rs, 5, max_hands=1).new_state()
-        rng = random.Random(5)
-        for _ in range(60):
-            if st.is_over:
-                break
+        for seed in range(3):
+            st = Game(rs, seed, max_hands=1).new_state()
+            rng = random.Random(seed)
+            for _ in range(400):
+                if st.is_over:
+                    break
+                legal = st.legal_moves()
+                listed = legal if type(legal) is list else [legal[0], legal[len(legal) - 1]]  # (lazy sets: ends)
+                for move in listed:
+                    assert all(0 <= a < enc.num_actions for a in enc.move_tokens(move)), (ref, seed, move.text)
+                st.apply(legal[rng.randrange(len(legal))])
+
+
+def test_a_choice_among_values_the_game_filters_has_an_id_for_each() -> None:
+    """Euchre's second round names a suit from ``[x for x in ['pass', 'c', 'd', 'h', 's'] if x !=
+    upsuit()]``: a list read from the game (before the deal it reads some suit), drawn from constants. Each
+    of those values has an id, so whichever suit was turned up, every suit left can be named."""
+    rs = load_ruleset("euchre")
+    enc = Encoding(rs)
+    assert {enc.action_string(a) for a in range(enc.num_actions)} >= {"name c", "name d", "name h", "name s"}
+    suits = {"name c", "name d", "name h", "name s"}
+    named: set[str] = set()
+    for seed in range(40):  # everyone passes the turned-up card: the second round, whatever suit it was
+        st = Game(rs, seed, max_hands=1).new_state()
+        while not suits & {m.text for m in st.legal_moves()}:
             legal = st.legal_moves()
-            move: Move = legal[rng.randrange(len(legal))]
-            assert all(0 <= a < enc.num_actions for a in enc.move_tokens(move))
-            st.apply(move)
+            st.apply(next((m for m in legal if m.text == "name pass"), legal[0]))
+        for move in st.legal_moves():
+            enc.move_tokens(move)  # (EncodingError if a value had no id)
+            named.add(move.text)
+    assert suits <= named

@@ -31,6 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from rulecraft.dsl import CompiledExpr, T
+from rulecraft.dsl import ast as A
+from rulecraft.dsl.parser import parse
 from rulecraft.engine.game import Game
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.calls import Auction, Choose
@@ -360,16 +362,38 @@ def _head_values(rs: Ruleset) -> list[tuple[str, str]]:
 
 
 def _listed(rs: Ruleset, values: CompiledExpr | None, kind: T) -> list[str]:
-    """The values a choice offers, as moves write them, when its list does not depend on the game (a
-    list, a range, a constant)."""
+    """The values a choice offers, as moves write them: its list on a game not yet dealt (a list, a
+    range, a constant), and those its shape says a list computed during play may hold (``_drawn_from``:
+    a value the game leaves out before the deal, as Euchre's turned-up suit, may be offered later)."""
     if values is None:
         return []
+    found: list[Any] = []
     try:
         st = Game(rs, 0, max_hands=1).new_state()
-        found = values(st.ctx)
-    except Exception:  # a list read from the game: such values have no action id (EncodingError at play)
-        return []
-    if not isinstance(found, (list, tuple, range)):
-        return []
+        listed = values(st.ctx)
+        if isinstance(listed, (list, tuple, range)):
+            found = list(listed)
+    except Exception:  # (a list read from the game: only its shape can say)
+        pass
+    found += _drawn_from(parse(values.text)) or []
     ids = rs.pieces.columns["id"]
     return list(dict.fromkeys(value_text(v, kind, ids) for v in found))
+
+
+def _drawn_from(node: A.Node) -> list[Any] | None:
+    """The values a list computed during play may hold, read from its shape: the items of a list of
+    constants; for ``[x for x in SOURCE if ...]`` those SOURCE may hold (the game only leaves some out:
+    Euchre's suits other than the one turned up); for ``A if ... else B`` those of both. None when
+    the shape says nothing (such values have no action id: EncodingError when one is played)."""
+    if isinstance(node, A.ListExpr):
+        if node.comp is None:
+            constants = [i.value for i in node.items if isinstance(i, A.Literal)]
+            return constants if len(constants) == len(node.items) else None
+        element = node.items[0] if len(node.items) == 1 else None
+        if isinstance(element, A.Name) and element.id == node.comp.var:
+            return _drawn_from(node.comp.iter)
+        return None
+    if isinstance(node, A.Cond):
+        body, orelse = _drawn_from(node.body), _drawn_from(node.orelse)
+        return None if body is None or orelse is None else body + orelse
+    return None

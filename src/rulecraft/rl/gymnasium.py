@@ -5,10 +5,13 @@ them as one vector environment.
 action of ``seat`` (a token of a move, as in PettingZoo: a set of k pieces is k steps); between two of
 its decisions the other seats move by their agents (``default``, ``random``, ``mc:50`` ..., the names
 ``rulecraft simulate --agents`` takes), each seeded from the game's seed and its seat, so a seed and
-the same actions give the same game. Observations are a dict of ``observation`` (the flat vector of
-``rl.encoding``, or the named arrays of ``rl.structured``) and ``action_mask``; ``action_masks()``
-gives the mask too (as sb3-contrib's MaskablePPO asks). The reward is the seat's (``rl.episode``: by
-match, hand or step), summed over everything that happened since its last action.
+the same actions give the same game. A game that ends before the seat's first decision (the others
+threw the hand in, with ``max_hands=1``) is no episode: ``reset`` deals the next one, its seed drawn
+from the reset's, and lists the seeds it passed over in ``info["skipped_games"]``. Observations are a
+dict of ``observation`` (the flat vector of ``rl.encoding``, or the named arrays of ``rl.structured``)
+and ``action_mask``; ``action_masks()`` gives the mask too (as sb3-contrib's MaskablePPO asks). The
+reward is the seat's (``rl.episode``: by match, hand or step), summed over everything that happened
+since its last action.
 
 An action the mask does not allow ends the episode (``terminated``) with ``illegal_reward`` and
 ``info["illegal_action"]`` (PettingZoo's convention for classic games), or, with ``illegal="raise"``,
@@ -40,6 +43,7 @@ from rulecraft.rl.spaces import check_observation, mask_space, observation_space
 from rulecraft.rl.structured import Structure
 
 ILLEGAL = ("terminate", "raise")
+MAX_SKIPPED = 100  # games in a row that end before the seat's first decision, before reset() gives up
 
 
 def single_agent_env(ruleset: str | Ruleset, seat: int = 0, opponents: str | Sequence[str] = "default", *,
@@ -114,14 +118,37 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        self.game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63))
-        self.episode = Episode(self.enc, new_state(self.rs, self.game_seed, self.max_hands), self.max_moves,
+        game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63))
+        skipped: list[int] = []
+        while True:
+            self._deal(game_seed)
+            assert self.episode is not None
+            if not self.episode.over:
+                break
+            # The game ended before the seat had a decision (the others threw the hand in, say, with
+            # max_hands=1): an episode with nothing to do is no episode; the next game is dealt, its
+            # seed drawn from this reset's (so the same seed still gives the same episode).
+            skipped.append(game_seed)
+            if len(skipped) == MAX_SKIPPED:
+                raise RuntimeError(f"seat {self.seat} had no decision in {MAX_SKIPPED} games dealt (seeds "
+                                   f"{skipped[0]}, {skipped[1]} ...): in this ruleset the seat may sit the hand "
+                                   "out or another seat decide for it; choose another seat, or more hands "
+                                   f"(max_hands={self.max_hands})")
+            game_seed = int(self.np_random.integers(2**63))
+        info = self._info()
+        if skipped:
+            info["skipped_games"] = skipped
+        return self._observation(), info
+
+    def _deal(self, game_seed: int) -> None:
+        """Deal the game of ``game_seed`` and play the other seats until the seat is to act or it ends."""
+        self.game_seed = game_seed
+        self.episode = Episode(self.enc, new_state(self.rs, game_seed, self.max_hands), self.max_moves,
                                self.reward)
-        self.agents = [None if s == self.seat else make_agent(spec, self.game_seed, s)
+        self.agents = [None if s == self.seat else make_agent(spec, game_seed, s)
                        for s, spec in enumerate(self.specs)]
         self._ended = False
         self._others()
-        return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         episode = self.episode

@@ -96,7 +96,19 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        if self.episode.over:  # (a game that ends as it is dealt, before anyone's decision)
+            self._end()
         self._select()
+
+    def _end(self) -> None:
+        """Every seat's game is over (terminated, or truncated by ``max_moves``), with the result."""
+        episode = self.episode
+        assert episode is not None
+        result = episode.st.result if episode.st is not None else None
+        for a in self.possible_agents:
+            self.terminations[a] = not episode.truncated
+            self.truncations[a] = episode.truncated
+            self.infos[a] = {"result": result} if result is not None else {}
 
     def _select(self) -> None:
         assert self.episode is not None
@@ -130,11 +142,7 @@ class RulecraftEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                 self.rewards[a] = r
             self._rewarded = True
         if episode.over:
-            result = episode.st.result if episode.st is not None else None
-            for a in self.possible_agents:
-                self.terminations[a] = not episode.truncated
-                self.truncations[a] = episode.truncated
-                self.infos[a] = {"result": result} if result is not None else {}
+            self._end()
         if given is not None:
             self._accumulate_rewards()
         self._select()
