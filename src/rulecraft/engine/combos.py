@@ -212,10 +212,18 @@ def enumerate_all(specs: Sequence[ComboSpec], hand: Sequence[int], pieces: Piece
     for spec in specs:
         if not may_have(spec, size):
             continue
-        if by_type is None and spec.kind in ("fixed", "table"):
-            by_type = _by_type(hand, pieces)
-        if held is None and by_type is not None:
-            held = _held(by_type)
+        kind = spec.kind
+        if kind == "fixed" or kind == "table":
+            if held is None:
+                held = _held_of(hand, pieces.type_of)
+            if kind == "fixed" and spec.chain is None:
+                # A hand that lacks one of its pieces makes none (most hands, most leads): said by the masks,
+                # before the hand is grouped by type.
+                need1, need2 = spec.fixed_need
+                if need1 & held[0] != need1 or need2 & held[1] != need2:
+                    continue
+            if by_type is None:
+                by_type = _by_type(hand, pieces)
         if spec.chain is not None or spec.where is not None:
             out += _enumerate_general(spec, hand, pieces, size, ctx)
         else:
@@ -316,6 +324,16 @@ def _piece_reader(expr: CompiledExpr, ctx: Any) -> Any:
             v = memo[p] = expr(_bound(ctx, p))
         return v
     return value_of
+
+
+def _held_of(hand: Sequence[int], type_of: Sequence[int]) -> tuple[int, int]:
+    """``_held(_by_type(hand, pieces))``, from the hand itself."""
+    once = twice = 0
+    for p in hand:
+        bit = 1 << type_of[p]
+        twice |= once & bit
+        once |= bit
+    return once, twice
 
 
 def _held(by_type: dict[int, list[int]]) -> tuple[int, int]:
