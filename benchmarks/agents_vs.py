@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,20 +47,27 @@ if TYPE_CHECKING:
     from rulecraft.engine.moves import Move
     from rulecraft.engine.state import State
 
-class SearchingClimber(DefaultAgent):
+class SearchingClimber:
     """The default agent as it was before its climbing heuristic (``policy.climb_move``): a climbing round's
     decision searched one ply, over at most 8 moves sampled from the legal ones, by random playouts. Every
     other decision is the default's. Named ``default-search`` here, for comparisons; the same for the other
     kinds that were searched before a heuristic took them over (``SEARCHED``)."""
 
     name = "default-search"
-    searched: frozenset[str] = frozenset({"climb"})
+
+    def __init__(self, seed: int, seat: int, worlds: int, searched: frozenset[str]) -> None:
+        self.default = DefaultAgent(seed, seat, worlds)  # (held, not inherited: the same decisions elsewhere)
+        self.searched = searched
 
     def choose(self, state: State, seat: int) -> Move:
         legal = state.legal_moves()
         if len(legal) > 1 and phase_kind(state) in self.searched:
-            return self._search(state, seat, candidate_moves(state, seat, legal, self.rng, OTHER_CANDIDATES))
-        return super().choose(state, seat)
+            agent = self.default
+            cands = candidate_moves(state, seat, legal, agent.rng, OTHER_CANDIDATES)
+            searched: Move = agent._search(state, seat, cands)
+            return searched
+        chosen: Move = self.default.choose(state, seat)
+        return chosen
 
 
 # name -> the phase kinds searched as the default searched them before (2026-12-05: shedding rounds, gives)
@@ -68,11 +76,10 @@ SEARCHED = {"default-search": frozenset({"climb"}), "default-shed-search": froze
 
 
 def _searching(name: str, kinds: frozenset[str]) -> None:
-    @register(name)
-    def _make(seed: int, seat: int, arg: str) -> SearchingClimber:
-        agent = SearchingClimber(seed, seat, int(arg) if arg else WORLDS)
-        agent.searched = kinds
-        return agent
+    def make(seed: int, seat: int, arg: str) -> SearchingClimber:
+        return SearchingClimber(seed, seat, int(arg) if arg else WORLDS, kinds)
+
+    register(name)(make)
 
 
 for _name, _kinds in SEARCHED.items():
@@ -87,8 +94,24 @@ MAX_HANDS["liars-dice"] = 40
 ALL_HANDS = 4  # hands per match of the other games, with --games all
 
 
+@dataclass(frozen=True)
+class Measured:
+    """X's wins against Y in one game: over how many games, the 95% interval of the share, the even share."""
+
+    game: str
+    games: int
+    wins: float
+    ci95: tuple[float, float]
+    even: float
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games
+
+
 def measure(game: str, n: int, x: str, y: str, workers: int, seed: int, max_hands: int | None = None,
-            up_to: int = 0) -> dict[str, object]:
+            up_to: int = 0) -> Measured:
     """X's share of the wins over ``n`` games; with ``up_to``, further batches of ``n`` (new seeds) while the
     interval still reaches down to the even share, up to ``up_to`` games in all."""
     rs = load_ruleset(game)
@@ -115,8 +138,7 @@ def measure(game: str, n: int, x: str, y: str, workers: int, seed: int, max_hand
         lo, hi = wilson(wins, played)
         if lo > even or played + n > up_to:
             break
-    return {"game": game, "games": played, "wins": wins, "rate": wins / played, "ci95": (lo, hi),
-            "even": even, "seconds": time.perf_counter() - start}
+    return Measured(game, played, wins, (lo, hi), even, time.perf_counter() - start)
 
 
 def main() -> None:
@@ -137,10 +159,10 @@ def main() -> None:
     for game, ref in chosen:
         hands = args.max_hands or MAX_HANDS.get(game) or (ALL_HANDS if args.games == "all" else None)
         r = measure(ref, args.n, args.x, args.y, args.workers, args.seed, hands, args.up_to)
-        lo, hi = r["ci95"]  # type: ignore[misc]
-        print(f"{game:9} {args.x} vs {args.y}: won {r['wins']:g}/{r['games']} = {100 * r['rate']:.1f}% "  # type: ignore[operator]
-              f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}); even share {100 * r['even']:.1f}%  "  # type: ignore[operator]
-              f"{'above' if lo > r['even'] else 'NOT above'}  [{r['seconds']:.0f} s]", flush=True)  # type: ignore[operator]
+        lo, hi = r.ci95
+        print(f"{game:9} {args.x} vs {args.y}: won {r.wins:g}/{r.games} = {100 * r.rate:.1f}% "
+              f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}); even share {100 * r.even:.1f}%  "
+              f"{'above' if lo > r.even else 'NOT above'}  [{r.seconds:.0f} s]", flush=True)
 
 
 if __name__ == "__main__":

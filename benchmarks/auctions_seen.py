@@ -32,12 +32,13 @@ def main() -> None:
     rs = load_ruleset(args.ruleset)
     seats = rs.seats.count
     total = [0.0] * seats
-    nothing = 0
+    nothing = won = made = 0
     for seed in range(1, args.n + 1):
         st = Game(rs, seed, 1).new_state()
         st.hand_limit = st.hand_no
         agents = [make_agent(args.agent, seed, s) for s in range(seats)]
         calls = []
+        high = None  # the seat holding the high bid, as the auction last stood
         for _ in range(20_000):
             if st.is_over:
                 break
@@ -49,12 +50,20 @@ def main() -> None:
             if many and (kind == "auction" or move.verb in CALLS):
                 calls.append(f"{seat}:{move.text}")
             st.apply(move)
+            if not st.is_over and phase_kind(st) == "auction":
+                high = getattr(st.pdata, "high_seat", None)
+            elif kind == "auction" and move.value and move.verb != "pass":
+                high = seat  # a bid that ended the auction at once (every other seat had passed)
         scores = match_scores(st)
+        if high is not None:
+            won += 1
+            made += scores[high] > 0
         total = [t + s for t, s in zip(total, scores, strict=True)]
         nothing += not any(scores)
         if seed <= args.show:
             print(seed, " ".join(calls), "| scores", [round(s) for s in scores])
-    print("mean score by seat", [round(t / args.n, 1) for t in total], f"; {nothing} of {args.n} hands scored nothing")
+    print("mean score by seat", [round(t / args.n, 1) for t in total], f"; {nothing} of {args.n} hands scored nothing",
+          f"; {won} auctions won, {made} of them made")
 
 
 if __name__ == "__main__":

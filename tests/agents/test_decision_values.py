@@ -53,3 +53,35 @@ def test_a_label_seen_too_rarely_is_unknown() -> None:
     samples = _decision((0, 1), 0, {"pass": 0.0, "bid": 1.0}) * 3  # 3 samples of each label: fewer than needed
     values = fit(samples, 4)
     assert values.best(Search([PASS, BID], ["pass", "bid"]), (0, 1)) is None
+
+
+def test_naming_a_value_is_learnt_by_the_pieces_that_make_it_pay() -> None:
+    # Two values to name: naming "a" pays with piece 0 in hand, naming "b" with piece 1 (each the same worth
+    # otherwise). Every hand holds one of them: a strength of the hand alike for both names cannot tell.
+    rng = random.Random(3)
+    samples: list[Sample] = []
+    for _ in range(300):
+        hand = (rng.choice([0, 1]), *rng.sample(range(2, 8), 2))
+        a = (20.0 if 0 in hand else -20.0) + rng.gauss(0, 5)
+        b = (20.0 if 1 in hand else -20.0) + rng.gauss(0, 5)
+        samples += _decision(hand, 0, {"name a": a, "name b": b})
+    values = fit(samples, 8)
+    name_a, name_b = Move("name", value="a"), Move("name", value="b")
+    search = Search([name_a, name_b], ["name a", "name b"])
+    assert values.best(search, (0, 4, 5)) is name_a
+    assert values.best(search, (1, 4, 5)) is name_b
+
+
+def test_a_plane_is_not_stretched_past_the_highest_level_it_was_learnt_at() -> None:
+    # Doubling was learnt at levels 1 and 2 only: at level 9 the decision is unknown (it is searched), however
+    # the plane would read there.
+    rng = random.Random(4)
+    samples: list[Sample] = []
+    for _ in range(200):
+        hand = tuple(sorted(rng.sample(range(8), 3)))
+        level = rng.choice([1, 2])
+        samples += _decision(hand, level, {"pass": rng.gauss(0, 5), "double": 10.0 * level + rng.gauss(0, 5)})
+    values = fit(samples, 8)
+    search = Search([PASS, DOUBLE], ["pass", "double"])
+    assert values.best(search, (1, 2, 3), (2, 0)) is DOUBLE
+    assert values.best(search, (1, 2, 3), (9, 0)) is None

@@ -29,13 +29,14 @@ def test_an_unknown_exact_label_is_weighed_by_the_coarse_ones() -> None:
     search = Search([PASS, SHOW_S3], [label(PASS), label(SHOW_S3)])
     assert values.best(search, (0,)) == SHOW_S3
     # Without the coarse lines the decision is unknown (it would be searched by playouts).
-    bare = DecisionValues(values.strength, {k: v for k, v in values.lines.items() if not k.endswith("*")})
+    bare = DecisionValues(values.strength, {k: v for k, v in values.lines.items() if not k.endswith("*")},
+                          values.own)
     assert bare.best(search, (0,)) is None
 
 
 def test_a_known_exact_label_is_preferred_to_the_coarse_one() -> None:
     # Exactly: showing h2 did worse than passing; coarsely (other pieces shown), better.
-    lines = {label(PASS): (0.5, 0.0, 0.0, 0.0), label(SHOW_H2): (0.0, 0.0, 0.0, 0.0),
-             "deal\0\0show declare *": (1.0, 0.0, 0.0, 0.0)}
-    values = DecisionValues(tuple([0.0] * 10), lines)
+    lines = {label(PASS): (0.5, 0.0, 0.0, 0.0, 0.0, 0.0), label(SHOW_H2): (0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+             "deal\0\0show declare *": (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)}
+    values = DecisionValues(tuple([0.0] * 10), lines, {})
     assert values.best(Search([PASS, SHOW_H2], [label(PASS), label(SHOW_H2)]), (0,)) == PASS

@@ -18,16 +18,25 @@ Two things are fitted from these samples, with nothing game-specific:
   is the sum over its pieces: what it is worth in this ruleset's searched decisions;
 * per label, a plane: the move's *advantage* (its outcome less the mean outcome of the decision's
   candidates, played out from the same state: what the hand and the deal are worth is the same for every
-  candidate and cancels) as ``a + b * strength + c * level + d * doubling``, by least squares with each
-  slope drawn towards 0 by ``PRIOR`` samples' weight. *Level* is the standing bid's place in an auction's
-  set of bids (0 with no bid yet, and outside auctions) and *doubling* the doubling calls on it: passing,
-  or doubling, a low contract of the opponents' is not the same move as passing or doubling a high one,
-  and a bid's label is its level already.
+  candidate and cancels) as ``a + b * strength + c * level + d * doubling + e * own``, by least squares with
+  each slope drawn towards 0 by ``PRIOR`` samples' weight. *Level* is the standing bid's place in an
+  auction's set of bids (0 with no bid yet, and outside auctions) and *doubling* the doubling calls on it:
+  passing, or doubling, a low contract of the opponents' is not the same move as passing or doubling a high
+  one, and a bid's label is its level already. *Own* is the hand's strength for this label alone (each
+  piece's residual advantage in the label's samples, ``_own``): naming a trump suit pays with that suit in
+  hand, which a strength alike for every move cannot say. A plane is known up to the highest level its
+  samples met, not stretched past it (holding a bid far above any learning met, against a seat that bids
+  at random, is not learnt to pay: it is searched).
 
 Learning is in ``STAGES`` stages: in the first, the learning hands' searched decisions are played at random;
 in each later one, as the samples so far say (save ``EXPLORE`` of them, still at random). A bid then says
 something of the hand that made it, as it will in play: doubling a contract only strong hands bid is learnt
-from such contracts, not from contracts bid on any hand.
+from such contracts, not from contracts bid on any hand. The playouts play as the agent does (``sensible``:
+its heuristics, a trick round knowing what taking each piece is worth, and past the first stage its searched
+decisions as learnt so far): a bid is worth what it is worth to a declarer who then exchanges, names trump
+and announces as the agent would, not at random (a random announcement of a slam lost every contract it
+followed, and bidding was learnt a loss). The values kept are those of the later stages' samples (a label
+they alone do not know is read from every stage's).
 
 The agent then plays the move whose label's plane is highest for its hand and the auction as it stands, so
 it bids a level only where hands like its own, played out, did better with the contract at that level than
@@ -37,11 +46,14 @@ where an exact label is unknown (a piece shown that learning never showed, a lat
 other pieces: a decision window re-asked as every packet of a deal arrives) the decision is weighed by the
 coarse labels of its moves. Only when those are unknown too is it searched by playouts within a budget.
 
-A stage ends after a third of ``PLAYOUTS`` playouts, or sooner once every label met in it has a third of
+A stage ends after a third of ``PLAYOUTS`` playouts or of ``OFFERED`` moves offered (summed over every move
+played, in learning hands and playouts, the legal moves it was chosen from: a bound by design on what learning
+costs, as choosing among many plays, a climbing hand's combinations, is what makes a move dear; counted, not
+timed, so what is learnt is the same on any machine), or sooner once every label met in it has a third of
 ``ENOUGH`` samples: a ruleset with few labels (an auction of three bids) learns them at a fraction of the cost
-(its playouts may be dear: a whole climbing hand each). Learning plays at most ``PLAYOUTS`` playouts (a few
-seconds of CPU at most, once per ruleset, from a fixed seed: the same in every run; its progress is shown on
-a terminal past a second) and is kept in the user's cache directory like ``agents.piece_values``.
+(its playouts may be dear: a whole climbing hand each). Learning plays at most ``PLAYOUTS`` playouts and
+``OFFERED`` moves offered (a few seconds of CPU at most, once per ruleset, from a fixed seed: the same in every run; its
+progress is shown on a terminal past a second) and is kept in the user's cache directory like ``agents.piece_values``.
 """
 
 from __future__ import annotations
@@ -52,8 +64,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.agents.learnt import Progress, once_per_ruleset, ruleset_key, shelf
-from rulecraft.agents.policy import playout_move
-from rulecraft.agents.rollout import outcome, play_out
+from rulecraft.agents.policy import exchange_move, phase_kind, playout_move
+from rulecraft.agents.rollout import Policy, outcome, play_out
 from rulecraft.engine.game import Game
 from rulecraft.engine.standings import match_scores
 
@@ -62,7 +74,9 @@ if TYPE_CHECKING:
     from rulecraft.engine.ruleset import Ruleset
     from rulecraft.engine.state import State
 
-PLAYOUTS = 2_400  # playouts made to learn a ruleset's decisions
+PLAYOUTS = 2_400  # playouts made to learn a ruleset's decisions, at most
+OFFERED = 1_000_000  # moves offered to learn them, at most (see the module docstring)
+UNPLANNED = frozenset({"auction", "claims", "shed"})  # phase kinds learning's playouts play as playouts do
 MAX_HANDS = 600
 MAX_MOVES = 3_000  # moves of one learning hand before it is left (shedding hands can run long)
 DEPTH = 400  # moves per playout, as the default agent's searches play
@@ -88,17 +102,24 @@ class Search:
 Planner = Callable[["State", int, Sequence["Move"], random.Random], "Move | Search"]
 
 
-Line = tuple[float, float, float, float]  # (a, b, c, d): see the module docstring
+Line = tuple[float, float, float, float, float, float]  # (a, b, c, d, e, top): see the module docstring
+FEATURES = 4  # strength, level, doubling, the label's own strength
 
 
 @dataclass(frozen=True)
 class DecisionValues:
     strength: tuple[float, ...]  # by piece
-    lines: dict[str, Line]  # label -> the advantage as a + b * strength + c * level + d * doubling
+    # label -> the advantage as a + b * strength + c * level + d * doubling + e * own, known up to level top
+    lines: dict[str, Line]
+    own: dict[str, tuple[float, ...]]  # label -> by piece, what holding it adds to the label's advantage
 
     def hand_strength(self, hand: Sequence[int]) -> float:
         strength = self.strength
         return sum(strength[p] for p in hand)
+
+    def own_strength(self, name: str, hand: Sequence[int]) -> float:
+        own = self.own.get(name)
+        return sum(own[p] for p in hand) if own is not None else 0.0
 
     def best(self, search: Search, hand: Sequence[int], standing: tuple[int, int] = (0, 0)) -> Move | None:
         """The candidate whose label's plane is highest for ``hand`` and the ``standing`` (level, doubling) of
@@ -106,17 +127,24 @@ class DecisionValues:
         s = self.hand_strength(hand)
         level, doubling = standing
         labels = search.labels
-        if any(name not in self.lines for name in labels):
+        if any(self._unknown(name, level) for name in labels):
             labels = [coarse(name, m) for m, name in zip(search.cands, labels, strict=True)]
         best, best_value = None, 0.0
         for move, label in zip(search.cands, labels, strict=True):
-            line = self.lines.get(label)
-            if line is None:
+            if self._unknown(label, level):
                 return None
-            value = line[0] + line[1] * s + line[2] * level + line[3] * doubling
+            line = self.lines[label]
+            value = (line[0] + line[1] * s + line[2] * level + line[3] * doubling
+                     + line[4] * self.own_strength(label, hand))
             if best is None or value > best_value:
                 best, best_value = move, value
         return best
+
+    def _unknown(self, name: str, level: int) -> bool:
+        """Whether label ``name`` was never learnt, or never at an auction as high as ``level`` (its plane is
+        not stretched past what learning met: holding a bid far above any learnt is not learnt to pay)."""
+        line = self.lines.get(name)
+        return line is None or level > line[5]
 
 
 def standing(st: State) -> tuple[int, int]:
@@ -159,50 +187,62 @@ def _kept_or_learnt(rs: Ruleset, plan: Planner) -> DecisionValues:
     if kept is not None:
         return kept
     values = learn(rs, plan)
-    shelf("decision-values").put(key, (values.strength, values.lines))
+    shelf("decision-values").put(key, (values.strength, values.lines, values.own))
     return values
 
 
 def _read(entry: Any, n: int) -> DecisionValues | None:
-    if not (isinstance(entry, tuple) and len(entry) == 2):
+    if not (isinstance(entry, tuple) and len(entry) == 3):
         return None
-    strength, lines = entry
-    if not (isinstance(strength, tuple) and len(strength) == n and all(type(v) is float for v in strength)):
+    strength, lines, own = entry
+    if not _numbers(strength, n):
         return None
-    if not (isinstance(lines, dict) and all(isinstance(k, str) and isinstance(v, tuple) and len(v) == 4
-                                            and all(type(x) is float for x in v) for k, v in lines.items())):
+    if not (isinstance(lines, dict) and all(isinstance(k, str) and _numbers(v, FEATURES + 2)
+                                            for k, v in lines.items())):
         return None
-    return DecisionValues(strength, lines)
+    if not (isinstance(own, dict) and all(isinstance(k, str) and _numbers(v, n) for k, v in own.items())):
+        return None
+    return DecisionValues(strength, lines, own)
+
+
+def _numbers(row: Any, n: int) -> bool:
+    """Whether ``row`` is a tuple of ``n`` floats."""
+    return isinstance(row, tuple) and len(row) == n and all(type(v) is float for v in row)
 
 
 def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
     """Play hands by ``plan`` and play out every candidate of its searched decisions (see the module docstring)."""
     rng = random.Random(SEED)
-    samples: list[Sample] = []
-    broad: list[Sample] = []  # the same samples under their coarse labels, where those differ
+    samples: list[list[Sample]] = [[] for _ in range(STAGES)]  # by stage
+    broad: list[list[Sample]] = [[] for _ in range(STAGES)]  # the same samples under their coarse labels
     per_stage = PLAYOUTS // STAGES
     stage = made = 0  # the stage, and the playouts made in it
+    offered = [0]  # the moves offered in this stage (see ``OFFERED``)
     counts: dict[str, int] = {}  # samples of each label in this stage
     so_far: DecisionValues | None = None  # the values fitted at the last stage's end (None in the first)
+    policy = counting(sensible(plan, None), offered)
     with Progress(f"learning the decisions of {rs.name}", per_stage * STAGES) as progress:
         for hand in range(MAX_HANDS):
-            if made >= per_stage or (counts and min(counts.values()) >= ENOUGH // STAGES):
+            if ended(made, offered[0], counts):
                 progress.update(per_stage - made)  # (a stage ended early counts as whole)
-                stage, made, counts = stage + 1, 0, {}
+                stage, made, offered[0], counts = stage + 1, 0, 0, {}
                 if stage == STAGES:
                     break
-                so_far = fit(samples, rs.pieces.count, broad)
+                so_far = fit(samples[stage - 1], rs.pieces.count, broad[stage - 1],
+                             [*_earlier(samples, stage), *_earlier(broad, stage)])
+                policy = counting(sensible(plan, so_far), offered)
             st = Game(rs, seed=SEED + hand, max_hands=1).new_state()
             st.hand_limit = st.hand_no
             for _ in range(MAX_MOVES):
-                if st.is_over or made >= per_stage:
+                if st.is_over or made >= per_stage or offered[0] >= OFFERED // STAGES:
                     break
                 legal = st.legal_moves()
                 if not legal:
                     break
                 seat = st.to_act
                 assert seat is not None
-                move = legal[0] if len(legal) == 1 else plan(st, seat, legal, rng)
+                move = legal[0] if len(legal) == 1 else planned(plan, so_far, st, seat, legal, rng)
+                offered[0] += len(legal)
                 if isinstance(move, Search):
                     base = match_scores(st)
                     held = tuple(st.hand(seat))
@@ -211,13 +251,13 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                     for cand in move.cands:
                         world = st.clone()
                         world.apply(cand)
-                        play_out(world, rng, DEPTH, playout_move)
+                        play_out(world, rng, DEPTH, policy)
                         ys.append(outcome(world, seat, base))
                     mean = sum(ys) / len(ys)
                     for cand, name, y in zip(move.cands, move.labels, ys, strict=True):
-                        samples.append(Sample(held, name, level, doubling, y, y - mean))
+                        samples[stage].append(Sample(held, name, level, doubling, y, y - mean))
                         if coarse(name, cand) != name:
-                            broad.append(Sample(held, coarse(name, cand), level, doubling, y, y - mean))
+                            broad[stage].append(Sample(held, coarse(name, cand), level, doubling, y, y - mean))
                     made += len(move.cands)
                     progress.update(len(move.cands))
                     # Enough is counted by coarse label: the labels of moves naming pieces are many and each
@@ -230,7 +270,68 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                     # Explore, so that every line is met (and, past the first stage, play as learnt so far)
                     move = chosen if chosen is not None else move.cands[rng.randrange(len(move.cands))]
                 st.apply(move)
-    return fit(samples, rs.pieces.count, broad)
+    # The values are those of the later stages, whose playouts made their later decisions as learnt (a bid
+    # is worth what it is worth to a declarer who then plays sensibly); a label the later stages alone do not
+    # know (never met, or too rarely) is read from every stage's samples.
+    later = [sm for stage_samples in samples[1:] for sm in stage_samples]
+    later_broad = [sm for stage_samples in broad[1:] for sm in stage_samples]
+    if not later:
+        return fit(samples[0], rs.pieces.count, broad[0])
+    return fit(later, rs.pieces.count, later_broad, [*_earlier(samples, STAGES), *_earlier(broad, STAGES)])
+
+
+def _earlier(samples: Sequence[Sequence[Sample]], stage: int) -> list[Sample]:
+    """The samples of the stages before ``stage``."""
+    return [sm for stage_samples in samples[:stage] for sm in stage_samples]
+
+
+def planned(plan: Planner, values: DecisionValues | None, st: State, seat: int, legal: Sequence[Move],
+            rng: random.Random) -> Move | Search:
+    """``plan``'s move, save in an exchange where ``values`` are known: the heuristic's give, knowing what each
+    piece is worth to a hand (``policy.exchange_move``: the best pieces are kept, whatever void giving them
+    would make)."""
+    if values is not None and phase_kind(st) == "exchange":
+        return exchange_move(st, seat, legal, rng, values.strength)
+    return plan(st, seat, legal, rng)
+
+
+def counting(policy: Policy, offered: list[int]) -> Policy:
+    """``policy``, adding to ``offered[0]`` the number of moves each decision it makes is offered."""
+
+    def move(st: State, rng: random.Random) -> Move:
+        offered[0] += len(st.legal_moves())
+        return policy(st, rng)
+
+    return move
+
+
+def ended(made: int, offered: int, counts: dict[str, int]) -> bool:
+    """Whether a stage of learning has ended, after ``made`` playouts and ``offered`` moves offered, with
+    ``counts`` samples of each label met: at its share of ``PLAYOUTS`` or of ``OFFERED``, or once every label
+    has enough."""
+    return (made >= PLAYOUTS // STAGES or offered >= OFFERED // STAGES
+            or bool(counts and min(counts.values()) >= ENOUGH // STAGES))
+
+
+def sensible(plan: Planner, values: DecisionValues | None) -> Policy:
+    """How learning's playouts play: the default agent's own heuristics (``plan``: a trick round with what
+    taking each piece is worth), and a decision it would search by ``values`` (learnt so far), so that a bid is
+    played out by a declarer who then exchanges, names and announces as the agent would; an auction's other
+    seats pass (the question a bid's playout asks), and what neither says is played as ``playout_move`` plays."""
+
+    def move(st: State, rng: random.Random) -> Move:
+        legal = st.legal_moves()
+        if len(legal) == 1 or phase_kind(st) in UNPLANNED:
+            return playout_move(st, rng)
+        seat = st.to_act
+        assert seat is not None
+        chosen = planned(plan, values, st, seat, legal, rng)
+        if isinstance(chosen, Search):
+            known = values.best(chosen, st.hand(seat), standing(st)) if values is not None else None
+            return known if known is not None else playout_move(st, rng)
+        return chosen
+
+    return move
 
 
 @dataclass(frozen=True)
@@ -246,40 +347,64 @@ class Sample:
     advantage: float
 
 
-def fit(samples: Sequence[Sample], n: int, broad: Sequence[Sample] = ()) -> DecisionValues:
+def fit(samples: Sequence[Sample], n: int, broad: Sequence[Sample] = (),
+        fill: Sequence[Sample] = ()) -> DecisionValues:
     """Pieces' strengths and each label's plane from samples (see the module docstring); ``broad``: the same
-    samples under their coarse labels, whose planes are read with the strengths the exact ones give."""
+    samples under their coarse labels, whose planes are read with the strengths the exact ones give; ``fill``:
+    further samples, read only for labels the others do not know."""
     by_label: dict[str, list[float]] = {}
     for sm in samples:
         by_label.setdefault(sm.label, []).append(sm.outcome)
     mean = {name: sum(ys) / len(ys) for name, ys in by_label.items()}
+    strength = _shrunk_means([(sm.hand, sm.outcome - mean[sm.label]) for sm in samples], n)
+    lines, own = planes(samples, strength)
+    for extra in (broad, fill):
+        more, more_own = planes(extra, strength)
+        for name, line in more.items():
+            if name not in lines:
+                lines[name], own[name] = line, more_own[name]
+    return DecisionValues(strength, lines, own)
+
+
+def planes(samples: Sequence[Sample], strength: Sequence[float]) -> tuple[dict[str, Line],
+                                                                          dict[str, tuple[float, ...]]]:
+    """Each label's plane (advantage by hand strength, level, doubling and the label's own strength of the
+    hand) and own strengths, from samples."""
+    by_label: dict[str, list[Sample]] = {}
+    for sm in samples:
+        by_label.setdefault(sm.label, []).append(sm)
+    own = {name: _own(sms, len(strength)) for name, sms in by_label.items() if len(sms) >= MIN_SAMPLES}
+    points: dict[str, list[tuple[tuple[float, ...], float]]] = {}
+    for name, sms in by_label.items():
+        if name in own:
+            mine = own[name]
+            points[name] = [((sum(strength[p] for p in sm.hand), float(sm.level), float(sm.doubling),
+                              sum(mine[p] for p in sm.hand)), sm.advantage) for sm in sms]
+    every = [x for pts in points.values() for x, _ in pts]
+    prior = [PRIOR * _variance([x[k] for x in every]) + TINY for k in range(FEATURES)]
+    lines = {name: (*_ridge(pts, prior), max(x[1] for x, _ in pts)) for name, pts in points.items()}
+    return lines, own
+
+
+def _own(samples: Sequence[Sample], n: int) -> tuple[float, ...]:
+    """A label's own strength of each piece: how much more than the label's mean advantage its samples came out
+    when the seat held the piece (shrunk towards 0 by ``SHRINK`` samples' weight): naming trump in a suit is
+    worth more with the suit's pieces in hand, which the strength of a piece in every decision alike cannot
+    say."""
+    mean = sum(sm.advantage for sm in samples) / len(samples)
+    return _shrunk_means([(sm.hand, sm.advantage - mean) for sm in samples], n)
+
+
+def _shrunk_means(residuals: Sequence[tuple[Sequence[int], float]], n: int) -> tuple[float, ...]:
+    """By piece, the mean residual of the samples whose hand held it, shrunk towards 0 by ``SHRINK`` samples'
+    weight."""
     total = [0.0] * n
     count = [0] * n
-    for sm in samples:
-        r = sm.outcome - mean[sm.label]
-        for p in sm.hand:
+    for hand, r in residuals:
+        for p in hand:
             total[p] += r
             count[p] += 1
-    strength = tuple(total[p] / (count[p] + SHRINK) for p in range(n))
-    lines = planes(samples, strength)
-    for name, line in planes(broad, strength).items():
-        lines.setdefault(name, line)
-    return DecisionValues(strength, lines)
-
-
-def planes(samples: Sequence[Sample], strength: Sequence[float]) -> dict[str, Line]:
-    """Each label's plane (advantage by hand strength, level and doubling) from samples."""
-    points: dict[str, list[tuple[tuple[float, float, float], float]]] = {}
-    for sm in samples:
-        x = (sum(strength[p] for p in sm.hand), float(sm.level), float(sm.doubling))
-        points.setdefault(sm.label, []).append((x, sm.advantage))
-    every = [x for pts in points.values() for x, _ in pts]
-    prior = [PRIOR * _variance([x[k] for x in every]) + TINY for k in range(3)]
-    lines: dict[str, Line] = {}
-    for name, pts in points.items():
-        if len(pts) >= MIN_SAMPLES:
-            lines[name] = _ridge(pts, prior)
-    return lines
+    return tuple(total[p] / (count[p] + SHRINK) for p in range(n))
 
 
 def _variance(xs: Sequence[float]) -> float:
@@ -289,25 +414,29 @@ def _variance(xs: Sequence[float]) -> float:
     return sum((x - mid) ** 2 for x in xs) / len(xs)
 
 
-def _ridge(pts: Sequence[tuple[tuple[float, float, float], float]], prior: Sequence[float]) -> Line:
+def _ridge(pts: Sequence[tuple[tuple[float, ...], float]],
+           prior: Sequence[float]) -> tuple[float, float, float, float, float]:
     """y as a + the slopes . x by least squares, each slope k drawn towards 0 by ``prior[k]`` (the intercept
-    free): the normal equations of the centred data, solved by elimination (3 unknowns, no library needed)."""
+    free): the normal equations of the centred data, solved by elimination (``FEATURES`` unknowns, no library
+    needed)."""
+    k = FEATURES
     m = len(pts)
-    xm = [sum(x[k] for x, _ in pts) / m for k in range(3)]
+    xm = [sum(x[i] for x, _ in pts) / m for i in range(k)]
     ym = sum(y for _, y in pts) / m
-    a = [[prior[i] if i == j else 0.0 for j in range(3)] + [0.0] for i in range(3)]
+    a = [[prior[i] if i == j else 0.0 for j in range(k)] + [0.0] for i in range(k)]
     for x, y in pts:
-        dx = [x[k] - xm[k] for k in range(3)]
-        for i in range(3):
-            for j in range(3):
+        dx = [x[i] - xm[i] for i in range(k)]
+        for i in range(k):
+            for j in range(k):
                 a[i][j] += dx[i] * dx[j]
-            a[i][3] += dx[i] * (y - ym)
-    for col in range(3):  # the matrix is symmetric positive definite: no pivoting needed
-        for row in range(col + 1, 3):
+            a[i][k] += dx[i] * (y - ym)
+    for col in range(k):  # the matrix is symmetric positive definite: no pivoting needed
+        for row in range(col + 1, k):
             f = a[row][col] / a[col][col]
-            for j in range(col, 4):
+            for j in range(col, k + 1):
                 a[row][j] -= f * a[col][j]
-    slope = [0.0, 0.0, 0.0]
-    for i in (2, 1, 0):
-        slope[i] = (a[i][3] - sum(a[i][j] * slope[j] for j in range(i + 1, 3))) / a[i][i]
-    return (float(ym - sum(slope[k] * xm[k] for k in range(3))), float(slope[0]), float(slope[1]), float(slope[2]))
+    slope = [0.0] * k
+    for i in reversed(range(k)):
+        slope[i] = (a[i][k] - sum(a[i][j] * slope[j] for j in range(i + 1, k))) / a[i][i]
+    a0 = float(ym - sum(slope[i] * xm[i] for i in range(k)))
+    return (a0, float(slope[0]), float(slope[1]), float(slope[2]), float(slope[3]))

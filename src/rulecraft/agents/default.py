@@ -16,7 +16,9 @@
   first the pieces least often playable, learnt by ``agents.playability``, and keep open the most of the
   hand), no search; a value a play makes its player name: the one it holds most of;
 * naming a value (trump): the value of a piece attribute it holds most of, else a one-ply search;
-* an exchange: its weakest piece of its shortest group;
+* an exchange: its weakest piece of its shortest group, of the weaker half of its hand by what each piece is
+  worth to a hand (learnt by ``agents.decision_values``: the best pieces are kept, whatever void giving them
+  would make);
 * passing pieces on (``give``) before a climbing round: the piece least worth holding there (``give_move``:
   the lowest by the round's own strengths, breaking no larger play where it can), no search;
 * a claims round: the bluffer's play (true claims of the value it holds most of, honestly sized;
@@ -44,6 +46,7 @@ from rulecraft.agents.policy import (
     KIND_MOVES,
     SHED_VERBS,
     choose_by_holding,
+    exchange_move,
     give_move,
     kind_move,
     phase_kind,
@@ -83,6 +86,8 @@ class DefaultAgent:
             return legal[0]
         if phase_kind(state) == "claims":
             return self.bluffer.choose(state, seat)
+        if phase_kind(state) == "exchange":
+            return exchange_move(state, seat, legal, self.rng, decision_values(state, plan).strength)
         chosen = plan(state, seat, legal, self.rng)
         if not isinstance(chosen, Search):
             return chosen

@@ -11,6 +11,16 @@ errors), else 0: counters that score come out worth winning, penalty cards worth
 a game where only the number of tricks counts no piece is worth anything by itself, which leaves the
 heuristic as it was. Worked out once per ruleset, from a fixed seed: the same in every run.
 
+Where the scoring counts the pieces taken at the hand's end against a contract (points made against a
+bid), random bidding's contracts swing the outcome by far more than a counter, and the fit finds nothing
+clear. The same hands say it exactly: at the last round of a hand's trick round (no seat holding more than
+one piece) the state is kept, and for ``SWAPS`` pieces taken by then, one at a time, the piece is moved to
+an opposing side's zone of the same kind and the hand finished with the same moves: the change in the
+outcomes of the side that took it and the side that now has it is what taking it was worth in that hand
+(*swapped* figures, one a hand). Their mean is a piece's worth where it stands clear (``CLEAR`` standard
+errors; a figure the same in every hand always does), else the fit's: a piece scored as it is taken (in
+the round's own effects) is not seen by a swap at the end, and the fit still sees it.
+
 Rounds may differ too: in a game whose early rounds
 score nothing and whose later ones score a point each, winning an early round is worth little beside a
 later one. The same hands say so: what winning round k is worth is the mean outcome of the seats whose
@@ -35,12 +45,14 @@ import statistics
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.agents.learnt import once_per_ruleset, ruleset_key, shelf
-from rulecraft.agents.policy import PieceValues
-from rulecraft.agents.rollout import outcome, play_out, random_move
+from rulecraft.agents.policy import PieceValues, phase_kind
+from rulecraft.agents.rollout import outcome
 from rulecraft.engine.game import Game
 from rulecraft.engine.standings import match_scores
+from rulecraft.errors import IllegalMoveError
 
 if TYPE_CHECKING:
+    from rulecraft.engine.moves import Move
     from rulecraft.engine.ruleset import Ruleset
     from rulecraft.engine.state import State
 
@@ -48,6 +60,7 @@ MOVES = 100_000  # random moves played to learn a ruleset's values (hundreds of 
 MAX_HANDS = 1_500
 SEED = 20261204
 RIDGE = 1.0
+SWAPS = 12  # pieces a learning hand moves to the other side to see what taking them was worth
 CLEAR = 4.0  # standard errors a value must stand clear of 0 by (scores have heavy tails: 3 let noise through)
 _LEARNT: dict[int, tuple[Ruleset, PieceValues]] = {}
 
@@ -86,6 +99,8 @@ def _learn(st: State) -> PieceValues:
     n = len(rs.pieces.type_of)
     team = rs.seats.team_of
     rng = random.Random(SEED)
+    swapping = random.Random(SEED + 1)  # (its own: the random hands are the same whatever the swaps draw)
+    swaps: list[list[float]] = [[] for _ in range(n)]  # by piece: what taking it was worth, one figure a hand
     samples: list[tuple[list[int], float]] = []  # (the pieces the seat's side took, the seat's outcome)
     won: list[tuple[set[int], float]] = []  # (the rounds the seat's side won, by number, the seat's outcome)
     moves = 0
@@ -96,10 +111,12 @@ def _learn(st: State) -> PieceValues:
         world.hand_limit = world.hand_no
         base = match_scores(world)
         before = len(world.history)
-        play_out(world, rng, MOVES, random_move)
+        last = _play_to_last_round(world, rng)
         moves += len(world.history) - before
         if not world.is_over:
             continue
+        if last is not None:
+            _swapped(last, world, base, swapping, swaps)  # (bounded by SWAPS a hand: not counted against MOVES)
         sides = _taking_sides(world)
         winners = _round_winners(world, before)
         for seat in range(rs.seats.count):
@@ -107,19 +124,91 @@ def _learn(st: State) -> PieceValues:
             y = outcome(world, seat, base)
             samples.append(([p for p in range(n) if sides[p] in mine], y))
             won.append(({k for k, w in enumerate(winners, 1) if w is not None and team[w] == team[seat]}, y))
-    values = _clear_values(samples, n, rs.seats.count)
-    return PieceValues(values.worth, values.own, _idle_rounds(won))
+    return _clear_values(swaps, _fitted(samples, n, rs.seats.count), _idle_rounds(won))
 
 
-def _clear_values(samples: list[tuple[list[int], float]], n: int, per_hand: int) -> PieceValues:
-    """Each piece's part in the outcome, all pieces fitted together by least squares (with an intercept,
-    and a little ridge so that pieces always taken together share their part), and its part beyond the
-    median piece's. A figure counts only when more than ``CLEAR`` standard errors from 0. The
+def _play_to_last_round(world: State, rng: random.Random) -> tuple[State, list[Move]] | None:
+    """Play ``world`` to its end at random; returns a copy of it as it stood at the last trick round's last
+    round (no seat holding more than one piece), with the moves played from there, or None if it never did."""
+    seats = world.rs.seats.count
+    last: tuple[State, list[Move]] | None = None
+    was_last = False  # whether the move before was made in a last round
+    for _ in range(MOVES):
+        if world.is_over:
+            break
+        legal = world.legal_moves()
+        if not legal:
+            break
+        now_last = _last_round(world, seats)
+        if now_last and not was_last:  # (a hand of two trick rounds: the later one's)
+            last = (world.clone(), [])
+        was_last = now_last
+        move = legal[rng.randrange(len(legal))]
+        if last is not None:
+            last[1].append(move)
+        world.apply(move)
+    return last
+
+
+def _last_round(world: State, seats: int) -> bool:
+    """Whether ``world`` is in a trick round's last round: no seat holds more than one piece."""
+    return phase_kind(world) == "tricks" and all(len(world.hand(s)) <= 1 for s in range(seats))
+
+
+def _swapped(last: tuple[State, list[Move]], final: State, base: list[float], rng: random.Random,
+             swaps: list[list[float]]) -> int:
+    """What taking each piece taken before the last round was worth in this hand: the piece is moved to an
+    opposing side's zone of the same kind (a team's tricks to the other team's), the hand is finished with the
+    same moves, and each seat's outcome is set against the outcome it had (its side's, less the receiver's)."""
+    start, moves = last
+    rs = start.rs
+    team = rs.seats.team_of
+    seats = rs.seats.count
+    actual = [outcome(final, s, base) for s in range(seats)]
+    played = 0
+    for p in rng.sample(range(rs.pieces.count), min(SWAPS, rs.pieces.count)):
+        zi = start.loc[p]
+        zone = rs.zone_of_instance[zi]
+        if zone.per not in ("seat", "team") or zone.name == "hand":
+            continue
+        owner = zi - zone.base
+        if zone.per == "seat":
+            others = [s for s in range(seats) if team[s] != team[owner]]
+            sides = [[owner], others]
+        else:
+            others = [t for t in range(len(rs.seats.teams)) if t != owner]
+            sides = [[s for s in range(seats) if team[s] == owner], []]
+        if not others:
+            continue
+        to = others[rng.randrange(len(others))]
+        if zone.per == "team":
+            sides[1] = [s for s in range(seats) if team[s] == to]
+        else:
+            sides[1] = [to]
+        world = start.clone()
+        world.put(p, zone.base + to, bool(world.face_down[p]))
+        played += len(moves)
+        try:
+            for move in moves:
+                world.apply(move)
+        except IllegalMoveError:  # the moved piece changed what could be played: no figure from this hand
+            continue
+        if not world.is_over:
+            continue
+        changed = [outcome(world, s, base) for s in range(seats)]
+        figures = [actual[s] - changed[s] for s in sides[0]] + [changed[s] - actual[s] for s in sides[1]]
+        swaps[p].append(sum(figures) / len(figures))
+    return played
+
+
+def _fitted(samples: list[tuple[list[int], float]], n: int, per_hand: int) -> list[tuple[float, float]]:
+    """Each piece's part in the outcome and its standard error, all pieces fitted together by least squares
+    (with an intercept, and a little ridge so that pieces always taken together share their part). The
     ``per_hand`` samples of one hand are one hand's evidence, not independent ones (partners' are the
     same, opponents' mirror them): the error is taken as if there were one."""
     k = n + 1  # the intercept last
     if len(samples) <= k:
-        return PieceValues((0.0,) * n, (0.0,) * n)
+        return [(0.0, math.inf)] * n
     xtx = [[0.0] * k for _ in range(k)]
     xty = [0.0] * k
     yty = 0.0
@@ -135,17 +224,12 @@ def _clear_values(samples: list[tuple[list[int], float]], n: int, per_hand: int)
         xtx[i][i] += RIDGE
     inverse = _inverse(xtx)
     if inverse is None:
-        return PieceValues((0.0,) * n, (0.0,) * n)
+        return [(0.0, math.inf)] * n
     coef = [sum(inverse[i][j] * xty[j] for j in range(k)) for i in range(k)]
     fitted = sum(c * t for c, t in zip(coef, xty, strict=True))
     variance = per_hand * max(yty - fitted, 0.0) / (len(samples) - k)
     error = [math.sqrt(max(variance * inverse[i][i], 0.0)) for i in range(n)]
-    median = statistics.median(coef[:n])
-    own = [c - median if abs(c - median) > CLEAR * e else 0.0 for c, e in zip(coef, error, strict=False)]
-    # Parts closer than a tenth of the largest are the same (every heart alike, not the luckiest first).
-    step = max(map(abs, own)) / 10 or 1.0
-    return PieceValues(tuple(c if abs(c) > CLEAR * e else 0.0 for c, e in zip(coef, error, strict=False)),
-                       tuple(round(o / step) * step for o in own))
+    return list(zip(coef[:n], error, strict=True))
 
 
 def _inverse(m: list[list[float]]) -> list[list[float]] | None:
@@ -168,6 +252,24 @@ def _inverse(m: list[list[float]]) -> list[list[float]] | None:
                 for j in range(col, 2 * k):
                     row[j] -= f * lead[j]
     return [row[k:] for row in a]
+
+
+def _clear_values(swaps: list[list[float]], fitted: list[tuple[float, float]],
+                  idle: tuple[bool, ...] = ()) -> PieceValues:
+    """Each piece's worth: the mean of its swapped figures (one a hand) where that is clear, else its part in the
+    fit of the outcome on the pieces taken; and its part beyond the median piece's. A figure counts only when
+    more than ``CLEAR`` standard errors from 0 (a swapped figure that is the same in every hand always does)."""
+    chosen: list[tuple[float, float]] = []
+    for figures, fit in zip(swaps, fitted, strict=True):
+        mean = statistics.fmean(figures) if figures else 0.0
+        error = math.sqrt(statistics.variance(figures) / len(figures)) if len(figures) > 1 else math.inf
+        chosen.append((mean, error) if abs(mean) > CLEAR * error else fit)
+    worth = [m if abs(m) > CLEAR * e else 0.0 for m, e in chosen]
+    median = statistics.median(worth) if worth else 0.0
+    own = [w - median if abs(w - median) > CLEAR * e else 0.0 for w, (_, e) in zip(worth, chosen, strict=True)]
+    # Parts closer than a tenth of the largest are the same (every heart alike, not the luckiest first).
+    step = max(map(abs, own), default=0.0) / 10 or 1.0
+    return PieceValues(tuple(worth), tuple(round(o / step) * step for o in own), idle)
 
 
 def _round_winners(st: State, since: int) -> list[int | None]:

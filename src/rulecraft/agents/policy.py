@@ -385,8 +385,12 @@ def _rank_column(st: State) -> list[Any] | None:
     return None
 
 
-def exchange_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random) -> Move:
-    """Give the weakest piece of the seat's shortest group (by ``display.group_by``)."""
+def exchange_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random,
+                  strength: Sequence[float] | None = None) -> Move:
+    """Give the weakest piece of the seat's shortest group (by ``display.group_by``); ``strength``: what each
+    piece is worth to a hand (learnt: ``agents.decision_values``), when the caller knows: then only a piece of
+    the weaker half of the hand by it is given (a void is not made by giving away the hand's best piece), the
+    weakest by it within its group."""
     display = st.rs.display
     columns = st.rs.pieces.columns
     group = columns.get(display.group_by) if display is not None and display.group_by else None
@@ -396,12 +400,15 @@ def exchange_move(st: State, seat: int, moves: Sequence[Move], rng: random.Rando
     if group is not None:
         for p in hand:
             sizes[group[p]] = sizes.get(group[p], 0) + 1
+    middle = sorted(strength[p] for p in hand)[(len(hand) - 1) // 2] if strength is not None and hand else 0.0
 
-    def key(m: Move) -> tuple[float, float, float]:
+    def key(m: Move) -> tuple[bool, float, float, float]:
         p = m.pieces[0] if m.pieces else -1
         size = sizes.get(group[p], 0) if group is not None and p >= 0 else 0
+        if strength is not None and p >= 0:
+            return (strength[p] > middle, size, strength[p], rng.random())
         r = float(rank[p]) if rank is not None and p >= 0 else 0.0
-        return (size, r, rng.random())
+        return (False, size, r, rng.random())
 
     return min(moves, key=key)
 
