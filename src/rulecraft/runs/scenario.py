@@ -246,14 +246,17 @@ def start_arranged(rs: Ruleset, data: dict[str, Any]) -> State:
     dice = [{"type": "chance", "kind": "dice", "dice": list(d)} for d in data.get("dice") or []]
     deck = data.get("deck")
     deal = data.get("deal")
+    # A deck is the order of the first shuffle, or a list of orders: the first shuffle's, the second's ...
+    # (a hand that shuffles twice: a draw for the dealer, then the deal).
+    decks = deck if isinstance(deck, list) and deck and all(isinstance(d, list) for d in deck) else [deck]
     try:
         if deck is None and deal is None:
-            return Game(rs, seed).new_state(chance=_interleave(rs, None, dice), match_vars=match_vars,
+            return Game(rs, seed).new_state(chance=_interleave(rs, [], dice), match_vars=match_vars,
                                             hand_number=hand_number)
-        order = [str(x) for x in deck] if deck is not None else _order_for_deal(rs, seed, deal or {}, dice,
-                                                                                match_vars, hand_number)
-        st = Game(rs, seed).new_state(chance=_interleave(rs, order, dice), match_vars=match_vars,
-                                      hand_number=hand_number)
+        orders = [[str(x) for x in d] for d in decks] if deck is not None else \
+            [_order_for_deal(rs, seed, deal or {}, dice, match_vars, hand_number)]
+        shuffles = _interleave(rs, orders, dice)
+        st = Game(rs, seed).new_state(chance=list(shuffles), match_vars=match_vars, hand_number=hand_number)
         if deck is None and deal:
             _check_dealt(rs, st, deal)
         return st
@@ -261,6 +264,8 @@ def start_arranged(rs: Ruleset, data: dict[str, Any]) -> State:
         where = deck if deck is not None else deal
         if any(exc.event is d for d in dice):  # point at the roll itself
             where = (data.get("dice") or [])[next(i for i, d in enumerate(dice) if exc.event is d)]
+        elif deck is not None and len(decks) > 1:  # point at the shuffle's own order
+            where = next((d for d, e in zip(decks, shuffles, strict=False) if e is exc.event), deck)
         raise RuleFileError.single(pos_of(where, pos_of(data)), str(exc)) from None
 
 
@@ -284,17 +289,17 @@ def _check_dealt(rs: Ruleset, st: State, deal: dict[str, Any]) -> None:
                                        "whole deck order with 'deck:' instead")
 
 
-def _interleave(rs: Ruleset, order: list[str] | None, dice: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Chance outcomes for the first hand: the deck order (if fixed) and the dice, in order."""
-    shuffle = [{"type": "chance", "kind": "shuffle", "order": order}] if order is not None else []
-    return [*shuffle, *dice]
+def _interleave(rs: Ruleset, orders: list[list[str]], dice: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Chance outcomes given: the deck orders of the first shuffles (if fixed), then the dice, in order
+    (shuffles and rolls are each taken in their own order: see ``Board._next_chance``)."""
+    return [*({"type": "chance", "kind": "shuffle", "order": order} for order in orders), *dice]
 
 
 def _order_for_deal(rs: Ruleset, seed: int, deal: dict[str, Any], dice: list[dict[str, Any]],
                     match_vars: dict[str, Any] | None = None, hand_number: int | None = None) -> list[str]:
     pieces = rs.pieces
     natural = [pieces.type_id(p) for p in range(pieces.count)]
-    probe = Game(rs, seed).new_state(chance=_interleave(rs, natural, dice), match_vars=match_vars,
+    probe = Game(rs, seed).new_state(chance=_interleave(rs, [natural], dice), match_vars=match_vars,
                                      hand_number=hand_number)
     # With the natural order, deck position i holds piece i: where did each position land?
     positions_by_zone: dict[int, list[int]] = {}
