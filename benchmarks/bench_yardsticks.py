@@ -19,7 +19,10 @@ otherwise count against whichever side was running. Speed is measured here, neve
   the same OpenSpiel hearts: what straightforward Python achieves, to read the rook pair's target by
   (only when asked for with ``--pair rook-by-hand``).
 
-Decisions are counted alike on both sides: every move a player (not chance) makes.
+Decisions are counted alike on both sides: every move a player (not chance) makes. Beside the ratio of
+decisions per second, ``hands`` is the ratio of whole hands per second (the deal and everything up to
+the hand's end, on both sides): the measure for games whose hands take different numbers of decisions
+(a hand of hearts has 61, one of Rook about 47).
 """
 
 from __future__ import annotations
@@ -46,19 +49,20 @@ clock = time.process_time
 
 
 class Playouts:
-    """Matches of one hand played back to back for about ``seconds``; returns (decisions, seconds)."""
+    """Matches of one hand played back to back for about ``seconds``; returns (decisions, hands, seconds)."""
 
     def __init__(self, play_one: Callable[[int], int]) -> None:
         self.play_one = play_one
         self.seed = 0
 
-    def run(self, seconds: float) -> tuple[int, float]:
-        moves = 0
+    def run(self, seconds: float) -> tuple[int, int, float]:
+        moves = hands = 0
         start = clock()
         while clock() - start < seconds:
             moves += self.play_one(self.seed)
             self.seed += 1
-        return moves, clock() - start
+            hands += 1
+        return moves, hands, clock() - start
 
 
 def engine_hand(ref: str) -> Callable[[int], int]:
@@ -98,21 +102,35 @@ def openspiel_hand() -> Callable[[int], int] | None:
     return play
 
 
-def interleaved(engine: Playouts, yardstick: Playouts, seconds: float, slices: int) -> tuple[float, float, list[float]]:
-    """(engine decisions/s, yardstick decisions/s, per-slice ratios), in alternating slices."""
+def interleaved(engine: Playouts, yardstick: Playouts, seconds: float,
+                slices: int) -> tuple[float, float, list[float], list[float]]:
+    """(engine decisions/s, yardstick decisions/s, per-slice ratios of decisions/s, per-slice ratios of
+    whole hands/s), in alternating slices."""
     part = seconds / slices
-    base = [_rate(yardstick.run(part))]
+    base = [yardstick.run(part)]
     eng = []
     for _ in range(slices):
-        eng.append(_rate(engine.run(part)))
-        base.append(_rate(yardstick.run(part)))
-    ratios = [e / ((base[i] + base[i + 1]) / 2) for i, e in enumerate(eng)]
-    return statistics.median(eng), statistics.median(base), ratios
+        eng.append(engine.run(part))
+        base.append(yardstick.run(part))
+    ratios = [_ratio(e, base[i], base[i + 1], 0) for i, e in enumerate(eng)]
+    hand_ratios = [_ratio(e, base[i], base[i + 1], 1) for i, e in enumerate(eng)]
+    return (statistics.median(_rate(e, 0) for e in eng), statistics.median(_rate(b, 0) for b in base),
+            ratios, hand_ratios)
 
 
-def _rate(result: tuple[int, float]) -> float:
-    moves, elapsed = result
-    return moves / elapsed
+def _rate(result: tuple[int, int, float], what: int) -> float:
+    """Decisions (``what`` 0) or whole hands (1) per second."""
+    return result[what] / result[2]
+
+
+def _ratio(eng: tuple[int, int, float], before: tuple[int, int, float], after: tuple[int, int, float],
+           what: int) -> float:
+    return _rate(eng, what) / ((_rate(before, what) + _rate(after, what)) / 2)
+
+
+def _quartiles(ratios: list[float]) -> tuple[float, float, float]:
+    q1, med, q3 = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (ratios[0],) * 3
+    return q1, med, q3
 
 
 def main() -> None:
@@ -131,8 +149,9 @@ def main() -> None:
         "tien-gow": ("tiengow_baseline.py", tiengow_baseline.play_match),
         "luk-fu": ("lukfu_baseline.py", lukfu_baseline.play_match),
     }
-    print(f"{'ruleset':<12} {'engine dec/s':>13} {'yardstick dec/s':>16} {'ratio':>6} {'quartiles':>15}  yardstick"
-          f"   ({args.slices} slices, one hand per match)")
+    print(f"{'ruleset':<12} {'engine dec/s':>13} {'yardstick dec/s':>16} {'ratio':>6} {'quartiles':>15}"
+          f" {'hands':>6} {'quartiles':>15}  yardstick   ({args.slices} slices, one hand per match,"
+          f" {args.clock} clock)")
     for ref in args.pair or list(yardsticks):
         name, play = yardsticks["rook" if ref == "rook-by-hand" else ref]
         if play is None:
@@ -142,9 +161,11 @@ def main() -> None:
         engine, yardstick = Playouts(measured), Playouts(play)
         engine.run(0.3)  # warm up: first-use caches, generated code
         yardstick.run(0.3)
-        rate, base, ratios = interleaved(engine, yardstick, args.seconds, args.slices)
-        q1, med, q3 = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (ratios[0],) * 3
-        print(f"{ref:<12} {rate:>13,.0f} {base:>16,.0f} {med:>6.2f} {q1:>7.2f}..{q3:<6.2f}  {name}")
+        rate, base, ratios, hand_ratios = interleaved(engine, yardstick, args.seconds, args.slices)
+        q1, med, q3 = _quartiles(ratios)
+        h1, hmed, h3 = _quartiles(hand_ratios)
+        print(f"{ref:<12} {rate:>13,.0f} {base:>16,.0f} {med:>6.2f} {q1:>7.2f}..{q3:<6.2f}"
+              f" {hmed:>6.2f} {h1:>7.2f}..{h3:<6.2f}  {name}")
 
 
 if __name__ == "__main__":

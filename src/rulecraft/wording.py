@@ -230,6 +230,10 @@ def value_text(rs: Ruleset, var_name: str | None, value: Any, seats: Seats) -> s
         return NO_VALUE
     if var_name is not None:
         spec = rs.variables[rs.var_index[var_name]]
+        calls = doubling_calls(rs, var_name)
+        if calls and isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= len(calls):
+            # how far the bid is doubled: by the call that did it ("redouble"); nothing when none did
+            return label(rs, "verbs", calls[value - 1], None) if value else NO_VALUE
         if spec.expr_type.value == "seat" and isinstance(value, int):
             return seats.name(value)
         if spec.value_type.value == "piece" and isinstance(value, int) and not isinstance(value, bool) \
@@ -244,6 +248,16 @@ def value_text(rs: Ruleset, var_name: str | None, value: Any, seats: Seats) -> s
     if isinstance(value, dict):
         return ", ".join(f"{words_of(str(k))} {value_text(rs, None, v, seats)}" for k, v in value.items())
     return str(value)
+
+
+def doubling_calls(rs: Ruleset, var_name: str) -> tuple[str, ...]:
+    """The calls an auction's ``doubles`` counts into this variable (``double``, ``redouble``): its value is
+    how many of them were made on the bid, 0 none. Empty for any other variable."""
+    index = rs.var_index.get(var_name)
+    for phase in rs.phases:
+        if index is not None and getattr(phase, "doubling_var", -1) == index:
+            return tuple(getattr(phase, "doubles", ()))
+    return ()
 
 
 def team_label(rs: Ruleset, team: int) -> str:
@@ -410,8 +424,11 @@ def placed_rows(rs: Ruleset, variables: dict[str, Any], place: str, seats: Seats
     """(label, value) of each variable a seat can read that the table shows at ``place`` ("centre",
     "details"); a seat-valued variable placed at the seats is shown at them, not here."""
     places = placement(rs)
-    return [(label(rs, "variables", spec.name, lang), variable_text(rs, spec, variables[spec.name], seats))
+    rows = [(label(rs, "variables", spec.name, lang), variable_text(rs, spec, variables[spec.name], seats))
             for spec in rs.variables if places[spec.name] == place and spec.name in variables]
+    # A value that says nothing yet (no trick won "by" anything, a bid nobody doubled) is left out, as
+    # players leave it unsaid, rather than shown as a dash beside its label.
+    return [(what, text) for what, text in rows if text != NO_VALUE]
 
 
 # ---------------------------------------------------------------------- rounds
@@ -437,6 +454,10 @@ def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, l
     if kind == "move":
         made_for = event.get("for")  # (another seat's decision: a dummy's card, played by its partner)
         by = seats.name(event.get("seat")) + (f" for {seats.name(made_for)}" if isinstance(made_for, int) else "")
+        hidden = hidden_count(event)
+        if hidden:  # pieces the viewer may not see: how many, never a row of question marks
+            verb = move_text(rs, str(event.get("move")).split(" ")[0], lang)
+            return f"{by}: {verb} {'a piece' if hidden == 1 else f'{hidden} pieces'}, unseen"
         return f"{by}: {move_text(rs, str(event.get('move')), lang)}"
     if kind == "round":
         value = event.get("value")
@@ -479,6 +500,36 @@ def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, l
         return "shown to all: " + "; ".join(_shown_parts(event, seats, rs, lang))
     rest = ", ".join(f"{k} {short(v)}" for k, v in event.items() if k != "type")
     return f"{kind}: {rest}" if rest else str(kind)
+
+
+HIDDEN = "?"  # a piece in a move as a seat that may not see it reads it (``engine.views.redact_event``)
+
+
+def hidden_count(event: dict[str, Any]) -> int:
+    """How many pieces a move event hides from its reader: all its pieces are hidden, or 0 (a move shown)."""
+    words = str(event.get("move", "")).split(" ")[1:] if event.get("type") == "move" else []
+    return len(words) if words and all(w == HIDDEN for w in words) else 0
+
+
+def merge_hidden(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events with each run of hidden moves one seat makes one after another (three cards passed,
+    one 'give' each) made one move of all their pieces, so the log says "give 3 pieces" once."""
+    out: list[dict[str, Any]] = []
+    for event in events:
+        last = out[-1] if out else None
+        if (last is not None and hidden_count(event) and hidden_count(last)
+                and str(event.get("move")).split(" ")[0] == str(last.get("move")).split(" ")[0]
+                and event.get("seat") == last.get("seat") and event.get("for") == last.get("for")):
+            out[-1] = {**last, "move": f"{last.get('move')} {str(event.get('move')).split(' ', 1)[1]}"}
+        else:
+            out.append(event)
+    return out
+
+
+def log_lines(events: Sequence[dict[str, Any]], seats: Seats, rs: Ruleset | None = None,
+              lang: str | None = None) -> list[str]:
+    """The lines of a (redacted) log, hidden moves in a row told once (``merge_hidden``)."""
+    return [line for e in merge_hidden(events) if (line := event_text(e, seats, rs, lang)) is not None]
 
 
 def result_words(result: dict[str, Any], seats: Seats) -> tuple[str, str, str]:

@@ -77,7 +77,7 @@ def test_moves_printed_name_their_verb_and_pieces() -> None:
     assert event_text({"type": "move", "seat": 1, "move": "play 2-4 1-2"}, seats, ruleset("tien-gow"), "zh") == \
         "seat 1 (a): play 六 (2-4) 三 (1-2)"
     assert event_text({"type": "move", "seat": 2, "move": "down ?"}, seats, ruleset("tien-gow"), "zh") == \
-        "seat 2 (b): down ?"
+        "seat 2 (b): down a piece, unseen"
     assert event_text({"type": "move", "seat": 3, "move": "challenge"}, seats, ruleset("yukushi"), "ja") == \
         "seat 3 (c): ゆくし (challenge)"
     assert event_text({"type": "move", "seat": 3, "move": "challenge"}, seats, ruleset("yukushi")) == \

@@ -17,10 +17,11 @@ from test_play import PROMPT, Terminal
 
 from rulecraft.cli.move_input import move_summary, state_summary
 from rulecraft.cli.prompts import decision_prompt, hand_events
-from rulecraft.cli.table import Seats, changes, event_text, piece_order, render_table
+from rulecraft.cli.table import Seats, changes, event_text, log_lines, piece_order, render_table
 from rulecraft.engine.game import Game
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
+from rulecraft.engine.views import redact_event
 
 SEATS4 = Seats(("you", "a", "b", "c"))
 
@@ -59,12 +60,28 @@ def test_the_nest_exchange_counts_the_pieces_given() -> None:
     assert phase_kind(st) == "choose" and prompt(st) == "choose trump"
 
 
-def test_a_choice_set_into_a_variable_with_no_plain_name_says_how_many_choices() -> None:
-    # Tien Gow's named pickup is set into 'pickup_named': an identifier, never shown as the question.
+def test_a_choice_set_into_a_variable_with_no_plain_name_reads_its_choices_by_their_labels() -> None:
+    # Tien Gow's named pickup is set into 'pickup_named': an identifier, never shown as the question; the
+    # pickup methods are read as words, not as the ids typed ('name two-columns').
     rs = ruleset("tien-gow")
     st = advance(rs, 3, lambda s: phase_kind(s) == "choose")
-    assert prompt(st) == f"choose one of {len(st.legal_moves())}"
     assert len(st.legal_moves()) == 7
+    assert prompt(st) == ("choose one: two columns, tiers from top, tiers from bottom, single columns, "
+                          "alternate columns, middle out, outside in")
+    assert "two-columns" not in prompt(st)
+
+
+def test_pieces_passed_unseen_are_counted_in_one_line_not_shown_as_question_marks() -> None:
+    # Hearts: each seat passes three cards, one 'give' each; seat 0 may not see the others'.
+    rs = ruleset("hearts")
+    st = advance(rs, 5, lambda s: phase_kind(s) == "tricks")
+    seen = [e for e in (redact_event(e, 0) for e in st.history) if e is not None]
+    lines = log_lines(seen, SEATS4, rs)
+    for seat in (1, 2, 3):
+        assert lines.count(f"seat {seat} ({SEATS4.labels[seat]}): give 3 pieces, unseen") == 1
+    own = [line for line in lines if line.startswith("seat 0 (you): give ")]
+    assert len(own) == 3 and all("?" not in line and "unseen" not in line for line in own)  # its own, by name
+    assert not any("?" in line for line in lines)
 
 
 def test_the_bidding_prompt_names_the_high_bid_and_its_bidder() -> None:

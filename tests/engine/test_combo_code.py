@@ -90,3 +90,25 @@ def test_generated_and_generic_decisions_agree(ref: str, options: dict[str, str]
             st.apply(move)
             assert _after(st) == _after(generic), f"{move} applied differently"
     assert decisions > 150
+
+
+def test_a_lead_whose_effects_stop_the_hand_stops_it_on_both_paths(tmp_path: Path) -> None:
+    # A lead's effects may end the hand (here: a set led voids it): the generated play must leave the
+    # state as the generic path leaves it, the hand voided on both.
+    text = (Path(__file__).parents[2] / "variants" / "luk-fu" / "base.yaml").read_text(encoding="utf-8")
+    anchor = "      on_lead:\n"
+    assert anchor in text
+    voiding = anchor + "        - {id: set-voids, when: \"combo == 'set'\", void_hand: true}\n"
+    path = tmp_path / "set-voids.yaml"
+    path.write_text(text.replace(anchor, voiding), encoding="utf-8")
+    test_generated_and_generic_decisions_agree(str(path), {})
+    rs = load_ruleset(str(path))
+    voided = 0
+    rng = random.Random(5)
+    for seed in range(30):
+        st = Game(rs, seed, max_hands=1).new_state()
+        while not st.is_over:
+            legal = st.legal_moves()
+            st.apply(legal[rng.randrange(len(legal))])
+        voided += st.hand_results[0]["voided"]
+    assert voided > 0

@@ -13,7 +13,16 @@ from dataclasses import replace
 
 import pytest
 
-from rulecraft.engine.combos import TableEntry, _by_type, _pick_types, _type_key, enumerate_plays
+from rulecraft.engine.combos import (
+    TableEntry,
+    _by_type,
+    _held,
+    _held_of,
+    _pick_types,
+    _type_key,
+    enumerate_all,
+    enumerate_plays,
+)
 from rulecraft.load import load_ruleset
 
 
@@ -89,3 +98,27 @@ def test_a_fixed_combination_is_offered_exactly_when_the_hand_holds_its_pieces()
         assert [sorted(p.pieces) for p in plays] == ([wanted] if holds_all else []), hand
         made += len(plays)
     assert 100 < made < 400
+
+
+@pytest.mark.parametrize("ref", ["luk-fu", "tien-gow"])
+def test_all_combinations_at_once_are_each_combination_s_plays(ref: str) -> None:
+    # enumerate_all rules out a fixed combination by the hand's type masks before grouping the hand by
+    # type: the plays, in order, must be each combination's own, and the masks those of the grouping.
+    rs = load_ruleset(ref)
+    specs = [s for s in rs.combinations.values() if s.chain is None and s.where is None]
+    fixed = [s for s in specs if s.kind == "fixed"]
+    wanted = sorted({rs.pieces.instances[t][0] for s in fixed for t in s.fixed})
+    rng = random.Random(6)
+    made = 0
+    for _ in range(300):
+        hand = rng.sample(range(rs.pieces.count), rng.randint(0, 12))
+        if wanted and rng.random() < 0.5:  # often all of a fixed combination's pieces, or all but one
+            hand = list(dict.fromkeys(hand + wanted[rng.randint(0, 1):]))
+        rng.shuffle(hand)
+        assert _held_of(hand, rs.pieces.type_of) == _held(_by_type(hand, rs.pieces))
+        for size in (None, 1, 2, 3, 4, 5):
+            together = enumerate_all(specs, hand, rs.pieces, size)
+            one_by_one = [p for s in specs for p in enumerate_plays(s, hand, rs.pieces, size)]
+            assert together == one_by_one, (hand, size)
+            made += sum(1 for p in together if p.combo in {s.id for s in fixed})
+    assert made > 50 or not fixed

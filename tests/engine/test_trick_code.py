@@ -180,6 +180,28 @@ def test_an_allow_part_no_candidate_needs_is_not_an_error(tmp_path: Path) -> Non
     assert _trick_phase(rs)._generated
 
 
+def test_an_allow_part_that_calls_is_made_only_when_a_candidate_applies(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # The allow's part about the position calls a function (a rule function walking a hand would):
+    # the comprehension judges each candidate's 'when' first and makes that call only if one applies.
+    # Here none does and the call would fail: the comprehension must not give up (GIVE_UP raises).
+    monkeypatch.setattr(trick_code, "GIVE_UP", "raise")
+    rs = _follow_rule(tmp_path, "rank(piece) > 100", "max([1 / (rank(led) - rank(led))]) > 0")
+    st = _to_a_follow(rs)
+    generic = st.clone()
+    assert "if _any(applies):" in _trick_phase(rs).decide.python  # type: ignore[attr-defined]
+    assert st.legal_moves() == _trick_phase(rs)._options(generic).moves
+    # When a candidate applies, the call is made and fails as the generic path says.
+    rs = _follow_rule(tmp_path, "piece != bird()", "max([1 / (rank(led) - rank(led))]) > 0")
+    monkeypatch.setattr(trick_code, "GIVE_UP", "kept = None")
+    st = _to_a_follow(rs)
+    with pytest.raises(ExpressionRuntimeError) as theirs:
+        _trick_phase(rs)._options(st.clone())
+    with pytest.raises(ExpressionRuntimeError) as ours:
+        st.legal_moves()
+    assert str(ours.value) == str(theirs.value) and "division by zero" in str(ours.value)
+
+
 @pytest.mark.parametrize(("ref", "options"), CASES,
                          ids=lambda c: Path(c).stem if isinstance(c, str) else
                          ",".join(f"{k}={v}" for k, v in c.items()) or "defaults")

@@ -87,7 +87,7 @@ def _rewritten(st: State, viewer: int) -> State | None:
 # difference.
 NO_SECRET_MOVES = ("rook", "big-two", "spades", "auction-pitch", "crazy-eights", "dummy-whist", "fan-tan",
                    "german-whist", "knock-out-whist", "oh-hell", "texas-42", "whist", "zheng-shangyou", "bridge",
-                   "dou-dizhu", "polignac", "slobberhannes", "knaves", "nap", "liars-dice")
+                   "dou-dizhu", "polignac", "slobberhannes", "knaves", "nap", "liars-dice", "briscola", "schafkopf")
 WITH_SECRET_MOVES = [r for r in BUNDLED if r.split("/")[0] not in NO_SECRET_MOVES]
 
 

@@ -40,14 +40,14 @@ def test_the_log_names_moves_and_the_hand_its_groups_in_the_tables_language() ->
     rs, view, events = _tien_gow()
     page = str(table_html(rs, view, events, SEATS, "zh"))
     # 六 is the 2-4 and 三 the 1-2 in the rule file's names; a face-down play stays unnamed
-    assert log_lines(page) == ["seat 1 (a): play 六 (2-4) 三 (1-2)", "seat 2 (b): down ?"]
+    assert log_lines(page) == ["seat 1 (a): play 六 (2-4) 三 (1-2)", "seat 2 (b): down a piece, unseen"]
     assert group_labels(page) == ["文子", "武子"]  # grouped by kind, named in the table's language
 
 
 def test_without_a_language_the_log_and_groups_are_ids_as_always() -> None:
     rs, view, events = _tien_gow()
     page = str(table_html(rs, view, events, SEATS))
-    assert log_lines(page) == ["seat 1 (a): play 2-4 1-2", "seat 2 (b): down ?"]
+    assert log_lines(page) == ["seat 1 (a): play 2-4 1-2", "seat 2 (b): down a piece, unseen"]
     assert group_labels(page) == ["civil", "military"]
 
 

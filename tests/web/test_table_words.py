@@ -105,3 +105,28 @@ def test_pieces_shown_in_one_place_are_said_with_the_place_once() -> None:
     rs = load_ruleset("hearts")
     shown = {"type": "show", "pieces": [["h2", "hand[1]"], ["c2", "hand[0]"], ["h3", "hand[1]"]]}
     assert event_text(shown, SEATS, rs) == "shown to all: h2, h3 in hand (seat 1); c2 in hand (seat 0)"
+
+
+def centre(page: str) -> str:
+    return text(page.split('class="centre"')[1].split("</section>")[0])
+
+
+def test_a_bid_not_doubled_says_nothing_and_a_doubled_one_says_by_which_call() -> None:
+    rs = load_ruleset("bridge")
+    view: dict[str, Any] = Game(rs, 1).new_state().view(0)
+    view["variables"].update({"contract": [4, "S"], "doubled": 0, "trump": "S"})
+    assert "doubled" not in centre(str(table_html(rs, view, [], SEATS)))  # never "doubled 0"
+    view["variables"]["doubled"] = 1
+    assert re.search(r"doubled\s+double\b", centre(str(table_html(rs, view, [], SEATS))))
+    view["variables"]["doubled"] = 2
+    assert re.search(r"doubled\s+redouble\b", centre(str(table_html(rs, view, [], SEATS))))
+
+
+def test_a_value_not_set_yet_is_left_unsaid_not_shown_as_a_dash() -> None:
+    rs = load_ruleset("tien-gow")
+    view: dict[str, Any] = Game(rs, 1).new_state().view(0)
+    view["variables"].update({"win_method": "", "dealer_terms": 2})
+    page = centre(str(table_html(rs, view, [], SEATS)))
+    assert "won by" not in page and "–" not in page and re.search(r"dealer's terms\s+2", page)
+    view["variables"]["win_method"] = "supreme"
+    assert re.search(r"won by\s+supreme", centre(str(table_html(rs, view, [], SEATS))))

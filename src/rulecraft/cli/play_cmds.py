@@ -32,6 +32,7 @@ from rulecraft.cli.table import (
     event_text,
     hand_lines,
     language,
+    log_lines,
     names_of,
     piece_order,
     piece_type,
@@ -42,7 +43,7 @@ from rulecraft.cli.table import (
 from rulecraft.engine.views import redact_event, visible_variables
 from rulecraft.errors import IllegalMoveError, RulecraftError, UsageError
 from rulecraft.runs.session import table_seed
-from rulecraft.wording import round_word
+from rulecraft.wording import merge_hidden, round_word
 
 if TYPE_CHECKING:
     from rulecraft.engine.ruleset import Ruleset
@@ -87,9 +88,9 @@ class PlayLoop:
     # ------------------------------------------------------------------ output
     def _emit_new_events(self) -> None:
         history = self.s.st.history
-        for event in history[self.printed:]:
-            shown = redact_event(event, self.viewer)
-            line = event_text(shown, self.seats, self.s.rs, self.s.language) if shown is not None else None
+        shown = [e for e in (redact_event(event, self.viewer) for event in history[self.printed:]) if e is not None]
+        for event in merge_hidden(shown):  # (three cards passed in a row: one line)
+            line = event_text(event, self.seats, self.s.rs, self.s.language)
             if line is not None:
                 self.con.echo(line)
             if event.get("type") == "hand_end":
@@ -108,15 +109,16 @@ class PlayLoop:
             self.con.echo(line)
 
     def recent(self, seat: int, n: int = RECENT) -> list[str]:
-        out: list[str] = []
+        # The last events that make n lines, hidden moves in a row told once (a few more than n events
+        # are read, so that a run of them cut at the start still says how many there were).
+        shown: list[dict[str, Any]] = []
         for event in reversed(self.s.st.history):
-            shown = redact_event(event, seat)
-            line = event_text(shown, self.seats, self.s.rs, self.s.language) if shown is not None else None
-            if line is not None:
-                out.append(line)
-                if len(out) >= n:
+            redacted = redact_event(event, seat)
+            if redacted is not None:
+                shown.append(redacted)
+                if len(log_lines(shown[::-1], self.seats, self.s.rs, self.s.language)) > n:
                     break
-        return out[::-1]
+        return log_lines(shown[::-1], self.seats, self.s.rs, self.s.language)[-n:]
 
     def show_table(self, seat: int) -> None:
         """The whole table as ``seat`` sees it, and what it may do."""
@@ -166,6 +168,9 @@ class PlayLoop:
                 if not self.s.is_human(seat):
                     self._bot_turn()
                     continue
+                # The bots' moves since the human's last are printed together, just before its turn, so
+                # that a run of them reads as one line ("give 3 pieces", not three lines of one each).
+                self._emit_new_events()
                 if self._human_turn(seat) == "quit":
                     return self._stop("", 0)
         except EOFError:
@@ -181,8 +186,8 @@ class PlayLoop:
             self.s.move(seat, move)
         except RulecraftError:
             self.s.save()  # the game as it was before the move: the problem is the rule's, at its place
+            self._emit_new_events()
             raise
-        self._emit_new_events()
 
     def _stop(self, lead: str, code: int) -> int:
         self.s.save()

@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rulecraft.wording import Seats, move_text, named, names_of, piece_text, round_word, zone_label
+from rulecraft.wording import Seats, move_label, move_text, named, names_of, piece_text, round_word, zone_label
 
 if TYPE_CHECKING:
     from rulecraft.engine.phases.base import Phase
     from rulecraft.engine.ruleset import Ruleset
 
 Events = list[dict[str, Any]]
+CHOICES_SAID = 8  # a choice among more is asked by how many there are (the moves list them all)
 
 
 def hand_events(history: Sequence[dict[str, Any]], seat: int | None) -> Events:
@@ -135,7 +136,12 @@ def _choose(phase: Any, ask: Ask) -> str:
     name = ask.variable(phase.var) if phase.var >= 0 else ""
     if name and (name != ask.rs.variables[phase.var].name or name.isalpha()):
         return f"choose {name}"
-    return f"choose one of {len(ask.moves())}"
+    # Otherwise each choice is read by its label (its name in the rule file, else its id in words: "two
+    # columns"), never as an identifier; a phase named in the rule file is said before it (decision_prompt).
+    choices = [move_label(ask.rs, m, ask.lang).split(" ", 1)[-1] for m in ask.moves()]
+    if not choices or len(choices) > CHOICES_SAID:
+        return f"choose one of {len(choices)}"
+    return f"choose one: {', '.join(choices)}"
 
 
 def _each_seat(phase: Any, ask: Ask) -> str:

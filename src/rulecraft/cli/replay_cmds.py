@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rulecraft.cli.console import Console
-from rulecraft.cli.table import Seats, event_text, language, names_of, render_table
+from rulecraft.cli.table import Seats, event_text, language, log_lines, names_of, render_table
 from rulecraft.engine.views import redact_event
 from rulecraft.errors import UsageError
 
@@ -50,8 +50,7 @@ class Replay:
     def table(self, step: int) -> list[str]:
         st = self.before[step] if step < len(self.before) else self.final
         shown = [redact_event(e, self.seat) for e in st.history[-40:]]
-        recent = [t for t in (event_text(e, self.seats, self.rs, self.lang) for e in shown if e is not None)
-                  if t is not None]
+        recent = log_lines([e for e in shown if e is not None], self.seats, self.rs, self.lang)
         return render_table(self.rs, st.view(self.seat), self.seats, recent, self.lang)
 
 

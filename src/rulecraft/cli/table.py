@@ -34,6 +34,7 @@ from rulecraft.wording import (
     zone_label,
 )
 from rulecraft.wording import language as language
+from rulecraft.wording import log_lines as log_lines
 from rulecraft.wording import named as named
 from rulecraft.wording import names_of as names_of
 from rulecraft.wording import piece_type as piece_type

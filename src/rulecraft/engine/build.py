@@ -400,7 +400,7 @@ def _deriver(b: Builder, root: Scope) -> _Deriver:
 def _parse_signature(b: Builder, signature: Any) -> tuple[str, list[str]]:
     text = str(signature).strip()
     if "(" not in text or not text.endswith(")"):
-        b.error(signature, f"a function is written 'name(param, ...)', not '{text}'")
+        b.error(signature, f"a function is written 'name(param, ...)', or 'name()' without parameters, not '{text}'")
         return "", []
     fname, rest = text.split("(", 1)
     params = [p.strip() for p in rest[:-1].split(",") if p.strip()]

@@ -212,10 +212,18 @@ def enumerate_all(specs: Sequence[ComboSpec], hand: Sequence[int], pieces: Piece
     for spec in specs:
         if not may_have(spec, size):
             continue
-        if by_type is None and spec.kind in ("fixed", "table"):
-            by_type = _by_type(hand, pieces)
-        if held is None and by_type is not None:
-            held = _held(by_type)
+        kind = spec.kind
+        if kind == "fixed" or kind == "table":
+            if held is None:
+                held = _held_of(hand, pieces.type_of)
+            if kind == "fixed" and spec.chain is None:
+                # A hand that lacks one of its pieces makes none (most hands, most leads): said by the masks,
+                # before the hand is grouped by type.
+                need1, need2 = spec.fixed_need
+                if need1 & held[0] != need1 or need2 & held[1] != need2:
+                    continue
+            if by_type is None:
+                by_type = _by_type(hand, pieces)
         if spec.chain is not None or spec.where is not None:
             out += _enumerate_general(spec, hand, pieces, size, ctx)
         else:
@@ -316,6 +324,16 @@ def _piece_reader(expr: CompiledExpr, ctx: Any) -> Any:
             v = memo[p] = expr(_bound(ctx, p))
         return v
     return value_of
+
+
+def _held_of(hand: Sequence[int], type_of: Sequence[int]) -> tuple[int, int]:
+    """``_held(_by_type(hand, pieces))``, from the hand itself."""
+    once = twice = 0
+    for p in hand:
+        bit = 1 << type_of[p]
+        twice |= once & bit
+        once |= bit
+    return once, twice
 
 
 def _held(by_type: dict[int, list[int]]) -> tuple[int, int]:
@@ -630,6 +648,12 @@ def _pick_types(by_type: dict[int, list[int]], pattern: Sequence[tuple[int, ...]
     return results
 
 
+# Plays of sets kept for reuse, per ruleset and process, before the store starts again: a hand of 25
+# pieces of a double pack meets new sets in every game (Sheng Ji's free follows), and a long simulation
+# or a server kept its every set without this bound (100,000 plays: some 30 MB).
+PLAYS_KEPT = 100_000
+
+
 class FaceDownPlays:
     """Every distinct set of ``size`` pieces of a hand, face down; each play made once per ruleset.
 
@@ -658,6 +682,8 @@ class FaceDownPlays:
     def plays(self, sets: Iterable[tuple[int, ...]]) -> list[Play]:
         """The face-down plays of these sets of pieces (each sorted), made once."""
         made = self._made
+        if len(made) > PLAYS_KEPT:  # (see PLAYS_KEPT: made again when next met, equal to what was kept)
+            made.clear()
         out = []
         for ps in sets:
             play = made.get(ps)
@@ -720,6 +746,8 @@ class FaceDownPlays:
         """The play of these pieces (sorted), made once."""
         play = self._made.get(ps)
         if play is None:
+            if len(self._made) > PLAYS_KEPT:
+                self._made.clear()
             play = self._made[ps] = self._new(ps)
         return play
 

@@ -98,6 +98,13 @@ def make_move(verb: str, pieces: tuple[int, ...], value: str, piece_names: list[
     return Move(verb, pieces, value, " ".join(parts))
 
 
+# Moves kept for reuse, per ruleset and process, before the book starts again. A game of a double pack
+# meets new sets of pieces in every game (Sheng Ji: some 250 a hand), and a long simulation or a server
+# kept every one without this bound. A move made again is equal to the one dropped (a named tuple),
+# so ``move in legal`` still holds; only its identity is new.
+MOVES_KEPT = 200_000
+
+
 class MoveBook:
     """Each distinct move of a ruleset, made once and then reused.
 
@@ -115,6 +122,8 @@ class MoveBook:
         key = (verb, pieces, value)
         move = self._cache.get(key)
         if move is None:
+            if len(self._cache) > MOVES_KEPT:  # (see MOVES_KEPT)
+                self._cache.clear()
             move = self._cache[key] = make_move(verb, pieces, value, self._names)
         return move
 

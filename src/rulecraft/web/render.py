@@ -20,6 +20,7 @@ from rulecraft.wording import (
     event_text,
     group_pieces,
     label,
+    log_lines,
     move_label,
     placed_rows,
     public_rows,
@@ -323,7 +324,7 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
     if details:
         side.append(Markup('<details class="details"><summary>details</summary>{}</details>').format(
             rows_html(details, "vars")))
-    lines = [line for e in events if (line := event_text(e, seats, rs, lang)) is not None][-LOG_SHOWN:]
+    lines = log_lines(events, seats, rs, lang)[-LOG_SHOWN:]
     side.append(Markup('<details class="log" open><summary>log</summary><ol>{}</ol></details>').format(
         Markup("").join(Markup("<li>{}</li>").format(line) for line in lines)))
     latest = lines[-1] if lines else ""

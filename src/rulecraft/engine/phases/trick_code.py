@@ -373,8 +373,17 @@ def _comprehension(when: _Laid | None, allow: _Laid, if_able: bool, loop: list[s
         return named.sub(lambda m: same[m.group(1)], x.body) if named is not None else x.body
 
     test = f"not ({body(when)}) or ({body(allow)})" if when is not None else body(allow)
-    lines = ["try:", *("    " + line for line in (allow.before if when is not None else [])),
-             f"    kept = [{ITEM} for {ITEM} in cands{reads} if ({test})]"]  # (a conditional body needs them)
+    if when is not None and _calls(allow):
+        # Reads that call a function (a rule function walking a hand, say) are made only when some
+        # candidate applies, as the loop makes them: each candidate's ``when`` judged once, first.
+        lines = ["try:", f"    applies = [({body(when)}) for {ITEM} in cands{reads}]", "    if _any(applies):",
+                 *("        " + line for line in allow.before),
+                 f"        kept = [{ITEM} for {ITEM}, _w in _zip(cands, applies){reads}"
+                 f" if (not _w or ({body(allow)}))]",
+                 "    else:", "        kept = list(cands)"]
+    else:
+        lines = ["try:", *("    " + line for line in (allow.before if when is not None else [])),
+                 f"    kept = [{ITEM} for {ITEM} in cands{reads} if ({test})]"]  # (a conditional body needs them)
     if if_able:  # it lapses unless a candidate it applies to passed (one is among those kept)
         if when is None:
             lines.append("    passed = len(kept) > 0")
@@ -384,11 +393,22 @@ def _comprehension(when: _Laid | None, allow: _Laid, if_able: bool, loop: list[s
     return [*lines, "except Exception:", f"    {GIVE_UP}", "if kept is None:", *("    " + line for line in loop)]
 
 
+_CALL = re.compile(r"[\w)\]]\(")
+
+
+def _calls(laid: _Laid) -> bool:
+    """Whether the reads ``laid`` makes before its candidates call something, once the reads of names
+    that have code are written in (``inline_reads``): beyond reading state, items and tables."""
+    source = inline_reads("\n".join(line.split(" = ", 1)[-1] for line in laid.before), laid.getters)
+    return _CALL.search(source) is not None
+
+
 class _Source:
     """One generated function in the making: the namespace and getters of the expressions it lays out."""
 
     def __init__(self, names: dict[str, Any]) -> None:
-        self.namespace: dict[str, Any] = {"__builtins__": {}, "len": len, "Exception": Exception, **names}
+        self.namespace: dict[str, Any] = {"__builtins__": {}, "len": len, "list": list, "_any": any, "_zip": zip,
+                                          "Exception": Exception, **names}
         self.getters: dict[str, NameBinding] = {}
 
     def lay(self, fn: Any, prefix: str, by_piece: bool = False) -> _Laid:
@@ -426,6 +446,7 @@ class _Laid:
 
     def __init__(self, code: str, getters: dict[str, NameBinding], prefix: str) -> None:
         parts = loop_parts(code, getters, prefix)
+        self.getters = getters
         self.prefix = prefix
         self.before = list(parts.before)
         self.per_item = list(parts.per_item)
