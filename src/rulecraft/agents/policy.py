@@ -9,7 +9,8 @@ and the phase's public view. They are cheap (no search), so they serve both as t
 * **trick rounds**: when following, a seat whose partner holds the best play so far gives its weakest
   play; otherwise it wins as cheaply as it can when it plays last and as surely as it can before
   that, and gives its weakest play when it cannot win. Leading, it leads its strongest single piece
-  (a multi-piece combination when it has one: more pieces are worth more rounds). *Strength* is the
+  (a multi-piece combination when it has one: more pieces are worth more rounds; a composite lead only
+  when no piece it cannot rule out of the other hands could beat a part of it). *Strength* is the
   rule file's strength of the play in the round as it stands; a piece's *power* (to order plays that
   cannot win) is the strength it would have as a lead. Given what taking each piece is worth
   (``agents.piece_values``, learnt from the rules by play), it wins only a round worth taking (gives
@@ -47,6 +48,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.agents.candidates import plain_claims
+from rulecraft.engine.determinize import hidden_pieces
+from rulecraft.engine.views import visible
 
 if TYPE_CHECKING:
     from rulecraft.engine.combos import Play
@@ -163,6 +166,7 @@ def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random,
 
     idle = take is not None and take.idle(d.round_no)  # a round worth little: keep strength for those that count
     if not d.plays:  # leading
+        plays = _without_unsure_composites(st, seat, phase, plays)
         if idle:
             return min(plays, key=weakness)[0]
         big = max(len(p.pieces) for _, p in plays)
@@ -204,6 +208,29 @@ def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random,
     if last:
         return min(winning, key=lambda sm: (sm[0], weakness(sm[1])))[1][0]
     return max(winning, key=lambda sm: (sm[0], rng.random()))[1][0]
+
+
+def _without_unsure_composites(st: State, seat: int, phase: Any,
+                               plays: list[tuple[Move, Play]]) -> list[tuple[Move, Play]]:
+    """``plays`` without the composite leads (``lead.composite``) some other seat might beat. A composite that
+    fails pays its penalty and leads only its beaten part, so it is led only when sure to hold: checked by
+    the rules' own check against every piece the seat cannot rule out of the other hands, pooled as if one
+    seat held them all (a beating pair split between two hands counts too: a throw is never guessed)."""
+    comp = getattr(phase, "composite", None)
+    if comp is None or not any(p.combo == comp.id for _, p in plays):
+        return plays
+    others = [s for s in st.order_from(seat) if s != seat]
+    if not others:
+        return plays
+    # Hidden pieces, and pieces shown to the table that still lie in another hand (a failed throw's beater).
+    pool = hidden_pieces(st, seat) + [p for s in others for p in st.hand(s) if visible(st, p, seat)]
+    ctx = st.ctx
+    saved = ctx.seat, ctx.combo
+    try:
+        return [mp for mp in plays if mp[1].combo != comp.id
+                or comp.beaten(st, seat, mp[1], lambda c: phase._rate(st, c), [(others[0], pool)]) is None]
+    finally:
+        ctx.seat, ctx.combo = saved
 
 
 # ---------------------------------------------------------------------- climbing rounds

@@ -103,19 +103,23 @@ class CompositeLead:
                     out.append(Play(self.id, tuple(sorted(chosen))))
         return out
 
-    def beaten(self, st: Board, leader: int, play: Play, rate: Rate) -> tuple[Play, int, Play] | None:
+    def beaten(self, st: Board, leader: int, play: Play, rate: Rate,
+               hands: Sequence[tuple[int, Sequence[int]]] | None = None) -> tuple[Play, int, Play] | None:
         """The check after the lead: None when no other seat could beat any component, else the component
-        the leader must lead instead, the seat that beats it and its play (the strongest it holds)."""
+        the leader must lead instead, the seat that beats it and its play (the strongest it holds).
+        ``hands``: each other seat with the pieces it holds, in the order of play; by default their hands
+        (an agent, which may not read them, passes the pieces it cannot rule out: a throw sure to hold)."""
         ctx = st.ctx
         saved = ctx.seat
         group = self.group_of(st, play.pieces[0])
         failed: list[tuple[Play, Any, int, Play]] = []
+        if hands is None:
+            hands = [(s, st.hand(s)) for s in st.order_from(leader) if s != leader]
         try:
             ctx.seat = leader
             parts = self.components(st, play.pieces, rate)
             # Each other seat's pieces of the group, in the order of play (only they can make a beating play).
-            others = [(s, [p for p in st.hand(s) if self.group_of(st, p) == group])
-                      for s in st.order_from(leader) if s != leader]
+            others = [(s, [p for p in held if self.group_of(st, p) == group]) for s, held in hands]
             for comp, cls, strength in parts:
                 spec = [s for s in self.of if s.id == comp.combo]
                 for seat, held in others:
