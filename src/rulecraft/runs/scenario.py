@@ -248,12 +248,13 @@ def start_arranged(rs: Ruleset, data: dict[str, Any]) -> State:
     deal = data.get("deal")
     # A deck is the order of the first shuffle, or a list of orders: the first shuffle's, the second's ...
     # (a hand that shuffles twice: a draw for the dealer, then the deal).
-    decks = deck if isinstance(deck, list) and deck and all(isinstance(d, list) for d in deck) else [deck]
+    decks: list[list[Any]] = (deck if isinstance(deck, list) and deck and all(isinstance(d, list) for d in deck)
+                              else [deck] if deck is not None else [])
     try:
         if deck is None and deal is None:
             return Game(rs, seed).new_state(chance=_interleave(rs, [], dice), match_vars=match_vars,
                                             hand_number=hand_number)
-        orders = [[str(x) for x in d] for d in decks] if deck is not None else \
+        orders = [[str(x) for x in d] for d in decks] if decks else \
             [_order_for_deal(rs, seed, deal or {}, dice, match_vars, hand_number)]
         shuffles = _interleave(rs, orders, dice)
         st = Game(rs, seed).new_state(chance=list(shuffles), match_vars=match_vars, hand_number=hand_number)
