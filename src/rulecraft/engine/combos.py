@@ -648,12 +648,6 @@ def _pick_types(by_type: dict[int, list[int]], pattern: Sequence[tuple[int, ...]
     return results
 
 
-# Plays of sets kept for reuse, per ruleset and process, before the store starts again: a hand of 25
-# pieces of a double pack meets new sets in every game (Sheng Ji's free follows), and a long simulation
-# or a server kept its every set without this bound (100,000 plays: some 30 MB).
-PLAYS_KEPT = 100_000
-
-
 class FaceDownPlays:
     """Every distinct set of ``size`` pieces of a hand, face down; each play made once per ruleset.
 
@@ -682,8 +676,6 @@ class FaceDownPlays:
     def plays(self, sets: Iterable[tuple[int, ...]]) -> list[Play]:
         """The face-down plays of these sets of pieces (each sorted), made once."""
         made = self._made
-        if len(made) > PLAYS_KEPT:  # (see PLAYS_KEPT: made again when next met, equal to what was kept)
-            made.clear()
         out = []
         for ps in sets:
             play = made.get(ps)
@@ -746,8 +738,6 @@ class FaceDownPlays:
         """The play of these pieces (sorted), made once."""
         play = self._made.get(ps)
         if play is None:
-            if len(self._made) > PLAYS_KEPT:
-                self._made.clear()
             play = self._made[ps] = self._new(ps)
         return play
 
