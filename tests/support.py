@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from rulecraft.engine.ruleset import Ruleset
+from rulecraft.engine.state import State
 from rulecraft.load import load_ruleset
 from rulecraft.rules.located import pos_of
 
@@ -25,6 +27,14 @@ zones:
   - {id: deck, visibility: nobody}
   - {id: hand, per: seat, visibility: owner}
 """
+
+
+def play_randomly(st: State, rng: random.Random) -> State:
+    """Play ``st`` to its end with uniformly random legal moves drawn from ``rng``; the state, ended."""
+    while not st.is_over:
+        legal = st.legal_moves()
+        st.apply(legal[rng.randrange(len(legal))])
+    return st
 
 
 def rules_from_text(folder: Path, text: str, name: str = "rules.yaml") -> Ruleset:

@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
-from support import ruleset
+from support import play_randomly, ruleset
 
 from rulecraft.engine.game import Game
 from rulecraft.engine.phases.combo_code import GeneratedComboTricks
@@ -106,9 +106,6 @@ def test_a_lead_whose_effects_stop_the_hand_stops_it_on_both_paths(tmp_path: Pat
     voided = 0
     rng = random.Random(5)
     for seed in range(30):
-        st = Game(rs, seed, max_hands=1).new_state()
-        while not st.is_over:
-            legal = st.legal_moves()
-            st.apply(legal[rng.randrange(len(legal))])
+        st = play_randomly(Game(rs, seed, max_hands=1).new_state(), rng)
         voided += st.hand_results[0]["voided"]
     assert voided > 0

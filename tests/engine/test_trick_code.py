@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from support import ruleset
+from support import play_randomly, ruleset
 
 from rulecraft.engine.game import Game
 from rulecraft.engine.phases import trick_code
@@ -216,10 +216,7 @@ def test_the_bundled_restrictions_are_judged_by_their_comprehensions(ref: str, o
     monkeypatch.setattr(phase, "play", phase.apply)
     rng = random.Random(8)
     for seed in range(3):
-        st = Game(rs, seed, max_hands=3).new_state()
-        while not st.is_over:
-            legal = st.legal_moves()
-            st.apply(legal[rng.randrange(len(legal))])
+        play_randomly(Game(rs, seed, max_hands=3).new_state(), rng)
     assert _trick_phase(rs)._generated
 
 
