@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.engine.pieces import NameTable
+from rulecraft.engine.views import HIDDEN_PIECE
 from rulecraft.errors import UsageError, clip
 
 if TYPE_CHECKING:
@@ -502,13 +503,10 @@ def event_text(event: dict[str, Any], seats: Seats, rs: Ruleset | None = None, l
     return f"{kind}: {rest}" if rest else str(kind)
 
 
-HIDDEN = "?"  # a piece in a move as a seat that may not see it reads it (``engine.views.redact_event``)
-
-
 def hidden_count(event: dict[str, Any]) -> int:
     """How many pieces a move event hides from its reader: all its pieces are hidden, or 0 (a move shown)."""
     words = str(event.get("move", "")).split(" ")[1:] if event.get("type") == "move" else []
-    return len(words) if words and all(w == HIDDEN for w in words) else 0
+    return len(words) if words and all(w == HIDDEN_PIECE for w in words) else 0
 
 
 def merge_hidden(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.engine.determinize import determinize
-from rulecraft.engine.views import redact_event
+from rulecraft.engine.views import HIDDEN_PIECE, redact_event
 
 if TYPE_CHECKING:
     from rulecraft.engine.state import State
@@ -99,7 +99,7 @@ def _pieces_of(state: State, words: list[str]) -> list[int] | None:
     out = []
     for w in words:
         t = pieces.by_type_id.get(w)
-        if t is None or w == "?":
+        if t is None or w == HIDDEN_PIECE:
             return None
         found = [p for p in range(pieces.count) if pieces.type_of[p] == t]
         if len(found) != 1:

@@ -17,6 +17,8 @@ from typing import Any
 
 from rulecraft.engine.board import SHOWN, Board
 
+HIDDEN_PIECE = "?"  # a piece of a move as a seat that may not see it reads it (redact_event)
+
 SECRET_VERBS = frozenset({"down", "give", "claim"})
 # A play that broke a follow restriction (recorded at a table) looks like any play to the other seats
 # until it is found, at the end of its round (a public 'revoke' event then).
@@ -164,7 +166,7 @@ def redact_event(event: dict[str, Any], viewer: int | None) -> dict[str, Any] | 
         words = str(event.get("move", "")).split()
         if words and words[0] in SECRET_VERBS:
             head = words[:2] if words[0] == "claim" else words[:1]
-            hidden = ["?"] * (len(words) - len(head))
+            hidden = [HIDDEN_PIECE] * (len(words) - len(head))
             return {**event, "move": " ".join([*head, *hidden])}
         if words and words[0] in SEEN_AS:
             return {**event, "move": " ".join([SEEN_AS[words[0]], *words[1:]])}

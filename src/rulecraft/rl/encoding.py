@@ -43,7 +43,7 @@ from rulecraft.engine.phases.shed import Shed
 from rulecraft.engine.phases.turns import EachSeat
 from rulecraft.engine.phases.values import value_text
 from rulecraft.engine.ruleset import Ruleset
-from rulecraft.engine.views import redact_event
+from rulecraft.engine.views import HIDDEN_PIECE, redact_event
 from rulecraft.errors import RulecraftError
 
 BARE = ("pass", "stop", "challenge", "accept", "done")
@@ -295,7 +295,7 @@ class Encoding:
             rest = []
         by_id = self.rs.pieces.by_type_id
         types = [by_id[w] for w in rest if w in by_id]
-        return head, types, sum(1 for w in rest if w == "?")
+        return head, types, sum(1 for w in rest if w == HIDDEN_PIECE)
 
     def selection_cells(self, selection: tuple[int, ...]) -> dict[int, float]:
         """The move being chosen as (offset in the ``selection`` section, value): its head, the pieces so far."""

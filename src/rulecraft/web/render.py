@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
 
+from rulecraft.engine.views import HIDDEN_PIECE
 from rulecraft.web.look import back_html, piece_html
 from rulecraft.wording import (
     Seats,
@@ -71,7 +72,7 @@ def _play_html(rs: Ruleset, text: str, lang: str | None) -> Markup:
         head = Markup('<span class="claim">claims {}</span>').format(rest[0].rstrip(":"))
         rest = rest[1:]
     pieces = Markup("").join(
-        back_html() if w == "?" else (piece_html(rs, w, lang) if w in rs.pieces.by_type_id else escape(w))
+        back_html() if w == HIDDEN_PIECE else (piece_html(rs, w, lang) if w in rs.pieces.by_type_id else escape(w))
         for w in rest)
     down = Markup('<span class="note">face down</span>') if verb == "down" else Markup("")
     return head + pieces + down
@@ -106,7 +107,7 @@ def zones_html(rs: Ruleset, view: dict[str, Any], lang: str | None, in_play: lis
         count = int(entry.get("count", 0))
         shown = list(entry.get("pieces", []))
         hidden = count - len(shown)
-        if count == 0 or (same_as_round and sorted([*shown, *["?"] * hidden]) == same_as_round):
+        if count == 0 or (same_as_round and sorted([*shown, *[HIDDEN_PIECE] * hidden]) == same_as_round):
             continue
         pieces = Markup("").join(piece_html(rs, t, lang) for t in shown)
         backs = back_html(min(hidden, BACKS_SHOWN)) if hidden else Markup("")
@@ -284,7 +285,7 @@ def table_html(rs: Ruleset, view: dict[str, Any], events: list[dict[str, Any]], 
             e.get("seat"), seats.name(e.get("seat")), _play_html(rs, str(e.get("move")), lang)) for e in plays)
         centre.append(Markup('<div class="trick"><h2>{}</h2>{}</div>').format(title, rows))
     in_play = [w for e in current for w in str(e.get("move", "")).split(" ")[1:]
-               if w == "?" or w in rs.pieces.by_type_id]
+               if w == HIDDEN_PIECE or w in rs.pieces.by_type_id]
     played_for = view.get("playing_for") if mine else None
     centre.append(zones_html(rs, view, lang, in_play, f"{HAND_ZONE}[{played_for}]" if played_for is not None else ""))
     public = view.get("public")
