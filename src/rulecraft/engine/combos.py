@@ -670,6 +670,11 @@ class FaceDownPlays:
         # whether a piece's type never comes before the type of a lower piece (then copies are together)
         self._runs = all(a <= b for a, b in itertools.pairwise(type_of))
 
+    @property
+    def face_up(self) -> bool:
+        """Whether the plays are made face up (free follows) rather than face down."""
+        return self._face_up
+
     def from_hand(self, hand: Sequence[int], size: int) -> list[Play]:
         return self.plays(self.sets(hand, size))
 
