@@ -671,6 +671,11 @@ class FaceDownPlays:
         self._runs = all(a <= b for a, b in itertools.pairwise(type_of))
 
     @property
+    def pieces(self) -> PieceTable:
+        """The ruleset's pieces (what a set's piece numbers are)."""
+        return self._pieces
+
+    @property
     def face_up(self) -> bool:
         """Whether the plays are made face up (free follows) rather than face down."""
         return self._face_up

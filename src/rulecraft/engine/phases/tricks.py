@@ -217,6 +217,24 @@ class WithFaceDown(Sequence[Move]):
             return False
         return True
 
+    def find(self, verb: str, value: str, type_ids: list[str]) -> Move | None:
+        """The legal move written this way (pieces by type id, in any order), or None: what reading every
+        move would find, a set looked up by its piece types (``parse_move``)."""
+        pieces = self.down.pieces
+        want = sorted(type_ids)
+        for m in self.head:
+            if m.verb == verb and m.value == value and sorted(pieces.type_id(p) for p in m.pieces) == want:
+                return m
+        if verb != self.verb or value or any(t not in pieces.by_type_id for t in type_ids):
+            return None
+        types = sorted(pieces.by_type_id[t] for t in type_ids)
+        type_of = pieces.type_of
+        if isinstance(self.sets, FreeSets):
+            found = self.sets.find_types(types)
+        else:  # (face-down sets: dozens, listed)
+            found = next((s for s in self.sets if sorted(type_of[p] for p in s) == types), None)
+        return None if found is None else self[len(self.head) + self.sets.index(found)]
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, str):
             return list(self) == list(other)
