@@ -112,3 +112,32 @@ def test_free_sets_agree_with_the_listed_free_plays_on_random_hands() -> None:
         assert all(sets.index(ps) == i for i, ps in enumerate(expected))
         assert not any(tuple(sorted(pl.pieces)) in sets for pl in listed if pl.pieces not in expected)
     assert tried > 100
+
+
+def test_the_research_action_tree_of_free_follows_is_the_tree_of_every_move_listed() -> None:
+    from rulecraft.rl import choices
+    from rulecraft.rl.encoding import Encoding
+
+    # void in the led suit; holding two of its five diamonds, unpaired (every follow holds both)
+    short = {"hand[0]": [*DEAL["hand[0]"][:1], *DEAL["hand[0]"][2:3], *DEAL["hand[0]"][4:], "c8", "c8"],
+             "hand[3]": ["d3", "d4", *DEAL["hand[3]"][2:]]}
+    both = st = start_arranged(ruleset("sheng-ji", trump="hearts"), {"deal": short})
+    for move in [*BURY, "play dK dK dA dA"]:
+        st.apply(move)
+    for st in (_facing("play dK dK dA dA"), both):
+        legal = st.legal_moves()
+        listed = list(legal)
+        enc = Encoding(st.rs)
+        rng = random.Random(11)
+        ends = 0
+        for _ in range(30):  # random paths down the tree, token by token, read both ways
+            prefix: tuple[int, ...] = ()
+            while True:
+                shaped, read = choices.options(enc, legal, prefix), choices.options(enc, listed, prefix)
+                assert (shaped.nexts, shaped.complete, shaped.ends) == (read.nexts, read.complete, read.ends)
+                assert set(shaped.more) == set(read.more)
+                if not shaped.more or (rng.random() < 0.2 and shaped.ends):
+                    ends += len(shaped.ends or ())
+                    break
+                prefix = (*prefix, rng.choice(sorted(shaped.more)))
+        assert ends > 30

@@ -53,6 +53,7 @@ from rulecraft.agents.policy import (
     playout_move,
     shed_move,
     trick_move,
+    weighed_moves,
 )
 from rulecraft.agents.rollout import one_ply
 from rulecraft.errors import UsageError, clip
@@ -117,12 +118,13 @@ def plan(state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> 
     if kind == "claims":  # (the agent's bluffer plays these; in learning hands, the playouts' claims)
         return playout_move(state, rng)
     if kind == "tricks":
-        plays = [m for m in legal if m.verb != "stop"]
+        weighed = weighed_moves(state, seat, legal, rng)  # (all, unless they are thousands)
+        plays = [m for m in weighed if m.verb != "stop"]
         turn = state.playing_for if state.playing_for is not None else seat  # (a dummy's hand: its pieces)
         best = trick_move(state, turn, plays, rng, piece_values(state))
-        if len(plays) == len(legal):
+        if len(plays) == len(weighed):
             return best
-        stops = [m for m in legal if m.verb == "stop"]
+        stops = [m for m in weighed if m.verb == "stop"]
         return Search([best, *stops], [label(state, seat, best, PLAY), *(label(state, seat, m) for m in stops)])
     if kind == "auction":
         # The pass, the lowest bid (an auction lists its bids in their order: a bid is the move with a

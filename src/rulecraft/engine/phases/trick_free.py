@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterator, Sequence
-from typing import overload
+from typing import Any, overload
 
 from rulecraft.engine.combos import FaceDownPlays, Play
 from rulecraft.engine.phases.claims import multiset_table
@@ -171,6 +171,24 @@ class FreeSets(Sequence[tuple[int, ...]]):
         if r is None or r in self._excluded:
             return None
         return self._unrank(r)
+
+    @property
+    def size(self) -> int:
+        """How many pieces every set has."""
+        return len(self._fixed) + self._size
+
+    def type_counts(self) -> tuple[dict[int, int], dict[int, int]]:
+        """(how many pieces of each type every set holds, how many more of each type a set may hold)."""
+        fixed: dict[int, int] = {}
+        for t in self._fixed_types:
+            fixed[t] = fixed.get(t, 0) + 1
+        return fixed, {self._type_of[b[0]]: len(b) for b in self._blocks}
+
+    def lowest(self, key: Callable[[int], Any]) -> tuple[int, ...] | None:
+        """The set whose freely chosen pieces are the lowest by ``key`` (ties: the lower piece), or None
+        when that set is excluded (a combination's play)."""
+        pool = sorted((p for block in self._blocks for p in block), key=key)
+        return self.find_types([self._type_of[p] for p in (*self._fixed, *pool[:self._size])])
 
     def _unrank(self, r: int) -> tuple[int, ...]:
         """The r-th set of all (none excluded)."""

@@ -235,6 +235,14 @@ class WithFaceDown(Sequence[Move]):
             found = next((s for s in self.sets if sorted(type_of[p] for p in s) == types), None)
         return None if found is None else self[len(self.head) + self.sets.index(found)]
 
+    def lowest(self, key: Callable[[int], Any]) -> Move | None:
+        """Of free follows (``FreeSets``), the move whose freely chosen pieces are the lowest by ``key``
+        (an agent's weakest or strongest without reading every set); None for face-down sets."""
+        if not isinstance(self.sets, FreeSets):
+            return None
+        found = self.sets.lowest(key)
+        return None if found is None else self[len(self.head) + self.sets.index(found)]
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, str):
             return list(self) == list(other)
