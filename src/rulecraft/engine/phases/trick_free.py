@@ -16,7 +16,8 @@ A seat holding fewer preferred pieces than were led plays all of them and choose
 a void follower facing a throw of eight may play any eight of 25 pieces, some 200,000 sets. Those
 sets are a ``FreeSets``: counted, indexed and searched by combinatorics, never listed, in the order
 the list had (so a seeded game plays as it did). Its plays differ only in the pieces chosen freely,
-and the follow restrictions judge them together, by the first of them (``Tricks._follow_options``).
+and the follow restrictions judge them together, by the first of them: when it passes, all do; when it
+is refused, each is judged on its own, listed (``Tricks._follow_options``).
 """
 
 from __future__ import annotations
