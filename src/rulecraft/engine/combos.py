@@ -655,15 +655,23 @@ def _pick_types(by_type: dict[int, list[int]], pattern: Sequence[tuple[int, ...]
 # the generic and generated paths, so a store starts again only as a game begins (``between_games``),
 # never while one is deciding.
 PLAYS_KEPT = 100_000
-_STORES: weakref.WeakSet[FaceDownPlays] = weakref.WeakSet()
+# Every store, weakly (a ruleset let go takes its stores with it); a list of references, not a WeakSet:
+# this is read as every game begins, and a WeakSet's iteration costs as much as a short game's deal.
+_STORES: list[weakref.ref[FaceDownPlays]] = []
 
 
 def between_games() -> None:
     """A game begins: every store of plays grown past ``PLAYS_KEPT`` starts again."""
-    for store in list(_STORES):
-        if len(store._made) > PLAYS_KEPT:
+    gone = False
+    for ref in _STORES:
+        store = ref()
+        if store is None:
+            gone = True
+        elif len(store._made) > PLAYS_KEPT:
             store._made.clear()
             store._one = [None] * len(store._one)  # (its one-piece plays are in the store)
+    if gone:
+        _STORES[:] = [ref for ref in _STORES if ref() is not None]
 
 
 class FaceDownPlays:
@@ -687,7 +695,7 @@ class FaceDownPlays:
         self._one: list[Play | None] = [None] * len(type_of)  # each piece's one-piece play, once made
         # whether a piece's type never comes before the type of a lower piece (then copies are together)
         self._runs = all(a <= b for a, b in itertools.pairwise(type_of))
-        _STORES.add(self)
+        _STORES.append(weakref.ref(self))
 
     @property
     def pieces(self) -> PieceTable:
