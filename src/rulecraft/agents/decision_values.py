@@ -58,6 +58,7 @@ progress is shown on a terminal past a second) and is kept in the user's cache d
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -65,6 +66,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.agents.learnt import Progress, once_per_ruleset, ruleset_key, shelf
 from rulecraft.agents.policy import exchange_move, phase_kind, playout_move
+from rulecraft.agents.preplay import counted, preplay, terms
 from rulecraft.agents.rollout import Policy, outcome, play_out
 from rulecraft.engine.game import Game
 from rulecraft.engine.standings import match_scores
@@ -102,16 +104,22 @@ class Search:
 Planner = Callable[["State", int, Sequence["Move"], random.Random], "Move | Search"]
 
 
-Line = tuple[float, float, float, float, float, float]  # (a, b, c, d, e, top): see the module docstring
-FEATURES = 4  # strength, level, doubling, the label's own strength
+Line = tuple[float, ...]  # (a, b, c, d, e, the slope of each pre-play count ..., top): see the module docstring
+FEATURES = 4  # strength, level, doubling, the label's own strength (and then the pre-play counts)
 
 
 @dataclass(frozen=True)
 class DecisionValues:
     strength: tuple[float, ...]  # by piece
-    # label -> the advantage as a + b * strength + c * level + d * doubling + e * own, known up to level top
+    # label -> the advantage as a + b * strength + c * level + d * doubling + e * own + the slopes . the pre-play
+    # counts, known up to level top
     lines: dict[str, Line]
     own: dict[str, tuple[float, ...]]  # label -> by piece, what holding it adds to the label's advantage
+
+    @functools.cached_property
+    def weighs_counts(self) -> bool:
+        """Whether any plane weighs a hand's pre-play counts (else a decision need not count them)."""
+        return any(slope != 0.0 for line in self.lines.values() for slope in line[1 + FEATURES:-1])
 
     def hand_strength(self, hand: Sequence[int]) -> float:
         strength = self.strength
@@ -121,9 +129,11 @@ class DecisionValues:
         own = self.own.get(name)
         return sum(own[p] for p in hand) if own is not None else 0.0
 
-    def best(self, search: Search, hand: Sequence[int], standing: tuple[int, int] = (0, 0)) -> Move | None:
-        """The candidate whose label's plane is highest for ``hand`` and the ``standing`` (level, doubling) of
-        the auction (earlier on ties), or None when a label is unknown."""
+    def best(self, search: Search, hand: Sequence[int], standing: tuple[int, int] = (0, 0),
+             pre: Sequence[float] = ()) -> Move | None:
+        """The candidate whose label's plane is highest for ``hand``, the ``standing`` (level, doubling) of
+        the auction and the hand's pre-play counts ``pre`` (``agents.preplay``; none: 0 each) (earlier on ties),
+        or None when a label is unknown."""
         s = self.hand_strength(hand)
         level, doubling = standing
         labels = search.labels
@@ -135,7 +145,8 @@ class DecisionValues:
                 return None
             line = self.lines[label]
             value = (line[0] + line[1] * s + line[2] * level + line[3] * doubling
-                     + line[4] * self.own_strength(label, hand))
+                     + line[4] * self.own_strength(label, hand)
+                     + sum(slope * term for slope, term in zip(line[1 + FEATURES:-1], terms(pre), strict=False)))
             if best is None or value > best_value:
                 best, best_value = move, value
         return best
@@ -144,7 +155,7 @@ class DecisionValues:
         """Whether label ``name`` was never learnt, or never at an auction as high as ``level`` (its plane is
         not stretched past what learning met: holding a bid far above any learnt is not learnt to pay)."""
         line = self.lines.get(name)
-        return line is None or level > line[5]
+        return line is None or level > line[-1]
 
 
 def standing(st: State) -> tuple[int, int]:
@@ -183,7 +194,7 @@ def decision_values(st: State, plan: Planner) -> DecisionValues:
 
 def _kept_or_learnt(rs: Ruleset, plan: Planner) -> DecisionValues:
     key = ruleset_key(rs)
-    kept = _read(shelf("decision-values").get(key), rs.pieces.count)
+    kept = _read(shelf("decision-values").get(key), rs.pieces.count, len(counted(rs)))
     if kept is not None:
         return kept
     values = learn(rs, plan)
@@ -191,13 +202,13 @@ def _kept_or_learnt(rs: Ruleset, plan: Planner) -> DecisionValues:
     return values
 
 
-def _read(entry: Any, n: int) -> DecisionValues | None:
+def _read(entry: Any, n: int, counts: int) -> DecisionValues | None:
     if not (isinstance(entry, tuple) and len(entry) == 3):
         return None
     strength, lines, own = entry
     if not _numbers(strength, n):
         return None
-    if not (isinstance(lines, dict) and all(isinstance(k, str) and _numbers(v, FEATURES + 2)
+    if not (isinstance(lines, dict) and all(isinstance(k, str) and _numbers(v, FEATURES + 2 * counts + 2)
                                             for k, v in lines.items())):
         return None
     if not (isinstance(own, dict) and all(isinstance(k, str) and _numbers(v, n) for k, v in own.items())):
@@ -213,6 +224,7 @@ def _numbers(row: Any, n: int) -> bool:
 def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
     """Play hands by ``plan`` and play out every candidate of its searched decisions (see the module docstring)."""
     rng = random.Random(SEED)
+    counting_rng = random.Random(SEED + 1)  # the pre-play counts' own stream: the rest is not moved by them
     samples: list[list[Sample]] = [[] for _ in range(STAGES)]  # by stage
     broad: list[list[Sample]] = [[] for _ in range(STAGES)]  # the same samples under their coarse labels
     per_stage = PLAYOUTS // STAGES
@@ -247,6 +259,9 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                     base = match_scores(st)
                     held = tuple(st.hand(seat))
                     level, doubling = standing(st)
+                    # (a run of a few moves, bounded by ``preplay.MOVES``: not counted as offered, so that a
+                    # ruleset whose counts say nothing learns as it did without them)
+                    pre = preplay(st, seat, move.cands, counting_rng, sensible(plan, so_far))
                     ys = []
                     for cand in move.cands:
                         world = st.clone()
@@ -255,9 +270,9 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                         ys.append(outcome(world, seat, base))
                     mean = sum(ys) / len(ys)
                     for cand, name, y in zip(move.cands, move.labels, ys, strict=True):
-                        samples[stage].append(Sample(held, name, level, doubling, y, y - mean))
+                        samples[stage].append(Sample(held, name, level, doubling, y, y - mean, pre))
                         if coarse(name, cand) != name:
-                            broad[stage].append(Sample(held, coarse(name, cand), level, doubling, y, y - mean))
+                            broad[stage].append(Sample(held, coarse(name, cand), level, doubling, y, y - mean, pre))
                     made += len(move.cands)
                     progress.update(len(move.cands))
                     # Enough is counted by coarse label: the labels of moves naming pieces are many and each
@@ -266,7 +281,7 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                         counts[coarse(name, cand)] = counts.get(coarse(name, cand), 0) + 1
                     chosen = None
                     if so_far is not None and rng.random() >= EXPLORE:
-                        chosen = so_far.best(move, held, (level, doubling))
+                        chosen = so_far.best(move, held, (level, doubling), pre)
                     # Explore, so that every line is met (and, past the first stage, play as learnt so far)
                     move = chosen if chosen is not None else move.cands[rng.randrange(len(move.cands))]
                 st.apply(move)
@@ -337,7 +352,8 @@ def sensible(plan: Planner, values: DecisionValues | None) -> Policy:
 @dataclass(frozen=True)
 class Sample:
     """One candidate of a searched decision, played out once: the seat's hand, the move's label, the auction
-    as it stood (``standing``), the outcome and the advantage (see the module docstring)."""
+    as it stood (``standing``), the outcome, the advantage and the hand's pre-play counts (``agents.preplay``;
+    see the module docstring)."""
 
     hand: Sequence[int]
     label: str
@@ -345,6 +361,7 @@ class Sample:
     doubling: int
     outcome: float
     advantage: float
+    pre: tuple[float, ...] = ()
 
 
 def fit(samples: Sequence[Sample], n: int, broad: Sequence[Sample] = (),
@@ -379,9 +396,10 @@ def planes(samples: Sequence[Sample], strength: Sequence[float]) -> tuple[dict[s
         if name in own:
             mine = own[name]
             points[name] = [((sum(strength[p] for p in sm.hand), float(sm.level), float(sm.doubling),
-                              sum(mine[p] for p in sm.hand)), sm.advantage) for sm in sms]
+                              sum(mine[p] for p in sm.hand), *terms(sm.pre)), sm.advantage) for sm in sms]
     every = [x for pts in points.values() for x, _ in pts]
-    prior = [PRIOR * _variance([x[k] for x in every]) + TINY for k in range(FEATURES)]
+    k = len(every[0]) if every else FEATURES
+    prior = [PRIOR * _variance([x[i] for x in every]) + TINY for i in range(k)]
     lines = {name: (*_ridge(pts, prior), max(x[1] for x, _ in pts)) for name, pts in points.items()}
     return lines, own
 
@@ -414,12 +432,11 @@ def _variance(xs: Sequence[float]) -> float:
     return sum((x - mid) ** 2 for x in xs) / len(xs)
 
 
-def _ridge(pts: Sequence[tuple[tuple[float, ...], float]],
-           prior: Sequence[float]) -> tuple[float, float, float, float, float]:
+def _ridge(pts: Sequence[tuple[tuple[float, ...], float]], prior: Sequence[float]) -> tuple[float, ...]:
     """y as a + the slopes . x by least squares, each slope k drawn towards 0 by ``prior[k]`` (the intercept
-    free): the normal equations of the centred data, solved by elimination (``FEATURES`` unknowns, no library
-    needed)."""
-    k = FEATURES
+    free): the normal equations of the centred data, solved by elimination (a few unknowns, no library
+    needed). Returns (a, the slopes ...)."""
+    k = len(prior)
     m = len(pts)
     xm = [sum(x[i] for x, _ in pts) / m for i in range(k)]
     ym = sum(y for _, y in pts) / m
@@ -439,4 +456,4 @@ def _ridge(pts: Sequence[tuple[tuple[float, ...], float]],
     for i in reversed(range(k)):
         slope[i] = (a[i][k] - sum(a[i][j] * slope[j] for j in range(i + 1, k))) / a[i][i]
     a0 = float(ym - sum(slope[i] * xm[i] for i in range(k)))
-    return (a0, float(slope[0]), float(slope[1]), float(slope[2]), float(slope[3]))
+    return (a0, *(float(v) for v in slope))
