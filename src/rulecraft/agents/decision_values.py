@@ -26,7 +26,9 @@ Two things are fitted from these samples, with nothing game-specific:
   piece's residual advantage in the label's samples, ``_own``): naming a trump suit pays with that suit in
   hand, which a strength alike for every move cannot say. A plane is known up to the highest level its
   samples met, not stretched past it (holding a bid far above any learning met, against a seat that bids
-  at random, is not learnt to pay: it is searched).
+  at random, is not learnt to pay: it is searched). In an auction the plane has one more term per *pre-play
+  count* of the hand and per its square (``agents.preplay``: the rules' own hand variables, a meld, as play
+  would begin after the seat's lowest bid): a bid on a combination no piece's strength alone can see.
 
 Learning is in ``STAGES`` stages: in the first, the learning hands' searched decisions are played at random;
 in each later one, as the samples so far say (save ``EXPLORE`` of them, still at random). A bid then says

@@ -35,7 +35,10 @@ Policy = Callable[["State", random.Random], "Move"]
 
 WORLDS = 4  # sampled worlds a hand's counts are the mean of
 MOVES = 60  # moves of one run to the start of play, at most (an exchange of a few pieces, a trump named ...)
-PLAY_KINDS = frozenset({"tricks", "climbing", "shed", "claims"})  # phase kinds where a hand's play begins
+# The phase kinds a run goes on through (the auction's end, a widow taken and buried, trump named, effects that
+# count); any other is where the hand's play begins (a trick or climbing round ...), or something the counts
+# need not wait for.
+BEFORE_PLAY = frozenset({"auction", "exchange", "choose", "effects", "shuffle", "deal"})
 
 
 def counted(rs: Ruleset) -> tuple[tuple[int, str], ...]:
@@ -61,7 +64,7 @@ def preplay(st: State, seat: int, cands: Sequence[Move], rng: random.Random, pol
         world = sample_world(st, seat, rng)
         world.apply(bid)
         for _ in range(MOVES):
-            if world.is_over or phase_kind(world) in PLAY_KINDS or not world.legal_moves():
+            if world.is_over or phase_kind(world) not in BEFORE_PLAY or not world.legal_moves():
                 break
             world.apply(policy(world, rng))
         for k, value in enumerate(_read(world, seat, wanted)):
