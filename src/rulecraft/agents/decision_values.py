@@ -60,6 +60,7 @@ progress is shown on a terminal past a second) and is kept in the user's cache d
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from collections.abc import Callable, Sequence
@@ -90,6 +91,7 @@ PRIOR = 12.0
 SEED = 20270137
 ENOUGH = 150  # samples of every label met: enough to learn from (a stage ends at a third of this)
 STAGES = 3  # learning's stages: the first explores at random, each later one plays as learnt before it
+OF_THE_HAND = 0.25  # a pre-play count's share of spread within a label and level, to be read as of the hand
 EXPLORE = 0.3  # past the first stage, the share of searched decisions still played at random
 TINY = 1e-9  # keeps a slope's equation solvable where its feature never varies (no auction)
 _LEARNT: dict[int, tuple[Ruleset, DecisionValues]] = {}
@@ -227,6 +229,7 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
     """Play hands by ``plan`` and play out every candidate of its searched decisions (see the module docstring)."""
     rng = random.Random(SEED)
     counting_rng = random.Random(SEED + 1)  # the pre-play counts' own stream: the rest is not moved by them
+    zero: tuple[float, ...] | None = None  # the counts of every later sample, when the first stage's say nothing
     samples: list[list[Sample]] = [[] for _ in range(STAGES)]  # by stage
     broad: list[list[Sample]] = [[] for _ in range(STAGES)]  # the same samples under their coarse labels
     per_stage = PLAYOUTS // STAGES
@@ -242,6 +245,10 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                 stage, made, offered[0], counts = stage + 1, 0, 0, {}
                 if stage == STAGES:
                     break
+                if stage == 1 and not varying(samples[0]):  # no count of this ruleset's is of the hand:
+                    zero = (0.0,) * len(counted(rs))  # none is counted, and the first stage's are read as 0 too
+                    samples[0] = [dataclasses.replace(sm, pre=zero) for sm in samples[0]]
+                    broad[0] = [dataclasses.replace(sm, pre=zero) for sm in broad[0]]
                 so_far = fit(samples[stage - 1], rs.pieces.count, broad[stage - 1],
                              [*_earlier(samples, stage), *_earlier(broad, stage)])
                 policy = counting(sensible(plan, so_far), offered)
@@ -263,7 +270,8 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                     level, doubling = standing(st)
                     # (a run of a few moves, bounded by ``preplay.MOVES``: not counted as offered, so that a
                     # ruleset whose counts say nothing learns as it did without them)
-                    pre = preplay(st, seat, move.cands, counting_rng, sensible(plan, so_far))
+                    pre = zero if zero is not None else preplay(st, seat, move.cands, counting_rng,
+                                                                 sensible(plan, so_far))
                     ys = []
                     for cand in move.cands:
                         world = st.clone()
@@ -376,19 +384,21 @@ def fit(samples: Sequence[Sample], n: int, broad: Sequence[Sample] = (),
         by_label.setdefault(sm.label, []).append(sm.outcome)
     mean = {name: sum(ys) / len(ys) for name, ys in by_label.items()}
     strength = _shrunk_means([(sm.hand, sm.outcome - mean[sm.label]) for sm in samples], n)
-    lines, own = planes(samples, strength)
+    kept = varying(samples) | varying(fill)
+    lines, own = planes(samples, strength, kept)
     for extra in (broad, fill):
-        more, more_own = planes(extra, strength)
+        more, more_own = planes(extra, strength, kept)
         for name, line in more.items():
             if name not in lines:
                 lines[name], own[name] = line, more_own[name]
     return DecisionValues(strength, lines, own)
 
 
-def planes(samples: Sequence[Sample], strength: Sequence[float]) -> tuple[dict[str, Line],
-                                                                          dict[str, tuple[float, ...]]]:
-    """Each label's plane (advantage by hand strength, level, doubling and the label's own strength of the
-    hand) and own strengths, from samples."""
+def planes(samples: Sequence[Sample], strength: Sequence[float],
+           kept: frozenset[int] = frozenset()) -> tuple[dict[str, Line], dict[str, tuple[float, ...]]]:
+    """Each label's plane (advantage by hand strength, level, doubling, the label's own strength of the
+    hand and the pre-play counts numbered in ``kept``: the others are read as 0) and own strengths, from
+    samples."""
     by_label: dict[str, list[Sample]] = {}
     for sm in samples:
         by_label.setdefault(sm.label, []).append(sm)
@@ -398,12 +408,39 @@ def planes(samples: Sequence[Sample], strength: Sequence[float]) -> tuple[dict[s
         if name in own:
             mine = own[name]
             points[name] = [((sum(strength[p] for p in sm.hand), float(sm.level), float(sm.doubling),
-                              sum(mine[p] for p in sm.hand), *terms(sm.pre)), sm.advantage) for sm in sms]
+                              sum(mine[p] for p in sm.hand), *terms(_only(sm.pre, kept))), sm.advantage)
+                            for sm in sms]
     every = [x for pts in points.values() for x, _ in pts]
     k = len(every[0]) if every else FEATURES
     prior = [PRIOR * _variance([x[i] for x in every]) + TINY for i in range(k)]
     lines = {name: (*_ridge(pts, prior), max(x[1] for x, _ in pts)) for name, pts in points.items()}
     return lines, own
+
+
+def varying(samples: Sequence[Sample]) -> frozenset[int]:
+    """The pre-play counts that say something of the hand: those whose spread between samples of one label at
+    one level is at least ``OF_THE_HAND`` of their whole spread. A count the auction decides (the amount bid,
+    save in the odd run that ends otherwise) says nothing the label and the level do not, and is left out: a
+    plane weighs no count, and the agent counts none, where none is of the hand."""
+    groups: dict[tuple[str, int], list[tuple[float, ...]]] = {}
+    for sm in samples:
+        if sm.pre:
+            groups.setdefault((sm.label, sm.level), []).append(sm.pre)
+    if not groups:
+        return frozenset()
+    width = len(next(iter(groups.values()))[0])
+    out = set()
+    for k in range(width):
+        whole = _variance([pre[k] for pres in groups.values() for pre in pres])
+        within = sum(_variance([pre[k] for pre in pres]) * len(pres) for pres in groups.values()) / sum(
+            len(pres) for pres in groups.values())
+        if whole > 0.0 and within >= OF_THE_HAND * whole:
+            out.add(k)
+    return frozenset(out)
+
+
+def _only(pre: Sequence[float], kept: frozenset[int]) -> tuple[float, ...]:
+    return tuple(c if k in kept else 0.0 for k, c in enumerate(pre))
 
 
 def _own(samples: Sequence[Sample], n: int) -> tuple[float, ...]:
