@@ -1,0 +1,60 @@
+"""Attacks on a running table from outside (HTTP, forms) that issue 32's findings did not cover, each closed.
+
+Each test is what an attacker did, and fails on the code before its fix: started tables without end
+(each idle game set aside on disk, none ever forgotten) until the server's disk and memory ran out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from starlette.testclient import TestClient
+from webtools import ROOK_SEATS, settle
+
+from rulecraft.web.app import make_app
+
+
+@pytest.fixture()
+def client(rules_dir: Path) -> TestClient:
+    return TestClient(make_app([rules_dir]), follow_redirects=False)
+
+
+def a_table(client: TestClient) -> int:
+    """POST /start for a Rook table two people play (its bots settled): the status."""
+    r = client.post("/start", data={"ref": "rook", **ROOK_SEATS, "seat.1": "human"})
+    settle(client)
+    return r.status_code
+
+
+# ---------------------------------------------------------------------- exhausting the server
+def test_tables_kept_are_bounded_a_finished_one_is_forgotten_first_and_a_game_in_progress_never(
+        client: TestClient) -> None:
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    tables.max_tables, tables.max_kept = 2, 4
+    assert [a_table(client) for _ in range(4)] == [303] * 4  # two in memory, two set aside (a private folder)
+    r = client.post("/start", data={"ref": "rook", **ROOK_SEATS, "seat.1": "human"})
+    assert r.status_code == 503 and "in progress" in r.text  # a fifth would pass the bound: refused, said so
+    assert len(tables.tables()) == 2 and len(set(tables._on_disk.values())) == 2
+    assert len(list(tables._spill_dir.iterdir())) == 4  # (a log and a record each: nothing more was written)
+    # Every game in progress is still there: none was ended to make room.
+    aside = list(dict.fromkeys(tables._on_disk.values()))
+    tokens = {record: next(t for t, r in tables._on_disk.items() if r == record) for record in aside}
+    # A finished game set aside makes room: it is forgotten, its files in the private folder too.
+    done, _ = tables.find(tokens[aside[0]])  # (taken up: another idle game is set aside for it)
+    with done.lock:
+        done.problem = "stopped"  # (as a game whose rule failed at run time: over)
+    assert tables.find(tokens[aside[1]]) is not None  # (the finished one leaves memory first, set aside)
+    assert done.record in tables._aside and done.record.exists()
+    assert a_table(client) == 303
+    assert not done.record.exists() and all(tables.find(t) is None for t in done.all_tokens())
+    # A finished game in memory makes room too; the games in progress are all still found.
+    in_memory = tables.tables()[-1]
+    with in_memory.lock:
+        in_memory.problem = "stopped"
+    assert a_table(client) == 303 and tables.in_memory(in_memory.host_token) is None
+    assert a_table(client) == 503
+    assert len(tables.tables()) + len(set(tables._on_disk.values())) == 4
