@@ -6,6 +6,7 @@ Each test is what an attacker did, and fails on the code before its fix: started
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from starlette.testclient import TestClient
 from webtools import ROOK_SEATS, settle
 
 from rulecraft.web.app import make_app
+from rulecraft.web.tables import RECORD
 
 
 @pytest.fixture()
@@ -58,3 +60,20 @@ def test_tables_kept_are_bounded_a_finished_one_is_forgotten_first_and_a_game_in
     assert a_table(client) == 303 and tables.in_memory(in_memory.host_token) is None
     assert a_table(client) == 503
     assert len(tables.tables()) + len(set(tables._on_disk.values())) == 4
+
+
+def test_a_closed_table_leaves_nothing_in_the_servers_private_folder(client: TestClient) -> None:
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    tables.max_tables = 1
+    assert a_table(client) == 303
+    for _ in range(6):  # start a table (the last one is set aside on disk for it), close the one set aside: again
+        assert a_table(client) == 303
+        record = next(iter(tables._on_disk.values()))
+        host = json.loads(record.read_text(encoding="utf-8"))["host"]
+        assert client.post(f"/host/{host}/close").status_code == 303
+        assert client.get(f"/host/{host}").status_code == 404
+    # Only the games still kept are in the private folder: a closed one's log went with it (nobody could
+    # read it there: the folder is the server's own, removed when it stops).
+    kept = set(tables._on_disk.values())
+    assert sorted(tables._spill_dir.iterdir()) == sorted([*kept, *(r.with_name(r.name.replace(RECORD, ".jsonl"))
+                                                                    for r in kept)])

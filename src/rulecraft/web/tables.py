@@ -460,7 +460,8 @@ class Tables:
             return list(self._tables.values())
 
     def close(self, table: Table) -> None:
-        """The host ends the table: its links open nothing from now on (its log stays)."""
+        """The host ends the table: its links open nothing from now on (its log stays in ``--log-dir``; a copy in
+        this process's private folder goes, as nobody could read it there)."""
         with self._lock:
             self._tables.pop(table.key, None)
             for token in table.all_tokens():
@@ -470,6 +471,7 @@ class Tables:
                 self._aside.pop(table.record, None)
         if table.record is not None:
             table.record.unlink(missing_ok=True)
+            self._remove_spilled(table.record)
 
     def new_link(self, table: Table, seat: int) -> str:
         """The host makes a seat's link anew (its player lost it, or someone else opened it first)."""
@@ -536,10 +538,14 @@ class Tables:
         del self._aside[record]
         for token in [t for t, r in self._on_disk.items() if r == record]:
             del self._on_disk[token]
+        self._remove_spilled(record)
+        return True
+
+    def _remove_spilled(self, record: Path) -> None:
+        """Remove a table's record and log if they are in this process's private folder (``_spill``)."""
         if self._spill_dir is not None and record.parent == self._spill_dir:
             record.unlink(missing_ok=True)
-            record.with_name(record.name.removesuffix(RECORD) + ".jsonl").unlink(missing_ok=True)
-        return True
+            _log_of(record).unlink(missing_ok=True)
 
     def _spill(self, table: Table) -> None:
         """Write a table kept in memory only (no ``--log-dir``) into a private folder of this process's own,
@@ -578,7 +584,7 @@ class Tables:
 
         try:
             data = json.loads(record.read_text(encoding="utf-8"))
-            log = record.with_name(record.name.removesuffix(RECORD) + ".jsonl")
+            log = _log_of(record)
             if self.load is None or log.is_symlink():
                 return None
             rs = self.load(str(data["ref"]), {str(k): str(v) for k, v in data.get("options", {}).items()},
@@ -607,6 +613,10 @@ class Tables:
             self._aside.pop(record, None)
         self.bots.wake(table)
         return table, table.all_tokens()[token]
+
+
+def _log_of(record: Path) -> Path:
+    return record.with_name(record.name.removesuffix(RECORD) + ".jsonl")
 
 
 def _written(path: Path) -> tuple[float, str]:
