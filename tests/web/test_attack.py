@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
-from webtools import ROOK_SEATS, settle
+from webtools import ROOK_SEATS, finished, settle
 
 from rulecraft.web.app import make_app
 from rulecraft.web.tables import RECORD
@@ -77,3 +77,25 @@ def test_a_closed_table_leaves_nothing_in_the_servers_private_folder(client: Tes
     kept = set(tables._on_disk.values())
     assert sorted(tables._spill_dir.iterdir()) == sorted([*kept, *(r.with_name(r.name.replace(RECORD, ".jsonl"))
                                                                     for r in kept)])
+
+
+def test_replays_kept_are_bounded_by_their_moves_not_only_by_their_number(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A replay keeps states as its log has moves (a 4 MB log: about 60,000 moves and 100 MB); 32 of them were
+    # kept whatever their length: an upload loop held gigabytes. The oldest go while the moves kept pass the bound.
+    from rulecraft.load import load_ruleset
+    from rulecraft.runs.log import log_lines
+    from rulecraft.runs.simulate import play_game
+    from rulecraft.web import app as web_app
+
+    rs = load_ruleset("rook")
+    st, moves = play_game(rs, 3, ["random"] * 4, max_hands=1)
+    log = ("\n".join(log_lines(st, ["random"] * 4)) + "\n").encode()
+    monkeypatch.setattr(web_app, "MAX_REPLAY_MOVES", 2 * moves + moves // 2, raising=False)
+    pages = []
+    for _ in range(3):
+        r = finished(client, client.post("/replay", data={"seat": "0"}, files={"log": ("g.jsonl", log, "text/plain")}))
+        assert r.status_code == 303, r.text
+        pages.append(r.headers["location"])
+    assert client.get(pages[0]).status_code == 404  # the oldest was forgotten to keep the moves within the bound
+    assert [client.get(p).status_code for p in pages[1:]] == [200, 200]

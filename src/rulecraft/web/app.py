@@ -15,6 +15,7 @@ job (``jobs``) with a progress page, bounded in time and in number, cancelled wh
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ MAX_UPLOAD_BYTES = 4 * 1024 * 1024 + 64 * 1024  # an uploaded log (4 MB) and its
 MAX_FORM_BYTES = 64 * 1024  # any other request's body
 MAX_COMPARE_GAMES = 400
 MAX_REPLAYS = 32
+MAX_REPLAY_MOVES = 120_000  # moves of all the replays kept: a replay's states take memory as its moves do
 COOKIE = "rulecraft_link"  # the browser a link is bound to (one per link: its path is the link's)
 COOKIE_DAYS = 30
 VERSION_HEADER = "X-Table-Version"  # the version a table fragment shows (a move answers it)
@@ -77,6 +79,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
     tables = Tables(log_dir, bots, catalog.load)
     jobs = Jobs(max_jobs)
     replays: dict[str, Any] = {}
+    replays_lock = threading.Lock()
     templates = Jinja2Templates(directory=str(HERE / "templates"))
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
@@ -440,9 +443,13 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
 
         def work(job: Job) -> str:
             token, replay = load_replay(catalog, text, ref, progress=job.check)
-            replays[token] = replay
-            while len(replays) > MAX_REPLAYS:
-                del replays[next(iter(replays))]
+            with replays_lock:  # (two replay jobs may end at once)
+                replays[token] = replay
+                # The oldest go first, until both the number kept and their moves are within bounds (a 4 MB
+                # log holds about 60,000 moves, and its replay about 100 MB).
+                while len(replays) > 1 and (len(replays) > MAX_REPLAYS or sum(
+                        len(r.before) for r in replays.values()) > MAX_REPLAY_MOVES):
+                    del replays[next(iter(replays))]
             return f"/replay/{token}?seat={seat}&step=0"
 
         return submit(request, "replay", moves_in(text), work)
