@@ -99,3 +99,21 @@ def test_replays_kept_are_bounded_by_their_moves_not_only_by_their_number(
         pages.append(r.headers["location"])
     assert client.get(pages[0]).status_code == 404  # the oldest was forgotten to keep the moves within the bound
     assert [client.get(p).status_code for p in pages[1:]] == [200, 200]
+
+
+# ---------------------------------------------------------------------- headers
+def test_a_links_cookie_is_marked_secure_when_the_table_is_served_over_https(rules_dir: Path) -> None:
+    # Behind an HTTPS proxy (as docs/security.md advises for a network), the cookie that binds a seat to its
+    # browser must never travel in the clear: a page the browser is sent to over http would carry it.
+    for scheme, secure in (("https", True), ("http", False)):
+        client = TestClient(make_app([rules_dir]), base_url=f"{scheme}://testserver", follow_redirects=False)
+        r = client.post("/start", data={"ref": "rook", **ROOK_SEATS})  # (one person: bound at the start)
+        settle(client)
+        cookie = r.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=lax" in cookie
+        assert ("; secure" in cookie) is secure, (scheme, cookie)
+        r = client.post("/start", data={"ref": "rook", **ROOK_SEATS, "seat.1": "human"})  # (two: taken by a POST)
+        settle(client)
+        table = list(client.app.state.tables._tables.values())[-1]  # type: ignore[attr-defined]
+        taken = client.post(f"/seat/{table.seat_tokens[1]}/take")
+        assert ("; secure" in taken.headers["set-cookie"].lower()) is secure, scheme

@@ -181,7 +181,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
             assert secret is not None
             await run_in_threadpool(table.write_record)
             response = RedirectResponse(f"/seat/{token}", 303)
-            _bind(response, secret, f"/seat/{token}")
+            _bind(request, response, secret, f"/seat/{token}")
             return response
         return RedirectResponse(f"/host/{table.host_token}", 303)
 
@@ -279,7 +279,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
                                          "of the table for a new link")
             await run_in_threadpool(table.write_record)
             response = RedirectResponse(f"/{kind}/{token}", 303)
-            _bind(response, secret, f"/{kind}/{token}")
+            _bind(request, response, secret, f"/{kind}/{token}")
             return response
         return RedirectResponse(f"/{kind}/{token}", 303)
 
@@ -568,9 +568,11 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
     return app
 
 
-def _bind(response: Response, secret: str, path: str) -> None:
-    """The cookie that binds a link to this browser: sent back only to the link's own addresses."""
-    response.set_cookie(COOKIE, secret, max_age=COOKIE_DAYS * 86400, path=path, httponly=True, samesite="lax")
+def _bind(request: Request, response: Response, secret: str, path: str) -> None:
+    """The cookie that binds a link to this browser: sent back only to the link's own addresses, and, at a table
+    served over HTTPS (behind a proxy), never in the clear."""
+    response.set_cookie(COOKIE, secret, max_age=COOKIE_DAYS * 86400, path=path, httponly=True, samesite="lax",
+                        secure=request.url.scheme == "https")
 
 
 def as_json(value: Any) -> str:
