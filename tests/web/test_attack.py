@@ -117,3 +117,22 @@ def test_a_links_cookie_is_marked_secure_when_the_table_is_served_over_https(rul
         table = list(client.app.state.tables._tables.values())[-1]  # type: ignore[attr-defined]
         taken = client.post(f"/seat/{table.seat_tokens[1]}/take")
         assert ("; secure" in taken.headers["set-cookie"].lower()) is secure, scheme
+
+
+def test_a_failure_of_the_servers_own_is_a_plain_500_with_every_header_and_no_traceback(
+        rules_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Starlette answers an unexpected exception outside every middleware: a 500 without the security headers
+    # (nothing forbade caching or framing it), its traceback written by the server for each request.
+    app = make_app([rules_dir])
+
+    def broken() -> list[str]:
+        raise RuntimeError("a bug with a secret: /home/someone/.config")
+
+    monkeypatch.setattr(app.state.catalog, "bundled", broken)
+    client = TestClient(app, follow_redirects=False, raise_server_exceptions=False)
+    r = client.get("/")
+    assert r.status_code == 500
+    assert r.headers["cache-control"] == "no-store" and "frame-ancestors 'none'" in r.headers[
+        "content-security-policy"]
+    assert "secret" not in r.text and "Traceback" not in r.text and "RuntimeError" not in r.text
+    assert client.get("/start", params={"ref": "rook"}).status_code == 200  # (and the server goes on)
