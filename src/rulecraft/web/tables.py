@@ -531,6 +531,8 @@ class Tables:
             del self._tables[table.key]
             for token in table.all_tokens():
                 self._by_token.pop(token, None)
+            if table.record is not None:
+                self._remove_spilled(table.record)
             return True
         record = next((r for r, over in self._aside.items() if over), None)
         if record is None:
