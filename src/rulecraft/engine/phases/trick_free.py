@@ -30,6 +30,8 @@ from rulecraft.engine.combos import FaceDownPlays, Play
 from rulecraft.engine.phases.claims import multiset_table
 from rulecraft.engine.pieces import PieceTable
 
+LISTED_FREE = 2_000  # free follows listed one by one up to this many (``FreePlays.chosen_freely``)
+
 
 class FreePlays:
     """The free plays of a hand: ``FaceDownPlays``' sets of pieces played face up (each made once)."""
@@ -65,16 +67,20 @@ class FreePlays:
         return self._sets.plays(sets)
 
     def chosen_freely(self, hand: Sequence[int], size: int, preferred: Callable[[int], bool],
-                      taken: set[tuple[int, ...]]) -> FreeSets | None:
+                      taken: set[tuple[int, ...]], listed_up_to: int = LISTED_FREE) -> FreeSets | None:
         """``plays``' sets, unlisted, when the seat holds fewer ``preferred`` pieces than ``size``: every
         one of them and the rest chosen freely. None when it holds enough (the plays are then all
-        preferred pieces, each judged on its own) or when copies of a type are not consecutive pieces."""
+        preferred pieces, each judged on its own), when copies of a type are not consecutive pieces, or
+        when there are at most ``listed_up_to`` sets (listed, each judged on its own, as always)."""
         wanted = [p for p in hand if preferred(p)]
         if len(wanted) >= size:
             return None
         chosen = set(wanted)
-        return FreeSets.of(tuple(wanted), [p for p in hand if p not in chosen], size - len(wanted),
+        sets = FreeSets.of(tuple(wanted), [p for p in hand if p not in chosen], size - len(wanted),
                            self._type_of, taken)
+        # Up to LISTED_FREE sets are listed and each judged on its own by the restrictions, as always;
+        # only beyond, where listing them would take seconds, are they judged together by the first.
+        return sets if sets is not None and len(sets) > listed_up_to else None
 
 
 class FreeSets(Sequence[tuple[int, ...]]):
