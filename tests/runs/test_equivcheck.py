@@ -15,7 +15,7 @@ import pytest
 
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.load import load_ruleset
-from rulecraft.runs.equivcheck import SEED, Written, first_difference, play_written, replay_difference
+from rulecraft.runs.equivcheck import SEED, Written, dealt_alike, first_difference, play_written, replay_difference
 
 ROOT = Path(__file__).resolve().parents[2]
 SHENG_JI = ROOT / "variants" / "sheng-ji" / "base.yaml"
@@ -65,4 +65,27 @@ def test_a_change_of_the_score_only_is_found_at_the_end(written: Ruleset, tmp_pa
     found = first_difference([written], [mutant], 20_000, {})
     # (game 13's second hand: the opponents end it with 70 or 75; as written the declarers go up a level)
     assert found.startswith(f"game 13 (seed {SEED + 12}) of sheng-ji ends with another result"), found
-    assert replay_difference(written, written, SEED, game) == ""
+    assert replay_difference(written, written, SEED, game) == (len(game.moves), "")
+
+
+def test_a_deal_cut_into_other_packets_is_told_by_what_it_deals(tmp_path: Path) -> None:
+    # Auction Pinochle deals 15 cards each in packets of 3; in packets of 4 a seed's shuffle gives the
+    # seats other cards, so the games of that seed differ from the first card played. Dealt the cards
+    # the rules as written dealt (as a scenario names them), the mutant plays the first hand alike:
+    # how a shuffled pack is cut changes no game.
+    text = (ROOT / "variants" / "auction-pinochle" / "base.yaml").read_text(encoding="utf-8")
+    old = 'count: 15, packet: 3,'
+    assert text.count(old) == 1
+    path = tmp_path / "pinochle.yaml"
+    path.write_text(text.replace(old, 'count: 15, packet: 4,'), encoding="utf-8")
+    written, mutant = load_ruleset("auction-pinochle"), load_ruleset(str(path))
+    game = play_written(written, SEED)
+    at, found = replay_difference(written, mutant, SEED, game)
+    assert found.startswith("offers other moves") and at < game.first_hand
+    assert dealt_alike(written, mutant, SEED, game)
+    assert first_difference([written], [mutant], 2000, {}) == ""
+    # A change of the play itself is not excused: dealt alike, the game still goes another way.
+    bids = "bids: {min: 300, max: 650, step: 10}"
+    assert text.count(bids) == 1
+    path.write_text(text.replace(bids, "bids: {min: 310, max: 650, step: 10}"), encoding="utf-8")
+    assert not dealt_alike(written, load_ruleset(str(path)), SEED, game)

@@ -15,6 +15,11 @@ scores; nor is a result's ``truncated`` flag (a one-hand match cut by its hand b
 ended by its rule has the same scores and winners). What each seat is shown is not compared (a
 zone's visibility): that is for scenarios' ``view`` expectations.
 
+A game that differs in its first hand is played again with the mutant dealt what the rules as written
+dealt (``dealt_alike``, as a scenario's ``deal`` names every zone's pieces): a deal cut into packets of
+another size gives a seed's shuffle to other seats, yet no game can tell it from another shuffle, so
+when that hand then goes alike the seed's difference is not one. (Later hands are not compared so.)
+
 The check's size is a budget of moves, not of games: a game of short hands is checked in many games,
 one whose hands run to hundreds of decisions in fewer, at the same cost per move. The games and the
 budget depend only on the rules as written, so every run, with any number of workers, checks the same.
@@ -51,6 +56,7 @@ class Written:
     seats: tuple[int | None, ...]
     offered: tuple[int, ...]  # digest of each decision's legal moves (``_offer``)
     moves: tuple[Move, ...]
+    first_hand: int  # how many of the moves the first hand took
     ended: bool
     result: tuple[Any, ...]
 
@@ -87,7 +93,10 @@ def play_written(rs: Ruleset, seed: int) -> Written:
     seats: list[int | None] = []
     offered: list[int] = []
     moves: list[Move] = []
+    first_hand = -1
     while not st.is_over and len(moves) < MOVES:
+        if first_hand < 0 and st.hand_no > 1:
+            first_hand = len(moves)
         seat = st.to_act
         assert seat is not None, "no seat to act in an unfinished game"  # an engine bug (simulate.play_game)
         seats.append(seat)
@@ -95,29 +104,61 @@ def play_written(rs: Ruleset, seed: int) -> Written:
         move = agents[seat].choose(st, seat)
         moves.append(move)
         st.apply(move)
-    return Written(tuple(seats), tuple(offered), tuple(moves), st.is_over, _result(st))
+    if first_hand < 0:
+        first_hand = len(moves) if st.hand_results else -1  # (-1: the first hand did not end)
+    return Written(tuple(seats), tuple(offered), tuple(moves), first_hand, st.is_over, _result(st))
 
 
-def replay_difference(written_rs: Ruleset, mutated: Ruleset, seed: int, game: Written) -> str:
-    """How the mutant's game of ``seed``, its moves those of ``game``, differs from it ('' when it does not)."""
+def replay_difference(written_rs: Ruleset, mutated: Ruleset, seed: int, game: Written) -> tuple[int, str]:
+    """How the mutant's game of ``seed``, its moves those of ``game``, differs from it ('' when it does not),
+    and at which move (the number of moves made before it)."""
     st = _start(mutated, seed)
     for n, (seat, offer, move) in enumerate(zip(game.seats, game.offered, game.moves, strict=True)):
         if st.is_over:
-            return f"ends after {n} moves, where as written it goes on ('{move}' next)"
+            return n, f"ends after {n} moves, where as written it goes on ('{move}' next)"
         if st.to_act != seat:
-            return f"gives move {n + 1} to seat {st.to_act}, as written to seat {seat}"
+            return n, f"gives move {n + 1} to seat {st.to_act}, as written to seat {seat}"
         if hash(_offer(st.legal_moves())) != offer:
-            return f"offers other moves at move {n + 1}: {_offered_diff(written_rs, seed, game, n, st)}"
+            return n, f"offers other moves at move {n + 1}: {_offered_diff(written_rs, seed, game, n, st)}"
         st.apply(move)
+    n = len(game.moves)
     if st.is_over != game.ended:
-        return f"goes on after move {len(game.moves)}, where as written the game ends"
+        return n, f"goes on after move {n}, where as written the game ends"
     if _result(st) != game.result:
         hands_b, result_b = game.result
         hands_a, result_a = _result(st)
         if hands_b != hands_a:
-            return "ends a hand with other payments or tricks"
-        return f"ends with another result ({result_b} as written, {result_a} with the mutant)"
-    return ""
+            in_first = hands_b[:1] != hands_a[:1]  # (the first hand's result: see first_difference)
+            return (game.first_hand - 1 if in_first else n), "ends a hand with other payments or tricks"
+        return n, f"ends with another result ({result_b} as written, {result_a} with the mutant)"
+    return n, ""
+
+
+def dealt_alike(written_rs: Ruleset, mutated: Ruleset, seed: int, game: Written) -> bool:
+    """Whether the mutant, dealt what the rules as written dealt (as a scenario's ``deal`` names every
+    zone's pieces), plays the game's first hand as written: then the seed's games differed only in which
+    pieces the shuffle put where (a deal cut into other packets, a widow dealt in another round), which no
+    game tells apart from another shuffle. Later hands, dealt from new shuffles, are not compared."""
+    from rulecraft.runs.scenario import start_arranged
+
+    if game.first_hand < 0:
+        return False
+    first = _start(written_rs, seed)
+    deal = {name: z["pieces"] for name, z in first.view(None)["zones"].items() if z.get("pieces")}
+    try:
+        st = start_arranged(mutated, {"seed": seed, "deal": deal})
+    except RulecraftError:  # the mutant cannot deal that: it deals otherwise
+        return False
+    st.hand_limit = min(st.hand_limit, 1)
+    try:
+        for seat, offer, move in zip(game.seats[:game.first_hand], game.offered, game.moves, strict=False):
+            if st.is_over or st.to_act != seat or hash(_offer(st.legal_moves())) != offer:
+                return False
+            st.apply(move)
+    except Exception:  # (the mutant's own error is reported by the replay from the seed)
+        return False
+    hands, _result_written = game.result
+    return st.is_over and bool(hands) and _result(st)[0][:1] == hands[:1]
 
 
 def _offered_diff(rs: Ruleset, seed: int, game: Written, n: int, mutated: State) -> str:
@@ -165,7 +206,10 @@ def first_difference(written: Sequence[Ruleset], mutated: Sequence[Ruleset], bud
         game = kept[key]
         spent += max(1, len(game.moves))
         try:
-            found = replay_difference(written[k], mutated[k], seed, game)
+            at, found = replay_difference(written[k], mutated[k], seed, game)
+            # (a difference in the first hand may come only from which pieces the seed dealt where)
+            if found and at < game.first_hand and dealt_alike(written[k], mutated[k], seed, game):
+                found = ""
         except RulecraftError as exc:
             return f"game {i + 1} (seed {seed}) stops with an error: {str(exc).splitlines()[0]}"
         except Exception as exc:  # a changed rule may break what the engine assumes of valid rules
