@@ -15,6 +15,10 @@ otherwise count against whichever side was running. Speed is measured here, neve
   trick game. Needs the optional ``bench`` extra (``pip install -e '.[bench]'``); skipped without it.
 - tien-gow: ``tiengow_baseline.py``, a naive plain-Python Tien Gow.
 - luk-fu: ``lukfu_baseline.py``, a naive plain-Python Luk Fu.
+- ``--phases``: instead of ratios, where a hand's time goes on the engine's side (the new state with its
+  deal, then each phase's decisions, the last one's apply, which scores the hand, apart), in CPU µs a hand,
+  beside the yardstick's whole hand in the same run: which part alone already costs more than the
+  yardstick's hand.
 - rook-by-hand: not the engine but ``rook_baseline.py``, a hand-written plain-Python Rook, against
   the same OpenSpiel hearts: what straightforward Python achieves, to read the rook pair's target by
   (only when asked for with ``--pair rook-by-hand``).
@@ -81,6 +85,44 @@ def engine_hand(ref: str) -> Callable[[int], int]:
     return play
 
 
+def phase_split(ref: str, hands: int) -> dict[str, float]:
+    """µs a hand (wall clock) spent in each part of ``hands`` one-hand random playouts of ``ref``: the new state (its
+    deal), each phase's decisions (legal moves and apply), and the hand's last apply (its scoring) apart."""
+    rs = load_ruleset(ref)
+    rng = random.Random(1)
+    spent: dict[str, float] = {}
+    # Read per decision, so the wall clock (~0.05 µs a read; the CPU clock is a system call of ~1 µs, which
+    # would swamp the parts): run it on a quiet machine, or read the ratio beside it as approximate.
+    tick = time.perf_counter
+    for seed in range(hands):
+        t0 = tick()
+        st = Game(rs, seed, 1).new_state()
+        t1 = tick()
+        spent["new state and deal"] = spent.get("new state and deal", 0.0) + t1 - t0
+        while not st.is_over:
+            part = rs.phases[st.pidx].id
+            legal = st.legal_moves()
+            st.apply(legal[rng.randrange(len(legal))])
+            t0, t1 = t1, tick()
+            part = "last decision and scoring" if st.is_over else f"phase '{part}'"
+            spent[part] = spent.get(part, 0.0) + t1 - t0
+    return {part: seconds / hands * 1e6 for part, seconds in spent.items()}
+
+
+def show_phases(ref: str, yardstick: tuple[str, Callable[[int], int] | None], hands: int) -> None:
+    name, play = yardstick
+    split = phase_split(ref, hands)
+    print(f"{ref}: µs a hand (wall clock), {hands:,} one-hand random playouts")
+    for part, us in sorted(split.items(), key=lambda kv: -kv[1]):
+        print(f"  {part:<32} {us:8.1f}")
+    print(f"  {'whole hand':<32} {sum(split.values()):8.1f}")
+    if play is not None:
+        base = Playouts(play)
+        base.run(0.3)
+        _, played, seconds = base.run(max(1.0, sum(split.values()) * hands / 1e6))
+        print(f"  {name + ', whole hand':<32} {seconds / played * 1e6:8.1f}")
+
+
 def openspiel_hand() -> Callable[[int], int] | None:
     try:
         import pyspiel  # type: ignore[import-not-found]  # the optional bench extra
@@ -141,6 +183,9 @@ def main() -> None:
                     help="ruleset to measure (default: the three rulesets)")
     ap.add_argument("--clock", choices=list(CLOCKS), default="cpu",
                     help="time by this process's CPU time (default: steadier on a shared machine) or the wall clock")
+    ap.add_argument("--phases", type=int, metavar="HANDS", default=0,
+                    help="where a hand's time goes on the engine's side, over this many hands, beside the "
+                         "yardstick's whole hand (instead of the ratios)")
     args = ap.parse_args()
     global clock
     clock = CLOCKS[args.clock]
@@ -149,6 +194,10 @@ def main() -> None:
         "tien-gow": ("tiengow_baseline.py", tiengow_baseline.play_match),
         "luk-fu": ("lukfu_baseline.py", lukfu_baseline.play_match),
     }
+    if args.phases:
+        for ref in args.pair or list(yardsticks):
+            show_phases(ref, yardsticks["rook" if ref == "rook-by-hand" else ref], args.phases)
+        return
     print(f"{'ruleset':<12} {'engine dec/s':>13} {'yardstick dec/s':>16} {'ratio':>6} {'quartiles':>15}"
           f" {'hands':>6} {'quartiles':>15}  yardstick   ({args.slices} slices, one hand per match,"
           f" {args.clock} clock)")

@@ -162,6 +162,17 @@ def test_a_log_replays_in_any_language(tmp_path: Path) -> None:
     assert tail["en"] == tail["zh"]
 
 
+def test_a_log_that_records_no_language_replays_in_the_rule_files_own_words(tmp_path: Path) -> None:
+    rs = ruleset("rook")
+    st, _ = play_game(rs, 4, ["random"] * 4, max_hands=1)
+    log = tmp_path / "g.jsonl"
+    write_log(log, st, ["random"] * 4)  # as simulate writes them: no display language
+    r = run("replay", str(log))
+    assert r.returncode == 0, r.stderr
+    # the variables by the names the rule file gives them, their ids beside: what a player reads at the table
+    assert "game score (score): team 0+2:" in r.stdout and "winning bid (bid):" in r.stdout
+
+
 def test_explain_lists_the_names_and_shows_them_beside_the_rules() -> None:
     r = run("explain", "tien-gow", "--lang", "zh")
     assert r.returncode == 0, r.stderr

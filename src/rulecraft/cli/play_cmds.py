@@ -310,8 +310,8 @@ class PlayLoop:
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False), default=None,
               help="Continue a game saved in this log (its ruleset, options, seed and seats).")
 @click.option("--lang", "lang", default=None, metavar="CODE",
-              help="Show pieces and rules also by their names in this language of the ruleset "
-                   "(see 'rulecraft list'); a resumed game keeps its own unless this is given.")
+              help="Show pieces and rules by their names in this language of the ruleset (see 'rulecraft "
+                   "list'; default: the rule file's own); a resumed game keeps its own unless this is given.")
 def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seats_spec: str | None,
          seed: int | None, max_hands: int | None, log_file: str | None, resume_file: str | None,
          lang: str | None) -> int:
@@ -329,7 +329,7 @@ def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seat
         else:
             rs = load_ruleset(ruleset, parse_option_assignments(options), preset)
         agents = seat_agents(rs, seats_spec, int(header["seed"])) if seats_spec is not None else None
-        shown_in = language(rs, lang) if lang is not None else _logged_language(rs, header)
+        shown_in = language(rs, lang) if lang is not None else _logged_language(rs, header) or names_of(rs).default
         target = Path(resume_file) if log_file is None or _same_file(log_file, resume_file) else new_save(log_file)
         session = Session.resume(Path(resume_file), rs, agents, target)
         session.language = shown_in
@@ -340,7 +340,8 @@ def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seat
             raise UsageError("name a ruleset to play (a bundled name from 'rulecraft list', or a file), "
                              "or --resume a saved game")
         rs = load_ruleset(ruleset, parse_option_assignments(options), preset)
-        shown_in = language(rs, lang)
+        # A player reads the game's own words: its names in the rule file's language unless another is asked.
+        shown_in = language(rs, lang) if lang is not None else names_of(rs).default
         agents = seat_agents(rs, seats_spec, seed or 0)
         alone = seed is not None and agents.count(HUMAN) <= 1  # the seed typed is the game's (table_seed)
         label = str(seed) if alone else secrets.token_hex(4)  # a secret seed is named nowhere but in the log

@@ -66,8 +66,8 @@ def _load(file: str, ruleset: str | None) -> tuple[Ruleset, dict[str, Any], list
 @click.option("--seat", type=int, default=None, help="Show only what this seat could see (default: everything).")
 @click.option("--ruleset", default=None, help="The ruleset to replay under (default: the one the log names).")
 @click.option("--lang", "lang", default=None, metavar="CODE",
-              help="Show pieces and rules also by their names in this language of the ruleset "
-                   "(default: the language the game was shown in, if the log records one).")
+              help="Show pieces and rules by their names in this language of the ruleset (default: the "
+                   "language the game was shown in, if the log records one, else the rule file's own).")
 def replay(file: str, seat: int | None, ruleset: str | None, lang: str | None) -> int:
     """Step through a saved game (FILE, a log from play or simulate --log-dir)."""
     from rulecraft.runs.log import replay_events
@@ -77,7 +77,7 @@ def replay(file: str, seat: int | None, ruleset: str | None, lang: str | None) -
         raise UsageError(f"--seat must be between 0 and {rs.seats.count - 1} for {rs.name}")
     if lang is None:  # the log's own, for display only: the events are ids and replay in any language
         logged = header.get("display_language")
-        lang = logged if isinstance(logged, str) and logged in names_of(rs).languages else None
+        lang = logged if isinstance(logged, str) and logged in names_of(rs).languages else names_of(rs).default
     shown_in = language(rs, lang)
     final, before = replay_events(header, events, rs, file, keep_states=True)
     moves = [e for _, e in events if e.get("type") == "move"][:len(before)]
