@@ -153,7 +153,9 @@ def main() -> None:
     ap.add_argument("--up-to", type=int, default=0,
                     help="play further batches of N games while the interval reaches the even share, up to this many")
     args = ap.parse_args()
-    chosen = [(g, g) for g in args.games.split(",")]
+    # a dogfood game is named as bench_default_agent.py lists it (its folder), and played from its rule file
+    dogfood = {name.removesuffix(" (dogfood)"): path for name, path in every_game() if name.endswith(" (dogfood)")}
+    chosen = [(g, dogfood.get(g, g)) for g in args.games.split(",")]
     if args.games == "all":
         chosen = [(name, path) for name, path in every_game()]
     for game, ref in chosen:

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import math
 
-from rulecraft.engine.phases.claims import ClaimMoves, _multiset_table
+from rulecraft.engine.phases.claims import ClaimMoves, multiset_table
 
 
-def test_unranking_without_copies_matches_the_multiset_table() -> None:
+def test_unranking_without_copies_matches_themultiset_table() -> None:
     moves = ClaimMoves.__new__(ClaimMoves)
     for m in range(13):
         moves._groups = [[100 + t] for t in range(m)]
         for k in range(m + 1):
             moves._ways = None
             inline = [moves._unrank(k, r) for r in range(math.comb(m, k))]
-            moves._ways = _multiset_table([1] * m, m)
+            moves._ways = multiset_table([1] * m, m)
             table = [moves._unrank(k, r) for r in range(math.comb(m, k))]
             assert inline == table, (m, k)
             assert len(set(inline)) == len(inline) and all(len(s) == k for s in inline)

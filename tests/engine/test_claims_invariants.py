@@ -21,7 +21,7 @@ import pytest
 
 from rulecraft.agents.base import make_agent
 from rulecraft.engine.game import Game
-from rulecraft.engine.phases.claims import ClaimMoves, _multiset_table
+from rulecraft.engine.phases.claims import ClaimMoves, multiset_table
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State
 from rulecraft.load import load_ruleset
@@ -173,9 +173,9 @@ def test_a_challenge_reveals_only_the_last_play() -> None:
 
 
 # ---------------------------------------------------------------------------- the move set
-def test_multiset_table_counts_sub_multisets() -> None:
+def testmultiset_table_counts_sub_multisets() -> None:
     copies = [2, 1, 3]
-    ways = _multiset_table(copies, 6)
+    ways = multiset_table(copies, 6)
     items = [t for t, c in enumerate(copies) for _ in range(c)]
     for k in range(7):
         assert ways[0][k] == len(set(itertools.combinations(items, k)))

@@ -26,7 +26,9 @@ Two things are fitted from these samples, with nothing game-specific:
   piece's residual advantage in the label's samples, ``_own``): naming a trump suit pays with that suit in
   hand, which a strength alike for every move cannot say. A plane is known up to the highest level its
   samples met, not stretched past it (holding a bid far above any learning met, against a seat that bids
-  at random, is not learnt to pay: it is searched).
+  at random, is not learnt to pay: it is searched). In an auction the plane has one more term per *pre-play
+  count* of the hand and per its square (``agents.preplay``: the rules' own hand variables, a meld, as play
+  would begin after the seat's lowest bid): a bid on a combination no piece's strength alone can see.
 
 Learning is in ``STAGES`` stages: in the first, the learning hands' searched decisions are played at random;
 in each later one, as the samples so far say (save ``EXPLORE`` of them, still at random). A bid then says
@@ -58,6 +60,8 @@ progress is shown on a terminal past a second) and is kept in the user's cache d
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -65,6 +69,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.agents.learnt import Progress, once_per_ruleset, ruleset_key, shelf
 from rulecraft.agents.policy import exchange_move, phase_kind, playout_move
+from rulecraft.agents.preplay import counted, preplay, terms
 from rulecraft.agents.rollout import Policy, outcome, play_out
 from rulecraft.engine.game import Game
 from rulecraft.engine.standings import match_scores
@@ -86,6 +91,7 @@ PRIOR = 12.0
 SEED = 20270137
 ENOUGH = 150  # samples of every label met: enough to learn from (a stage ends at a third of this)
 STAGES = 3  # learning's stages: the first explores at random, each later one plays as learnt before it
+OF_THE_HAND = 0.25  # a pre-play count's share of spread within a label and level, to be read as of the hand
 EXPLORE = 0.3  # past the first stage, the share of searched decisions still played at random
 TINY = 1e-9  # keeps a slope's equation solvable where its feature never varies (no auction)
 _LEARNT: dict[int, tuple[Ruleset, DecisionValues]] = {}
@@ -102,16 +108,22 @@ class Search:
 Planner = Callable[["State", int, Sequence["Move"], random.Random], "Move | Search"]
 
 
-Line = tuple[float, float, float, float, float, float]  # (a, b, c, d, e, top): see the module docstring
-FEATURES = 4  # strength, level, doubling, the label's own strength
+Line = tuple[float, ...]  # (a, b, c, d, e, the slope of each pre-play count ..., top): see the module docstring
+FEATURES = 4  # strength, level, doubling, the label's own strength (and then the pre-play counts)
 
 
 @dataclass(frozen=True)
 class DecisionValues:
     strength: tuple[float, ...]  # by piece
-    # label -> the advantage as a + b * strength + c * level + d * doubling + e * own, known up to level top
+    # label -> the advantage as a + b * strength + c * level + d * doubling + e * own + the slopes . the pre-play
+    # counts, known up to level top
     lines: dict[str, Line]
     own: dict[str, tuple[float, ...]]  # label -> by piece, what holding it adds to the label's advantage
+
+    @functools.cached_property
+    def weighs_counts(self) -> bool:
+        """Whether any plane weighs a hand's pre-play counts (else a decision need not count them)."""
+        return any(slope != 0.0 for line in self.lines.values() for slope in line[1 + FEATURES:-1])
 
     def hand_strength(self, hand: Sequence[int]) -> float:
         strength = self.strength
@@ -121,9 +133,11 @@ class DecisionValues:
         own = self.own.get(name)
         return sum(own[p] for p in hand) if own is not None else 0.0
 
-    def best(self, search: Search, hand: Sequence[int], standing: tuple[int, int] = (0, 0)) -> Move | None:
-        """The candidate whose label's plane is highest for ``hand`` and the ``standing`` (level, doubling) of
-        the auction (earlier on ties), or None when a label is unknown."""
+    def best(self, search: Search, hand: Sequence[int], standing: tuple[int, int] = (0, 0),
+             pre: Sequence[float] = ()) -> Move | None:
+        """The candidate whose label's plane is highest for ``hand``, the ``standing`` (level, doubling) of
+        the auction and the hand's pre-play counts ``pre`` (``agents.preplay``; none: 0 each) (earlier on ties),
+        or None when a label is unknown."""
         s = self.hand_strength(hand)
         level, doubling = standing
         labels = search.labels
@@ -135,7 +149,8 @@ class DecisionValues:
                 return None
             line = self.lines[label]
             value = (line[0] + line[1] * s + line[2] * level + line[3] * doubling
-                     + line[4] * self.own_strength(label, hand))
+                     + line[4] * self.own_strength(label, hand)
+                     + sum(slope * term for slope, term in zip(line[1 + FEATURES:-1], terms(pre), strict=False)))
             if best is None or value > best_value:
                 best, best_value = move, value
         return best
@@ -144,7 +159,7 @@ class DecisionValues:
         """Whether label ``name`` was never learnt, or never at an auction as high as ``level`` (its plane is
         not stretched past what learning met: holding a bid far above any learnt is not learnt to pay)."""
         line = self.lines.get(name)
-        return line is None or level > line[5]
+        return line is None or level > line[-1]
 
 
 def standing(st: State) -> tuple[int, int]:
@@ -183,7 +198,7 @@ def decision_values(st: State, plan: Planner) -> DecisionValues:
 
 def _kept_or_learnt(rs: Ruleset, plan: Planner) -> DecisionValues:
     key = ruleset_key(rs)
-    kept = _read(shelf("decision-values").get(key), rs.pieces.count)
+    kept = _read(shelf("decision-values").get(key), rs.pieces.count, len(counted(rs)))
     if kept is not None:
         return kept
     values = learn(rs, plan)
@@ -191,13 +206,13 @@ def _kept_or_learnt(rs: Ruleset, plan: Planner) -> DecisionValues:
     return values
 
 
-def _read(entry: Any, n: int) -> DecisionValues | None:
+def _read(entry: Any, n: int, counts: int) -> DecisionValues | None:
     if not (isinstance(entry, tuple) and len(entry) == 3):
         return None
     strength, lines, own = entry
     if not _numbers(strength, n):
         return None
-    if not (isinstance(lines, dict) and all(isinstance(k, str) and _numbers(v, FEATURES + 2)
+    if not (isinstance(lines, dict) and all(isinstance(k, str) and _numbers(v, FEATURES + 2 * counts + 2)
                                             for k, v in lines.items())):
         return None
     if not (isinstance(own, dict) and all(isinstance(k, str) and _numbers(v, n) for k, v in own.items())):
@@ -213,6 +228,8 @@ def _numbers(row: Any, n: int) -> bool:
 def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
     """Play hands by ``plan`` and play out every candidate of its searched decisions (see the module docstring)."""
     rng = random.Random(SEED)
+    counting_rng = random.Random(SEED + 1)  # the pre-play counts' own stream: the rest is not moved by them
+    zero: tuple[float, ...] | None = None  # the counts of every later sample, when the first stage's say nothing
     samples: list[list[Sample]] = [[] for _ in range(STAGES)]  # by stage
     broad: list[list[Sample]] = [[] for _ in range(STAGES)]  # the same samples under their coarse labels
     per_stage = PLAYOUTS // STAGES
@@ -228,6 +245,10 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                 stage, made, offered[0], counts = stage + 1, 0, 0, {}
                 if stage == STAGES:
                     break
+                if stage == 1 and not varying(samples[0]):  # no count of this ruleset's is of the hand:
+                    zero = (0.0,) * len(counted(rs))  # none is counted, and the first stage's are read as 0 too
+                    samples[0] = [dataclasses.replace(sm, pre=zero) for sm in samples[0]]
+                    broad[0] = [dataclasses.replace(sm, pre=zero) for sm in broad[0]]
                 so_far = fit(samples[stage - 1], rs.pieces.count, broad[stage - 1],
                              [*_earlier(samples, stage), *_earlier(broad, stage)])
                 policy = counting(sensible(plan, so_far), offered)
@@ -247,6 +268,10 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                     base = match_scores(st)
                     held = tuple(st.hand(seat))
                     level, doubling = standing(st)
+                    # (a run of a few moves, bounded by ``preplay.MOVES``: not counted as offered, so that a
+                    # ruleset whose counts say nothing learns as it did without them)
+                    pre = zero if zero is not None else preplay(st, seat, move.cands, counting_rng,
+                                                                 sensible(plan, so_far))
                     ys = []
                     for cand in move.cands:
                         world = st.clone()
@@ -255,9 +280,9 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                         ys.append(outcome(world, seat, base))
                     mean = sum(ys) / len(ys)
                     for cand, name, y in zip(move.cands, move.labels, ys, strict=True):
-                        samples[stage].append(Sample(held, name, level, doubling, y, y - mean))
+                        samples[stage].append(Sample(held, name, level, doubling, y, y - mean, pre))
                         if coarse(name, cand) != name:
-                            broad[stage].append(Sample(held, coarse(name, cand), level, doubling, y, y - mean))
+                            broad[stage].append(Sample(held, coarse(name, cand), level, doubling, y, y - mean, pre))
                     made += len(move.cands)
                     progress.update(len(move.cands))
                     # Enough is counted by coarse label: the labels of moves naming pieces are many and each
@@ -266,7 +291,7 @@ def learn(rs: Ruleset, plan: Planner) -> DecisionValues:
                         counts[coarse(name, cand)] = counts.get(coarse(name, cand), 0) + 1
                     chosen = None
                     if so_far is not None and rng.random() >= EXPLORE:
-                        chosen = so_far.best(move, held, (level, doubling))
+                        chosen = so_far.best(move, held, (level, doubling), pre)
                     # Explore, so that every line is met (and, past the first stage, play as learnt so far)
                     move = chosen if chosen is not None else move.cands[rng.randrange(len(move.cands))]
                 st.apply(move)
@@ -337,7 +362,8 @@ def sensible(plan: Planner, values: DecisionValues | None) -> Policy:
 @dataclass(frozen=True)
 class Sample:
     """One candidate of a searched decision, played out once: the seat's hand, the move's label, the auction
-    as it stood (``standing``), the outcome and the advantage (see the module docstring)."""
+    as it stood (``standing``), the outcome, the advantage and the hand's pre-play counts (``agents.preplay``;
+    see the module docstring)."""
 
     hand: Sequence[int]
     label: str
@@ -345,6 +371,7 @@ class Sample:
     doubling: int
     outcome: float
     advantage: float
+    pre: tuple[float, ...] = ()
 
 
 def fit(samples: Sequence[Sample], n: int, broad: Sequence[Sample] = (),
@@ -357,19 +384,21 @@ def fit(samples: Sequence[Sample], n: int, broad: Sequence[Sample] = (),
         by_label.setdefault(sm.label, []).append(sm.outcome)
     mean = {name: sum(ys) / len(ys) for name, ys in by_label.items()}
     strength = _shrunk_means([(sm.hand, sm.outcome - mean[sm.label]) for sm in samples], n)
-    lines, own = planes(samples, strength)
+    kept = varying(samples) | varying(fill)
+    lines, own = planes(samples, strength, kept)
     for extra in (broad, fill):
-        more, more_own = planes(extra, strength)
+        more, more_own = planes(extra, strength, kept)
         for name, line in more.items():
             if name not in lines:
                 lines[name], own[name] = line, more_own[name]
     return DecisionValues(strength, lines, own)
 
 
-def planes(samples: Sequence[Sample], strength: Sequence[float]) -> tuple[dict[str, Line],
-                                                                          dict[str, tuple[float, ...]]]:
-    """Each label's plane (advantage by hand strength, level, doubling and the label's own strength of the
-    hand) and own strengths, from samples."""
+def planes(samples: Sequence[Sample], strength: Sequence[float],
+           kept: frozenset[int] = frozenset()) -> tuple[dict[str, Line], dict[str, tuple[float, ...]]]:
+    """Each label's plane (advantage by hand strength, level, doubling, the label's own strength of the
+    hand and the pre-play counts numbered in ``kept``: the others are read as 0) and own strengths, from
+    samples."""
     by_label: dict[str, list[Sample]] = {}
     for sm in samples:
         by_label.setdefault(sm.label, []).append(sm)
@@ -379,11 +408,39 @@ def planes(samples: Sequence[Sample], strength: Sequence[float]) -> tuple[dict[s
         if name in own:
             mine = own[name]
             points[name] = [((sum(strength[p] for p in sm.hand), float(sm.level), float(sm.doubling),
-                              sum(mine[p] for p in sm.hand)), sm.advantage) for sm in sms]
+                              sum(mine[p] for p in sm.hand), *terms(_only(sm.pre, kept))), sm.advantage)
+                            for sm in sms]
     every = [x for pts in points.values() for x, _ in pts]
-    prior = [PRIOR * _variance([x[k] for x in every]) + TINY for k in range(FEATURES)]
+    k = len(every[0]) if every else FEATURES
+    prior = [PRIOR * _variance([x[i] for x in every]) + TINY for i in range(k)]
     lines = {name: (*_ridge(pts, prior), max(x[1] for x, _ in pts)) for name, pts in points.items()}
     return lines, own
+
+
+def varying(samples: Sequence[Sample]) -> frozenset[int]:
+    """The pre-play counts that say something of the hand: those whose spread between samples of one label at
+    one level is at least ``OF_THE_HAND`` of their whole spread. A count the auction decides (the amount bid,
+    save in the odd run that ends otherwise) says nothing the label and the level do not, and is left out: a
+    plane weighs no count, and the agent counts none, where none is of the hand."""
+    groups: dict[tuple[str, int], list[tuple[float, ...]]] = {}
+    for sm in samples:
+        if sm.pre:
+            groups.setdefault((sm.label, sm.level), []).append(sm.pre)
+    if not groups:
+        return frozenset()
+    width = len(next(iter(groups.values()))[0])
+    out = set()
+    for k in range(width):
+        whole = _variance([pre[k] for pres in groups.values() for pre in pres])
+        within = sum(_variance([pre[k] for pre in pres]) * len(pres) for pres in groups.values()) / sum(
+            len(pres) for pres in groups.values())
+        if whole > 0.0 and within >= OF_THE_HAND * whole:
+            out.add(k)
+    return frozenset(out)
+
+
+def _only(pre: Sequence[float], kept: frozenset[int]) -> tuple[float, ...]:
+    return tuple(c if k in kept else 0.0 for k, c in enumerate(pre))
 
 
 def _own(samples: Sequence[Sample], n: int) -> tuple[float, ...]:
@@ -414,12 +471,11 @@ def _variance(xs: Sequence[float]) -> float:
     return sum((x - mid) ** 2 for x in xs) / len(xs)
 
 
-def _ridge(pts: Sequence[tuple[tuple[float, ...], float]],
-           prior: Sequence[float]) -> tuple[float, float, float, float, float]:
+def _ridge(pts: Sequence[tuple[tuple[float, ...], float]], prior: Sequence[float]) -> tuple[float, ...]:
     """y as a + the slopes . x by least squares, each slope k drawn towards 0 by ``prior[k]`` (the intercept
-    free): the normal equations of the centred data, solved by elimination (``FEATURES`` unknowns, no library
-    needed)."""
-    k = FEATURES
+    free): the normal equations of the centred data, solved by elimination (a few unknowns, no library
+    needed). Returns (a, the slopes ...)."""
+    k = len(prior)
     m = len(pts)
     xm = [sum(x[i] for x, _ in pts) / m for i in range(k)]
     ym = sum(y for _, y in pts) / m
@@ -439,4 +495,4 @@ def _ridge(pts: Sequence[tuple[tuple[float, ...], float]],
     for i in reversed(range(k)):
         slope[i] = (a[i][k] - sum(a[i][j] * slope[j] for j in range(i + 1, k))) / a[i][i]
     a0 = float(ym - sum(slope[i] * xm[i] for i in range(k)))
-    return (a0, float(slope[0]), float(slope[1]), float(slope[2]), float(slope[3]))
+    return (a0, *(float(v) for v in slope))

@@ -10,7 +10,8 @@
   tried in N sampled worlds (determinizations from the seat's own knowledge) and played to the end of
   the hand by the heuristics, everyone else passing: a bid is made only when the hand, played out,
   is expected to do better with it than without — the seat does not bid beyond what its hand supports,
-  and raises one step at a time;
+  and raises one step at a time. Beside what its pieces are worth one by one, a bid is weighed by what the
+  rules count about the hand before play (``agents.preplay``: a meld, say), as learnt from the same playouts;
 * a climbing round: the heuristic of ``agents.policy`` (``climb_move``), no search;
 * a shedding round: the heuristic of ``agents.policy`` (``shed_move``: never draw while able to play, shed
   first the pieces least often playable, learnt by ``agents.playability``, and keep open the most of the
@@ -38,7 +39,7 @@ from typing import TYPE_CHECKING
 from rulecraft.agents.base import agent_rng, register
 from rulecraft.agents.bluffer import Bluffer
 from rulecraft.agents.candidates import candidate_moves
-from rulecraft.agents.decision_values import Search, decision_values, label, standing
+from rulecraft.agents.decision_values import Search, decision_values, label, sensible, standing
 from rulecraft.agents.inference import Learner
 from rulecraft.agents.piece_values import piece_values
 from rulecraft.agents.playability import playability
@@ -53,7 +54,9 @@ from rulecraft.agents.policy import (
     playout_move,
     shed_move,
     trick_move,
+    weighed_moves,
 )
+from rulecraft.agents.preplay import preplay
 from rulecraft.agents.rollout import one_ply
 from rulecraft.errors import UsageError, clip
 
@@ -75,6 +78,7 @@ class DefaultAgent:
 
     def __init__(self, seed: int, seat: int, worlds: int = WORLDS) -> None:
         self.rng = agent_rng(seed, seat, "default")
+        self.counting_rng = agent_rng(seed, seat, "preplay")  # its own stream: play elsewhere is not moved by it
         self.worlds = worlds
         self.bluffer = Bluffer(seed, seat)
         self.playouts = 0  # playouts made so far (for tests and benchmarks: counted, not timed)
@@ -93,7 +97,10 @@ class DefaultAgent:
             return chosen
         if len(chosen.cands) == 1:
             return chosen.cands[0]
-        known = decision_values(state, plan).best(chosen, state.hand(seat), standing(state))
+        values = decision_values(state, plan)
+        pre = preplay(state, seat, chosen.cands, self.counting_rng, sensible(plan, values)) \
+            if values.weighs_counts else ()
+        known = values.best(chosen, state.hand(seat), standing(state), pre)
         if known is not None:
             return known
         return self._search(state, seat, chosen.cands)
@@ -117,12 +124,13 @@ def plan(state: State, seat: int, legal: Sequence[Move], rng: random.Random) -> 
     if kind == "claims":  # (the agent's bluffer plays these; in learning hands, the playouts' claims)
         return playout_move(state, rng)
     if kind == "tricks":
-        plays = [m for m in legal if m.verb != "stop"]
+        weighed = weighed_moves(state, seat, legal, rng)  # (all, unless they are thousands)
+        plays = [m for m in weighed if m.verb != "stop"]
         turn = state.playing_for if state.playing_for is not None else seat  # (a dummy's hand: its pieces)
         best = trick_move(state, turn, plays, rng, piece_values(state))
-        if len(plays) == len(legal):
+        if len(plays) == len(weighed):
             return best
-        stops = [m for m in legal if m.verb == "stop"]
+        stops = [m for m in weighed if m.verb == "stop"]
         return Search([best, *stops], [label(state, seat, best, PLAY), *(label(state, seat, m) for m in stops)])
     if kind == "auction":
         # The pass, the lowest bid (an auction lists its bids in their order: a bid is the move with a

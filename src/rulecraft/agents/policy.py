@@ -47,7 +47,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulecraft.agents.candidates import plain_claims
+from rulecraft.agents.candidates import candidate_moves, plain_claims
 from rulecraft.engine.determinize import hidden_pieces
 from rulecraft.engine.views import visible
 
@@ -57,6 +57,10 @@ if TYPE_CHECKING:
     from rulecraft.engine.state import State
 
 CHALLENGE_IN_PLAYOUT = 0.1
+# A trick decision's moves the heuristic weighs, at most: past that (any pieces a follower void in the
+# led suit may play, engine/phases/trick_free.py), the moves listed before the unlisted sets and a sample.
+WEIGHED = 2_000
+SAMPLED = 64
 
 
 def phase_kind(st: State) -> str:
@@ -144,7 +148,8 @@ def trick_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random,
     opts = getattr(d, "options", None)
     if opts is None:
         return moves[rng.randrange(len(moves))]
-    by_move = dict(opts.each_play())
+    # The play behind each move weighed (of a lazily enumerated move set, only those: not every set).
+    by_move = dict(opts.each_play()) if type(opts.moves) is list else {m: opts.play_of(m) for m in moves}
     plays: list[tuple[Move, Play]] = [(m, by_move[m]) for m in moves
                                       if by_move.get(m) is not None]  # 'stop' is the caller's question
     if not plays:
@@ -487,6 +492,22 @@ def kind_move(st: State, seat: int, moves: Sequence[Move], rng: random.Random, k
     return None
 
 
+def weighed_moves(st: State, seat: int, moves: Sequence[Move], rng: random.Random) -> Sequence[Move]:
+    """The trick moves the heuristic weighs: all of them, or past ``WEIGHED`` the moves listed before a
+    lazily enumerated move set's sets (``head``: combinations, 'stop') and a uniform sample of the rest."""
+    if len(moves) <= WEIGHED:
+        return moves
+    head: list[Move] = list(getattr(moves, "head", ()))
+    lowest = getattr(moves, "lowest", None)  # (free follows: the weakest and the strongest pieces chosen)
+    if lowest is not None:
+        power = piece_power(st, st.rs.phases[st.pidx], st.hand(seat))
+        for sign in (1.0, -1.0):
+            found = lowest(lambda p, sign=sign: sign * power.get(p, 0.0))
+            if found is not None and found not in head:
+                head.append(found)
+    return head + [m for m in candidate_moves(st, seat, moves, rng, SAMPLED) if m not in head]
+
+
 def playout_move(st: State, rng: random.Random) -> Move:
     """The move a playout makes for whichever seat is to act (see the module docstring)."""
     moves = st.legal_moves()
@@ -496,8 +517,9 @@ def playout_move(st: State, rng: random.Random) -> Move:
     assert seat is not None
     kind = phase_kind(st)
     if kind == "tricks":
-        plays = [m for m in moves if m.verb != "stop"]
-        return trick_move(st, seat, plays, rng) if len(plays) == len(moves) else rng.choice(list(moves))
+        weighed = weighed_moves(st, seat, moves, rng)
+        plays = [m for m in weighed if m.verb != "stop"]
+        return trick_move(st, seat, plays, rng) if len(plays) == len(weighed) else rng.choice(moves)
     if kind == "auction":
         for m in moves:
             if m.verb == "pass":

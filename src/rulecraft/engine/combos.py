@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -648,18 +649,43 @@ def _pick_types(by_type: dict[int, list[int]], pattern: Sequence[tuple[int, ...]
     return results
 
 
+# Plays a store keeps past a game's end (per phase, ruleset and process). A game of a double pack meets
+# new sets of pieces in every game (Sheng Ji: some 0.08 MB a game), so a long simulation or a server
+# kept every one. Plays are compared by identity (one object per set) within a decision and between
+# the generic and generated paths, so a store starts again only as a game begins (``between_games``),
+# never while one is deciding.
+PLAYS_KEPT = 100_000
+# Every store, weakly (a ruleset let go takes its stores with it); a list of references, not a WeakSet:
+# this is read as every game begins, and a WeakSet's iteration costs as much as a short game's deal.
+_STORES: list[weakref.ref[FaceDownPlays]] = []
+
+
+def between_games() -> None:
+    """A game begins: every store of plays grown past ``PLAYS_KEPT`` starts again."""
+    gone = False
+    for ref in _STORES:
+        store = ref()
+        if store is None:
+            gone = True
+        elif len(store._made) > PLAYS_KEPT:
+            store._made.clear()
+            store._one = [None] * len(store._one)  # (its one-piece plays are in the store)
+    if gone:
+        _STORES[:] = [ref for ref in _STORES if ref() is not None]
+
+
 class FaceDownPlays:
     """Every distinct set of ``size`` pieces of a hand, face down; each play made once per ruleset.
 
     A game that allows discarding face down offers every such set at every decision; keeping the
     plays (and, through ``Play.move``, their moves) spares rebuilding them each time. There are at
-    most C(pieces, size) of them.
+    most C(pieces, size) of them; the store is bounded between games (``PLAYS_KEPT``).
 
     With ``face_up``, the same sets played face up forming no combination (a follow where none can be
     formed and nothing may go face down): such a play is rated nothing and never beats another.
     """
 
-    __slots__ = ("_face_up", "_made", "_one", "_pieces", "_runs")
+    __slots__ = ("__weakref__", "_face_up", "_made", "_one", "_pieces", "_runs")
 
     def __init__(self, pieces: PieceTable, face_up: bool = False) -> None:
         self._pieces = pieces
@@ -669,6 +695,17 @@ class FaceDownPlays:
         self._one: list[Play | None] = [None] * len(type_of)  # each piece's one-piece play, once made
         # whether a piece's type never comes before the type of a lower piece (then copies are together)
         self._runs = all(a <= b for a, b in itertools.pairwise(type_of))
+        _STORES.append(weakref.ref(self))
+
+    @property
+    def pieces(self) -> PieceTable:
+        """The ruleset's pieces (what a set's piece numbers are)."""
+        return self._pieces
+
+    @property
+    def face_up(self) -> bool:
+        """Whether the plays are made face up (free follows) rather than face down."""
+        return self._face_up
 
     def from_hand(self, hand: Sequence[int], size: int) -> list[Play]:
         return self.plays(self.sets(hand, size))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulecraft.engine.combos import between_games
 from rulecraft.engine.ruleset import Ruleset
 from rulecraft.engine.state import State, start, started
 
@@ -27,6 +28,7 @@ class Game:
         "in the fourth hand" of a rotation, or with the scores a hand's own rules read);
         ``hand_number`` makes that first hand the match's hand_number-th, before it begins, so its
         own rules (a deal whose size depends on ``hand_number``) read it."""
+        between_games()  # (stores of plays start again past their bound: engine/combos.py)
         if not chance and match_vars is None and hand_number is None:
             return started(self.ruleset, self.seed, self.max_hands)  # (the usual case: from a template)
         st = State(self.ruleset, self.seed)

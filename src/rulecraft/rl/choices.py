@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from rulecraft.engine.moves import Move
 from rulecraft.engine.phases.claims import ClaimMoves
+from rulecraft.engine.phases.trick_free import FreeSets
 from rulecraft.engine.phases.tricks import WithFaceDown
 from rulecraft.rl.encoding import DONE, Encoding, EncodingError
 
@@ -163,6 +164,8 @@ def _claim_options(enc: Encoding, legal: ClaimMoves, prefix: tuple[int, ...]) ->
 def _face_down_options(enc: Encoding, legal: WithFaceDown, prefix: tuple[int, ...]) -> Options:
     """``options`` of a follow that may go face down, its sets read from their shape (see the module
     docstring): the listed moves as a list, then the face-down tree, the same tokens, ends and moves."""
+    if isinstance(legal.sets, FreeSets):
+        return _free_options(enc, legal, legal.sets, prefix)
     head = options(enc, legal.head, prefix)
     sets = legal.sets
     k = len(sets[0])
@@ -200,6 +203,43 @@ def _face_down_options(enc: Encoding, legal: WithFaceDown, prefix: tuple[int, ..
                     return options(enc, list(legal), prefix)
                 ends[tok] = move
         after -= left[t]
+    return Options(sorted(ends.keys() | more), head.complete, ends, more)
+
+
+def _free_options(enc: Encoding, legal: WithFaceDown, sets: FreeSets, prefix: tuple[int, ...]) -> Options:
+    """``options`` of free follows (``trick_free.FreeSets``, face up: ``play`` tokens), read from their shape:
+    the pieces every set holds and any others, types in order. A prefix goes on with type t when a set
+    can still follow: t's pieces are not used up, every type each set holds that is not yet chosen
+    comes at or after t, and enough pieces are left from t on."""
+    head = options(enc, legal.head, prefix)
+    fixed, free = sets.type_counts()
+    avail = {t: fixed.get(t, 0) + free.get(t, 0) for t in fixed.keys() | free.keys()}
+    chosen: Counter[int] = Counter()
+    last = -1
+    for a in prefix:
+        verb, _value, t = enc.tokens[a]
+        if verb != "play" or t < last or chosen[t] >= avail.get(t, 0):
+            return head  # (not the beginning of a free follow: only the listed moves begin so)
+        chosen[t] += 1
+        last = t
+    need = sets.size - sum(chosen.values())  # pieces still to choose, the next one included
+    if need <= 0:
+        return head
+    ends = dict(head.ends or {})
+    more = set(head.more)
+    for t in sorted(u for u in avail if u >= last and chosen[u] < avail[u]):
+        chosen[t] += 1
+        owed = {f: n - chosen[f] for f, n in fixed.items() if n > chosen[f]}  # held by every set, not chosen
+        left = sum(avail[u] - chosen[u] for u in avail if u >= t)
+        if all(f >= t for f in owed) and sum(owed.values()) <= need - 1 <= left:
+            tok = enc.piece_token("play", t)
+            if need > 1:
+                more.add(tok)
+            elif tok not in ends:
+                found = sets.find_types(list(chosen.elements()))
+                if found is not None:  # (else the pieces are a combination's play: listed in the head)
+                    ends[tok] = legal[len(legal.head) + sets.index(found)]
+        chosen[t] -= 1
     return Options(sorted(ends.keys() | more), head.complete, ends, more)
 
 

@@ -15,6 +15,7 @@ job (``jobs``) with a progress page, bounded in time and in number, cancelled wh
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ MAX_UPLOAD_BYTES = 4 * 1024 * 1024 + 64 * 1024  # an uploaded log (4 MB) and its
 MAX_FORM_BYTES = 64 * 1024  # any other request's body
 MAX_COMPARE_GAMES = 400
 MAX_REPLAYS = 32
+MAX_REPLAY_MOVES = 120_000  # moves of all the replays kept: a replay's states take memory as its moves do
 COOKIE = "rulecraft_link"  # the browser a link is bound to (one per link: its path is the link's)
 COOKIE_DAYS = 30
 VERSION_HEADER = "X-Table-Version"  # the version a table fragment shows (a move answers it)
@@ -77,6 +79,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
     tables = Tables(log_dir, bots, catalog.load)
     jobs = Jobs(max_jobs)
     replays: dict[str, Any] = {}
+    replays_lock = threading.Lock()
     templates = Jinja2Templates(directory=str(HERE / "templates"))
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
@@ -178,7 +181,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
             assert secret is not None
             await run_in_threadpool(table.write_record)
             response = RedirectResponse(f"/seat/{token}", 303)
-            _bind(response, secret, f"/seat/{token}")
+            _bind(request, response, secret, f"/seat/{token}")
             return response
         return RedirectResponse(f"/host/{table.host_token}", 303)
 
@@ -276,7 +279,7 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
                                          "of the table for a new link")
             await run_in_threadpool(table.write_record)
             response = RedirectResponse(f"/{kind}/{token}", 303)
-            _bind(response, secret, f"/{kind}/{token}")
+            _bind(request, response, secret, f"/{kind}/{token}")
             return response
         return RedirectResponse(f"/{kind}/{token}", 303)
 
@@ -440,9 +443,13 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
 
         def work(job: Job) -> str:
             token, replay = load_replay(catalog, text, ref, progress=job.check)
-            replays[token] = replay
-            while len(replays) > MAX_REPLAYS:
-                del replays[next(iter(replays))]
+            with replays_lock:  # (two replay jobs may end at once)
+                replays[token] = replay
+                # The oldest go first, until both the number kept and their moves are within bounds (a 4 MB
+                # log holds about 60,000 moves, and its replay about 100 MB).
+                while len(replays) > 1 and (len(replays) > MAX_REPLAYS or sum(
+                        len(r.before) for r in replays.values()) > MAX_REPLAY_MOVES):
+                    del replays[next(iter(replays))]
             return f"/replay/{token}?seat={seat}&step=0"
 
         return submit(request, "replay", moves_in(text), work)
@@ -561,9 +568,11 @@ def make_app(rules_dirs: list[str | Path] | None = None, log_dir: Path | None = 
     return app
 
 
-def _bind(response: Response, secret: str, path: str) -> None:
-    """The cookie that binds a link to this browser: sent back only to the link's own addresses."""
-    response.set_cookie(COOKIE, secret, max_age=COOKIE_DAYS * 86400, path=path, httponly=True, samesite="lax")
+def _bind(request: Request, response: Response, secret: str, path: str) -> None:
+    """The cookie that binds a link to this browser: sent back only to the link's own addresses, and, at a table
+    served over HTTPS (behind a proxy), never in the clear."""
+    response.set_cookie(COOKIE, secret, max_age=COOKIE_DAYS * 86400, path=path, httponly=True, samesite="lax",
+                        secure=request.url.scheme == "https")
 
 
 def as_json(value: Any) -> str:

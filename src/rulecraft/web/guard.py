@@ -10,6 +10,8 @@
   passes the route's bound, so a 1 GB upload costs what the bound does, not 1 GB.
 - **What the browser may do with the answer**: a content security policy with no inline script and
   no framing, no sniffing of types, no referrer (a seat's link is in its address), nothing cached.
+  A failure of the server's own is answered here too (a plain 500 with those headers; its traceback
+  goes to the server's log), not by Starlette's last resort outside every middleware.
 """
 
 from __future__ import annotations
@@ -90,6 +92,10 @@ class Guard:
         except TooLargeError:
             if not started:
                 await _plain(secured, 413, f"refused: a request here sends at most {limit} bytes")
+        except Exception:  # a bug of the server's own: the answer is guarded, the traceback goes to the log
+            if not started:
+                await _plain(secured, 500, "the server failed")
+            raise
 
 
 def host_name(host: str) -> str:

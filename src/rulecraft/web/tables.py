@@ -21,7 +21,9 @@ it (its links and rules; both readable by the owner only) are written as it goes
 again finds them and takes each game up where it stopped when one of its links is next used. Tables in
 memory are bounded: a finished one leaves memory first, else an idle one, written down (in the log dir,
 or a private folder of the process's own) to be taken up again; a game in progress is never ended to
-make room: while every table has bots moving, a new one is refused instead.
+make room: while every table has bots moving, a new one is refused instead. Tables kept at all (in memory
+and set aside) are bounded too, so starting tables without end cannot fill the disk or the index: at
+the bound a finished one is forgotten to make room, else a new table is refused.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
 HOT, HOST, WATCH = -1, -2, -3  # what a token that is no seat's stands for
 NOT_OFFERED = frozenset({"scripted"})  # needs a script: nothing a start form can give
 MAX_TABLES = 64  # tables kept in memory at once
+MAX_KEPT = 4096  # tables kept at all, in memory and set aside (their logs and records on disk)
 MAX_MOVE_TEXT = 2000  # characters in a move sent by a browser
 MAX_SEED = 2**63 - 1  # a seed typed on the start form
 BOT_MOVES = 200_000  # bot moves in a row before the server gives up (a game that cannot end)
@@ -281,7 +284,8 @@ class Table:
                 "rules": {"undo": self.rules.undo, "hot_seat": self.rules.hot_seat,
                           "reveal_at_end": self.rules.reveal_at_end},
                 "host": self.host_token, "watch": self.watch_token, "hot": self.hot_token,
-                "seats": {str(s): t for s, t in self.seat_tokens.items()}, "claims": self.claims}
+                "seats": {str(s): t for s, t in self.seat_tokens.items()}, "claims": self.claims,
+                "over": self.session.st.is_over or self.problem is not None}
 
     def write_record(self) -> None:
         if self.record is not None:
@@ -380,16 +384,18 @@ class Tables:
     """Every table of this server, found by any of its tokens; in memory, or taken up again from its log."""
 
     def __init__(self, log_dir: Path | None = None, bots: Bots | None = None, load: Loader | None = None,
-                 max_tables: int = MAX_TABLES) -> None:
+                 max_tables: int = MAX_TABLES, max_kept: int = MAX_KEPT) -> None:
         self._by_token: dict[str, tuple[Table, int]] = {}
         self._tables: OrderedDict[str, Table] = OrderedDict()  # by key, least recently used first
         self._on_disk: dict[str, Path] = {}  # token -> record of a table not in memory
+        self._aside: OrderedDict[Path, bool] = OrderedDict()  # record of a table set aside -> whether it is over
         self._lock = threading.Lock()
         self._loading = threading.Lock()
         self.log_dir = log_dir
         self.bots = bots or Bots()
         self.load = load
         self.max_tables = max_tables
+        self.max_kept = max_kept
         self._spill_dir: Path | None = None
         if log_dir is not None:
             self._index(log_dir)
@@ -414,7 +420,7 @@ class Tables:
         table = Table(key, ref, dict(options or {}), preset, session, TableRules(rules.undo, hot, rules.reveal_at_end),
                       _token(), _token(), seat_tokens, _token() if hot else None, lang,
                       record=None if log is None else log.with_suffix(RECORD))
-        self._add(table)  # (first: a server with no room refuses the table before anything is written)
+        self._add(table, new=True)  # (first: a server with no room refuses the table before anything is written)
         session.save()
         table.write_record()
         self.bots.wake(table)
@@ -454,14 +460,18 @@ class Tables:
             return list(self._tables.values())
 
     def close(self, table: Table) -> None:
-        """The host ends the table: its links open nothing from now on (its log stays)."""
+        """The host ends the table: its links open nothing from now on (its log stays in ``--log-dir``; a copy in
+        this process's private folder goes, as nobody could read it there)."""
         with self._lock:
             self._tables.pop(table.key, None)
             for token in table.all_tokens():
                 self._by_token.pop(token, None)
                 self._on_disk.pop(token, None)
+            if table.record is not None:
+                self._aside.pop(table.record, None)
         if table.record is not None:
             table.record.unlink(missing_ok=True)
+            self._remove_spilled(table.record)
 
     def new_link(self, table: Table, seat: int) -> str:
         """The host makes a seat's link anew (its player lost it, or someone else opened it first)."""
@@ -476,8 +486,12 @@ class Tables:
         return token
 
     # ------------------------------------------------------------------ memory
-    def _add(self, table: Table) -> None:
+    def _add(self, table: Table, new: bool = False) -> None:
         with self._lock:
+            while new and len(self._tables) + len(self._aside) >= self.max_kept:
+                if not self._forget_finished():
+                    raise TableFullError(f"this server keeps {self.max_kept} games, every one still in progress, its "
+                                         "most: finish or close one first")
             while len(self._tables) >= self.max_tables:
                 if not self._set_aside():
                     raise TableFullError(f"this server holds {len(self._tables)} games whose bots are all moving, its "
@@ -501,7 +515,39 @@ class Tables:
             self._by_token.pop(token, None)
             if chosen.record is not None:
                 self._on_disk[token] = chosen.record
+        if chosen.record is not None:
+            over = chosen.session.st.is_over or chosen.problem is not None
+            self._aside[chosen.record] = over
+            if over:
+                chosen.write_record()  # (says so: a server started again may forget it first)
         return True
+
+    def _forget_finished(self) -> bool:
+        """Forget one finished table, to keep the tables kept within ``max_kept``: one in memory first, else the
+        one set aside longest ago (its files too, if they are in this process's private folder; a log in
+        ``--log-dir`` stays, to be replayed). False when every table kept is a game in progress."""
+        table = next((t for t in self._tables.values() if t.session.st.is_over or t.problem), None)
+        if table is not None:
+            del self._tables[table.key]
+            for token in table.all_tokens():
+                self._by_token.pop(token, None)
+            if table.record is not None:
+                self._remove_spilled(table.record)
+            return True
+        record = next((r for r, over in self._aside.items() if over), None)
+        if record is None:
+            return False
+        del self._aside[record]
+        for token in [t for t, r in self._on_disk.items() if r == record]:
+            del self._on_disk[token]
+        self._remove_spilled(record)
+        return True
+
+    def _remove_spilled(self, record: Path) -> None:
+        """Remove a table's record and log if they are in this process's private folder (``_spill``)."""
+        if self._spill_dir is not None and record.parent == self._spill_dir:
+            record.unlink(missing_ok=True)
+            _log_of(record).unlink(missing_ok=True)
 
     def _spill(self, table: Table) -> None:
         """Write a table kept in memory only (no ``--log-dir``) into a private folder of this process's own,
@@ -522,7 +568,7 @@ class Tables:
 
     # ------------------------------------------------------------------ taking tables up after a restart
     def _index(self, log_dir: Path) -> None:
-        for record in sorted(log_dir.glob(f"*{RECORD}")):
+        for record in sorted(log_dir.glob(f"*{RECORD}"), key=_written):  # (oldest first: forgotten first)
             try:
                 if record.is_symlink() or not record.is_file():
                     continue
@@ -533,13 +579,14 @@ class Tables:
             for token in tokens:
                 if isinstance(token, str):
                     self._on_disk[token] = record
+            self._aside[record] = data.get("over") is True
 
     def _take_up(self, record: Path, token: str) -> tuple[Table, int] | None:
         from rulecraft.runs.log import read_log
 
         try:
             data = json.loads(record.read_text(encoding="utf-8"))
-            log = record.with_name(record.name.removesuffix(RECORD) + ".jsonl")
+            log = _log_of(record)
             if self.load is None or log.is_symlink():
                 return None
             rs = self.load(str(data["ref"]), {str(k): str(v) for k, v in data.get("options", {}).items()},
@@ -554,7 +601,9 @@ class Tables:
                           data.get("hot"), data.get("lang"), dict(data.get("claims", {})), record)
         except (OSError, ValueError, KeyError, TypeError, RulecraftError):
             with self._lock:
-                self._on_disk.pop(token, None)
+                for t in [t for t, r in self._on_disk.items() if r == record]:
+                    del self._on_disk[t]
+                self._aside.pop(record, None)
             return None
         session.version = new_version()
         session.follow_links = False
@@ -563,8 +612,20 @@ class Tables:
         with self._lock:
             for t in table.all_tokens():
                 self._on_disk.pop(t, None)
+            self._aside.pop(record, None)
         self.bots.wake(table)
         return table, table.all_tokens()[token]
+
+
+def _log_of(record: Path) -> Path:
+    return record.with_name(record.name.removesuffix(RECORD) + ".jsonl")
+
+
+def _written(path: Path) -> tuple[float, str]:
+    try:
+        return path.lstat().st_mtime, path.name
+    except OSError:
+        return 0.0, path.name
 
 
 def _token() -> str:

@@ -212,7 +212,7 @@ class ClaimMoves(Sequence[Move]):
             self._before = before = _binomial_blocks(n_hand, self.kmin, top)
         else:
             copies = [len(g) for g in self._groups]
-            self._ways = _multiset_table(copies, top)
+            self._ways = multiset_table(copies, top)
             per_size = [self._ways[0][k] if k >= self.kmin else 0 for k in range(top + 1)]
             self._before = before = list(itertools.accumulate(per_size, initial=0))
         self._values = [(v, before[kmax + 1]) for v, kmax in self.vmax.items()]  # (value, how many moves)
@@ -335,7 +335,7 @@ def _binomial_blocks(m: int, kmin: int, top: int) -> list[int]:
     return list(itertools.accumulate(per_size, initial=0))
 
 
-def _multiset_table(copies: list[int], top: int) -> list[list[int]]:
+def multiset_table(copies: list[int], top: int) -> list[list[int]]:
     """ways[i][k]: how many k-piece multisets the types i.. can make (with the given copies of each)."""
     m = len(copies)
     ways = [[0] * (top + 1) for _ in range(m + 1)]

@@ -45,7 +45,7 @@ from rulecraft.engine.effects import Effect, compile_effects, run_effects
 from rulecraft.engine.moves import Move, MoveBook
 from rulecraft.engine.phases.base import Phase, describe_legal, pieces_held, seat_of
 from rulecraft.engine.phases.trick_composite import CompositeLead
-from rulecraft.engine.phases.trick_free import FreePlays
+from rulecraft.engine.phases.trick_free import FreeFollowing, FreePlays, FreeSets
 from rulecraft.engine.readings import offered, overlapping, reading_name
 from rulecraft.errors import IllegalMoveError
 from rulecraft.rules.located import pos_of
@@ -152,14 +152,17 @@ class WithFaceDown(Sequence[Move]):
     set of pieces, the set's play and move made only when that move is read.
 
     A follow that may go face down offers every set of as many pieces as were led (dozens), and a
-    random playout reads one of them; the order, and so every seeded game, is the list's.
+    random playout reads one of them; the order, and so every seeded game, is the list's. Free follows
+    (``trick_free.FreeSets``, hundreds of thousands) are offered the same way, face up (``down`` makes
+    them face up: their moves are ``play``).
     """
 
-    __slots__ = ("book", "down", "head", "head_plays", "sets")
+    __slots__ = ("book", "down", "head", "head_plays", "sets", "verb")
 
-    def __init__(self, head: list[Move], head_plays: list[Play | None], sets: list[tuple[int, ...]],
+    def __init__(self, head: list[Move], head_plays: list[Play | None], sets: Sequence[tuple[int, ...]],
                  down: FaceDownPlays, book: MoveBook) -> None:
         self.head, self.head_plays, self.sets, self.down, self.book = head, head_plays, sets, down, book
+        self.verb = "play" if down.face_up else "down"
 
     def __len__(self) -> int:
         return len(self.head) + len(self.sets)
@@ -177,7 +180,7 @@ class WithFaceDown(Sequence[Move]):
             return self.head[i]  # 'stop'
         move = play.move
         if move is None:
-            move = play.move = self.book.get("down", play.pieces)
+            move = play.move = self.book.get(self.verb, play.pieces)
         return move
 
     def play_at(self, i: int) -> Play | None:
@@ -196,14 +199,14 @@ class WithFaceDown(Sequence[Move]):
 
     def index(self, move: Any, start: int = 0, stop: int | None = None) -> int:
         if isinstance(move, Move):
-            if move.verb == "down":
+            if move.verb == self.verb:
                 try:
                     i = len(self.head) + self.sets.index(move.pieces)
                 except ValueError:
                     i = -1
                 if i >= 0 and self[i] == move:
                     return i
-            elif move in self.head:
+            if move in self.head:  # (a face-up set's verb is also the other plays')
                 return self.head.index(move)
         raise ValueError(f"{move!r} is not legal here")
 
@@ -213,6 +216,32 @@ class WithFaceDown(Sequence[Move]):
         except ValueError:
             return False
         return True
+
+    def find(self, verb: str, value: str, type_ids: list[str]) -> Move | None:
+        """The legal move written this way (pieces by type id, in any order), or None: what reading every
+        move would find, a set looked up by its piece types (``parse_move``)."""
+        pieces = self.down.pieces
+        want = sorted(type_ids)
+        for m in self.head:
+            if m.verb == verb and m.value == value and sorted(pieces.type_id(p) for p in m.pieces) == want:
+                return m
+        if verb != self.verb or value or any(t not in pieces.by_type_id for t in type_ids):
+            return None
+        types = sorted(pieces.by_type_id[t] for t in type_ids)
+        type_of = pieces.type_of
+        if isinstance(self.sets, FreeSets):
+            found = self.sets.find_types(types)
+        else:  # (face-down sets: dozens, listed)
+            found = next((s for s in self.sets if sorted(type_of[p] for p in s) == types), None)
+        return None if found is None else self[len(self.head) + self.sets.index(found)]
+
+    def lowest(self, key: Callable[[int], Any]) -> Move | None:
+        """Of free follows (``FreeSets``), the move whose freely chosen pieces are the lowest by ``key``
+        (an agent's weakest or strongest without reading every set); None for face-down sets."""
+        if not isinstance(self.sets, FreeSets):
+            return None
+        found = self.sets.lowest(key)
+        return None if found is None else self[len(self.head) + self.sets.index(found)]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, str):
@@ -649,10 +678,11 @@ class Tricks(Phase):
         return allowed, removed, cands
 
     def _follow_options(
-        self, st: Board, seat: int
-    ) -> tuple[list[Play], Downs, dict[Play, Restriction], frozenset[str], list[Play]]:
+        self, st: Board, seat: int, lazily: bool = True
+    ) -> tuple[list[Play] | FreeFollowing, Downs, dict[Play, Restriction], frozenset[str], list[Play]]:
         """(face-up plays, face-down plays, removed-by-restriction, ids of restrictions that barred a win,
-        every play of the lead's size)."""
+        every play of the lead's size). The face-up plays are a ``FreeFollowing`` when the free plays are
+        a ``FreeSets`` (trick_free): only the first of them is among those the restrictions judged."""
         d: TrickData = st.pdata
         hand = st.zones[st.rs.hand_base + seat]
         k = d.plays[0].size
@@ -664,8 +694,17 @@ class Tricks(Phase):
             cands = single_plays(combos[0], hand, st.rs.pieces)
         else:
             cands = enumerate_all(combos, hand, st.rs.pieces, k, st.ctx)
+        lazy: FreeSets | None = None
+        first: Play | None = None
         if self.free:
-            cands = cands + self._free_plays(st, hand, k, cands)
+            free = self._free_plays(st, hand, k, cands, lazily)
+            if isinstance(free, FreeSets):
+                # Plays that differ only in pieces chosen freely: the first stands for all of them.
+                if free:
+                    lazy, first = free, self._free_made(st).play(free[0])
+                    cands = [*cands, first]
+            else:
+                cands = cands + free
         pool = self._beating(st, d, cands) if self.face_up == "beating" else cands
         if self.follow_rules:
             allowed, removed = apply_restrictions(st, self.follow_rules, pool)
@@ -673,10 +712,16 @@ class Tricks(Phase):
             allowed, removed = pool, {}
         if removed and self.observer is not None:
             self.observer({r.id for r in removed.values()})
+        if first is not None and first in removed:  # refused: each judged on its own after all
+            return self._follow_options(st, seat, lazily=False)
         # A restriction "barred" the round when it refused a play that would have beaten the best.
         barred = frozenset(r.id for r, p in ((removed[p], p) for p in pool if p in removed)
                            if self.face_up == "beating" or self._beats(d, *self._rate(st, p))
                            ) if self.track_barred and removed else frozenset()
+        up: list[Play] | FreeFollowing = allowed
+        if lazy is not None and allowed and allowed[-1] is first:  # (free plays are never able to beat)
+            allowed = allowed[:-1]
+            up = FreeFollowing(allowed, lazy, self._free_made(st))
         if self.face_down == "always":
             down = self._downs(st, hand, k)
         elif self.face_down == "when_cannot_beat":
@@ -685,13 +730,13 @@ class Tricks(Phase):
             down = NO_DOWNS if can_beat else self._downs(st, hand, k)
         else:
             down = NO_DOWNS
-        if not allowed and not (down[0] or down[1]):
+        if not up and not (down[0] or down[1]):
             if self.face_down == "never":  # nothing may go face down: face up, forming no combination
-                allowed, refused = self._free_follows(st, hand, k)
+                up, refused = self._free_follows(st, hand, k)
                 removed = {**removed, **refused}
             else:
                 down = self._downs(st, hand, k)  # nothing else is possible: discard
-        return allowed, down, removed, barred, cands
+        return up, down, removed, barred, cands
 
     def _free_follows(self, st: Board, hand: list[int], k: int
                       ) -> tuple[list[Play], dict[Play, Restriction]]:
@@ -700,7 +745,7 @@ class Tricks(Phase):
         the ones the follow restrictions refused. The restrictions narrow them as they narrow combinations
         (``if_able``: following suit when it can); should they refuse every one (a restriction that is not
         ``if_able``), every one is offered."""
-        plays = self._free_plays(st, hand, k, [])
+        plays = cast(list[Play], self._free_plays(st, hand, k, []))
         if not self.follow_rules:
             return plays, {}
         allowed, removed = apply_restrictions(st, self.follow_rules, plays)
@@ -708,8 +753,10 @@ class Tricks(Phase):
             self.observer({r.id for r in removed.values()})
         return (allowed, removed) if allowed else (plays, {})
 
-    def _free_plays(self, st: Board, hand: list[int], k: int, cands: list[Play]) -> list[Play]:
-        """The free follows of ``k`` pieces (``trick_free``): none with the pieces of a combination's play."""
+    def _free_plays(self, st: Board, hand: list[int], k: int, cands: list[Play],
+                    lazily: bool = False) -> list[Play] | FreeSets:
+        """The free follows of ``k`` pieces (``trick_free``): none with the pieces of a combination's play.
+        ``lazily``: as a ``FreeSets`` where the seat holds fewer preferred pieces than ``k``."""
         free = self._free
         if free is None:
             free = self._free = FreePlays(st.rs.pieces)
@@ -725,9 +772,17 @@ class Tricks(Phase):
             ctx.piece = p
             return bool(prefer(ctx))
         try:
-            return free.plays(hand, k, preferred, taken)
+            sets = free.chosen_freely(hand, k, preferred, taken) if lazily else None
+            return sets if sets is not None else free.plays(hand, k, preferred, taken)
         finally:
             ctx.piece = saved
+
+    def _free_made(self, st: Board) -> FaceDownPlays:
+        """The store the free plays are made in (one per phase and ruleset)."""
+        free = self._free
+        if free is None:
+            free = self._free = FreePlays(st.rs.pieces)
+        return free.made
 
     def _downs(self, st: Board, hand: list[int], k: int) -> Downs:
         """The face-down plays of ``k`` pieces from ``hand``: made when they are few, else as sets."""
@@ -769,7 +824,12 @@ class Tricks(Phase):
             down = NO_DOWNS if up else self._downs(st, st.zones[st.rs.hand_base + seat], 1)
             barred: frozenset[str] = frozenset()
         else:
-            up, down, _removed, barred, every = self._follow_options(st, seat)
+            allowed, down, _removed, barred, every = self._follow_options(st, seat)
+            if isinstance(allowed, FreeFollowing):  # the free plays offered unlisted, after the others
+                moves, up = self._offered(st, every, allowed.head)
+                lazy = WithFaceDown(moves, list(up), allowed.sets, allowed.made, st.rs.moves)
+                return (FreeOptions if not up else Options)(cast(list[Move], lazy), up, barred)
+            up = allowed
         moves, up = self._offered(st, every, up)
         found: list[Play | None] = list(up)
         if stop is not None:
@@ -974,8 +1034,9 @@ class Tricks(Phase):
         if len(chosen) != k:
             return f"you must play {k} piece{'s' if k != 1 else ''}, as many as were led"
         up, down, removed, _, _every = self._follow_options(st, seat)
+        listed = up.head if isinstance(up, FreeFollowing) else up  # (free plays never beat)
         if verb == "down" and not (down[0] or down[1]):
-            beat = [p for p in up if self._beats(d, *self._rate(st, p))]
+            beat = [p for p in listed if self._beats(d, *self._rate(st, p))]
             if self.face_down == "when_cannot_beat" and beat:
                 names = " ".join(pieces.type_id(x) for x in beat[0].pieces)
                 return f"{self.must_beat_message}: you hold {names}"
@@ -983,7 +1044,8 @@ class Tricks(Phase):
         for refused, r in removed.items():
             if same(refused) and value in ("", refused.combo):
                 return r.message
-        if not any(same(p) for p in up):
+        if not any(same(p) for p in listed) and not (
+                isinstance(up, FreeFollowing) and up.sets.find_types(key) is not None):
             best = d.plays[d.best] if d.best >= 0 else None
             best_txt = " ".join(pieces.type_id(x) for x in best.pieces) if best else "nothing"
             if self.face_up == "beating":
