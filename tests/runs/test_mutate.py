@@ -296,8 +296,8 @@ def test_a_listed_equivalent_that_random_games_tell_apart_is_reported(tiny_copy:
     assert {e["change"] for e in out["equivalents"]} == {"effect 'sweep' left out", "'0' -> '1'"}
     text = CliRunner().invoke(cli, ["test", "--mutate", "tiny/scenarios"]).output
     assert "the mutant tiny/rules.yaml:" in text and "effect 'sweep' left out is listed as equivalent, but game" in text
-    # Without the games (--equivalent-games 0) the listing is taken at its word.
-    assert CliRunner().invoke(cli, ["test", "--mutate", "tiny/scenarios", "--equivalent-games", "0"]).exit_code == 0
+    # Without the games (--equivalent-moves 0) the listing is taken at its word.
+    assert CliRunner().invoke(cli, ["test", "--mutate", "tiny/scenarios", "--equivalent-moves", "0"]).exit_code == 0
 
 
 def test_json_gives_the_figures_of_each_operator(report: MutationReport) -> None:

@@ -109,12 +109,13 @@ def _new_log_dir(log_dir: str) -> None:
                    "suite's own time, at least 30; 0: no limit).")
 @click.option("--fail-under", type=FiniteFloatRange(min=0, max=100), default=None,
               help="--mutate: exit 1 when the kill rate (percent) is below this.")
-@click.option("--equivalent-games", type=click.IntRange(min=0), default=10, show_default=True,
-              help="--mutate: seeded random games each mutant listed as equivalent is played in, with and without "
-                   "it; a listing whose games differ is reported (0: none).")
+@click.option("--equivalent-moves", type=click.IntRange(min=0), default=20_000, show_default=True,
+              help="--mutate: moves of seeded random games each mutant listed as equivalent is checked in, the "
+                   "games played in step with and without it; a listing whose games offer other moves or end "
+                   "otherwise is reported (0: none).")
 def test_cmd(paths: tuple[str, ...], quiet: bool, mutate: bool, coverage: bool, fmt: str, workers: int,
              max_mutants: int | None, seed: int, timeout: float | None, fail_under: float | None,
-             equivalent_games: int) -> None:
+             equivalent_moves: int) -> None:
     """Run rule scenarios (YAML files, or directories of them) and report like pytest.
 
     With --mutate, measure what the scenarios pin down instead; with --coverage, which rules they exercise.
@@ -132,7 +133,7 @@ def test_cmd(paths: tuple[str, ...], quiet: bool, mutate: bool, coverage: bool, 
 
         if mutate:
             run_mutate(paths, fmt=fmt, quiet=quiet, workers=workers, max_mutants=max_mutants, seed=seed,
-                       timeout=timeout, fail_under=fail_under, games=equivalent_games)
+                       timeout=timeout, fail_under=fail_under, moves=equivalent_moves)
         else:
             run_coverage(paths, fmt=fmt)
         return

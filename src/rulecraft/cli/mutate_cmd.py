@@ -7,18 +7,18 @@ import sys
 
 import click
 
-from rulecraft.runs.mutate import EQUIVALENT_GAMES, NOT_REACHED, SURVIVED, MutationReport
+from rulecraft.runs.mutate import EQUIVALENT_MOVES, NOT_REACHED, SURVIVED, MutationReport
 
 
 def run_mutate(paths: tuple[str, ...], *, fmt: str, quiet: bool, workers: int, max_mutants: int | None, seed: int,
-               timeout: float | None, fail_under: float | None, games: int = EQUIVALENT_GAMES) -> None:
+               timeout: float | None, fail_under: float | None, moves: int = EQUIVALENT_MOVES) -> None:
     """Mutate the rule files the scenarios play and report the survivors; exit 1 on a problem."""
     from rulecraft.cli.progress import progress_bar
     from rulecraft.runs.mutate import plan_mutations
 
     plan = plan_mutations(list(paths), max_mutants=max_mutants, seed=seed)
     with progress_bar(len(plan.tried), "mutants") as update:
-        report = plan.run(workers=workers, timeout=timeout, progress=update, games=games)
+        report = plan.run(workers=workers, timeout=timeout, progress=update, moves=moves)
     if fmt == "json":
         click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
     else:

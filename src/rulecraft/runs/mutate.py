@@ -9,8 +9,9 @@ rules composed, checked and built once, and its scenarios are played against the
   survivor that changes no group's rules (it is in an option choice no scenario takes) says so;
 - **invalid**: the mutated rules do not load (schema or semantic check) — not counted as killed;
 - **equivalent**: a survivor listed, with a reason, in a scenario folder's ``mutants.yaml``; the
-  listing is checked by seeded random games with and without the mutant (``equivcheck``), and one
-  whose games differ is reported, as a listed mutant that a scenario kills is.
+  listing is checked by seeded random games played in step with and without the mutant
+  (``equivcheck``: every move offered compared, within a budget of moves), and one whose games differ
+  is reported, as a listed mutant that a scenario kills is.
 
 The mutants and the order they are tried in depend only on the files, so every run (with any
 number of worker processes) gives the same figures. Only scenarios that pass with the rules as
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 
 KILLED, SURVIVED, INVALID, EQUIVALENT = "killed", "survived", "invalid", "equivalent"
 NOT_REACHED = "no scenario plays rules that include it"
-EQUIVALENT_GAMES = 10  # seeded random games each listed equivalent is checked with
+EQUIVALENT_MOVES = 20_000  # moves of seeded random games each listed equivalent is checked in
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,16 +129,16 @@ class MutantRunner:
     """Decides one mutant's fate; one per process (workers build their own from the same files)."""
 
     def __init__(self, suite: Suite, mutants: Sequence[Mutant], baseline: Baseline, timeout: float,
-                 listed: frozenset[int] = frozenset(), games: int = 0) -> None:
+                 listed: frozenset[int] = frozenset(), moves: int = 0) -> None:
         self.suite = suite
         self.mutants = mutants
         self.hashes = baseline.hashes
         self.passing = set(baseline.passing)
         self.timeout = timeout
-        self.listed = listed  # the mutants listed as equivalent: checked by ``games`` random games each
-        self.games = games
+        self.listed = listed  # the mutants listed as equivalent: checked in ``moves`` moves of random games each
+        self.moves = moves
         self._written: dict[int, Ruleset] = {}  # each group's rules as written, built when first needed
-        self._kept: dict[tuple[int, int], Any] = {}  # random games' outcomes as written (equivcheck)
+        self._kept: dict[tuple[int, int], Any] = {}  # random games as written (equivcheck)
 
     def evaluate(self, m: Mutant) -> Outcome:
         reached: list[tuple[int, Ruleset]] = []
@@ -146,7 +147,7 @@ class MutantRunner:
                 out = self._evaluate(m, reached)
         except _TimedOut:
             return Outcome(m.index, KILLED, f"ran past the time limit of {self.timeout:g} s", "timeout")
-        if out.status == SURVIVED and m.index in self.listed and self.games > 0 and reached:
+        if out.status == SURVIVED and m.index in self.listed and self.moves > 0 and reached:
             out = replace(out, changed=self._changes_games(reached))
         return out
 
@@ -159,7 +160,7 @@ class MutantRunner:
             if gi not in self._written:
                 self._written[gi] = build_composed(compose_group(self.suite, self.suite.groups[gi]), schema=False)
             written.append(self._written[gi])
-        return first_difference(written, [rs for _gi, rs in reached], self.games, self._kept)
+        return first_difference(written, [rs for _gi, rs in reached], self.moves, self._kept)
 
     def _evaluate(self, m: Mutant, reached_groups: list[tuple[int, Ruleset]]) -> Outcome:
         doc = self.suite.docs[m.file]
@@ -344,16 +345,17 @@ class MutationPlan:
         return frozenset(m.index for m in self.mutants if any(e.matches(m) for e in self.equivalents))
 
     def run(self, *, workers: int = 1, timeout: float | None = None,
-            progress: Callable[[int], None] | None = None, games: int = EQUIVALENT_GAMES) -> MutationReport:
+            progress: Callable[[int], None] | None = None, moves: int = EQUIVALENT_MOVES) -> MutationReport:
         """Decide every tried mutant's fate; ``progress(1)`` after each. The figures do not depend on ``workers``.
 
-        ``games``: seeded random games each listed equivalent is played in, with and without it (0: none)."""
+        ``moves``: moves of seeded random games each listed equivalent is checked in, played in step with
+        and without it (0: none)."""
         start = time.perf_counter()
         limit = timeout if timeout is not None else max(30.0, 10 * self.baseline.seconds)
         if workers > 1 and len(self.tried) > 1:
-            outcomes = _run_processes(self, limit, workers, progress, games)
+            outcomes = _run_processes(self, limit, workers, progress, moves)
         else:
-            runner = MutantRunner(self.suite, self.mutants, self.baseline, limit, self.listed(), games)
+            runner = MutantRunner(self.suite, self.mutants, self.baseline, limit, self.listed(), moves)
             outcomes = {}
             for m in self.tried:
                 outcomes[m.index] = runner.evaluate(m)
@@ -377,10 +379,10 @@ def plan_mutations(paths: Sequence[str | Path], *, max_mutants: int | None = Non
 
 
 def mutation_test(paths: Sequence[str | Path], *, workers: int = 1, max_mutants: int | None = None, seed: int = 1,
-                  timeout: float | None = None, games: int = EQUIVALENT_GAMES) -> MutationReport:
+                  timeout: float | None = None, moves: int = EQUIVALENT_MOVES) -> MutationReport:
     """Mutation-test the rule files the scenarios under ``paths`` play."""
     return plan_mutations(paths, max_mutants=max_mutants, seed=seed).run(workers=workers, timeout=timeout,
-                                                                         games=games)
+                                                                         moves=moves)
 
 
 # --------------------------------------------------------------------------- worker processes
@@ -388,11 +390,11 @@ _RUNNER: MutantRunner | None = None
 
 
 def _init_worker(paths: Sequence[str], baseline: Baseline, timeout: float, mutants: list[Mutant],
-                 listed: frozenset[int], games: int) -> None:
+                 listed: frozenset[int], moves: int) -> None:
     """Each worker reads the same files and is given the mutants (listing them needs every group built)."""
     global _RUNNER
     suite = load_suite(paths)
-    _RUNNER = MutantRunner(suite, mutants, baseline, timeout, listed, games)
+    _RUNNER = MutantRunner(suite, mutants, baseline, timeout, listed, moves)
 
 
 def _evaluate_in_worker(index: int, describe: str) -> Outcome:
@@ -404,12 +406,12 @@ def _evaluate_in_worker(index: int, describe: str) -> Outcome:
 
 
 def _run_processes(plan: MutationPlan, timeout: float, workers: int,
-                   progress: Callable[[int], None] | None, games: int) -> dict[int, Outcome]:
+                   progress: Callable[[int], None] | None, moves: int) -> dict[int, Outcome]:
     from concurrent.futures import as_completed
 
     from rulecraft.runs.pool import local_workers, worker_pool
 
-    args = (plan.paths, plan.baseline, timeout, plan.mutants, plan.listed(), games)
+    args = (plan.paths, plan.baseline, timeout, plan.mutants, plan.listed(), moves)
     outcomes: dict[int, Outcome] = {}
     with worker_pool(local_workers(workers, len(plan.tried)), _init_worker, args) as pool:
         futures = [pool.submit(_evaluate_in_worker, m.index, m.describe()) for m in plan.tried]
