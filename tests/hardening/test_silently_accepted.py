@@ -44,6 +44,9 @@ def first_dice(lines: list[str]) -> None:
     (header(max_hands=-1),
      "game.jsonl:1:1: error: max_hands is the most hands the match may last (a whole number, at least 1), not -1"),
     (header(agents=["random"]), "game.jsonl:1:1: error: the log names 1 agent for 4 seats"),
+    (header(hands_keyed="yes"),
+     "game.jsonl:1:1: error: hands_keyed says whether each hand drew from a generator of its own (true or false), "
+     "not \"yes\""),
     (first_dice,
      "game.jsonl:3:1: error: this chance outcome does not fit the ruleset: the dice given, [9, 9], cannot be a roll "
      "of 2 dice of 6 sides"),
@@ -52,7 +55,7 @@ def first_dice(lines: list[str]) -> None:
      "lead to)"),
     (lambda lines: lines.insert(1, '{"type": "chance", "kind": ["dice"]}'),
      "game.jsonl:2:1: error: a chance event is a 'shuffle' or 'dice', not [\"dice\"]"),
-], ids=["unknown-event", "second-header", "max-hands", "one-agent", "dice-9-9", "never-drawn", "kind-not-text"])
+], ids=["unknown-event", "second-header", "max-hands", "one-agent", "hands-keyed", "dice-9-9", "never-drawn", "kind-not-text"])
 def test_replay_and_resume_refuse_at_the_line(cli: Cli, edit: Callable[[list[str]], None], message: str) -> None:
     lines = tien_gow_log()
     edit(lines)

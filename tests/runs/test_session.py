@@ -10,7 +10,7 @@ from support import ruleset
 from rulecraft.errors import IllegalMoveError, UsageError
 from rulecraft.load import load_ruleset
 from rulecraft.runs.log import read_log
-from rulecraft.runs.session import MoveFailedError, Session, StaleMoveError, table_seed
+from rulecraft.runs.session import MoveFailedError, Session, StaleMoveError, keyed_hands, table_seed
 
 BROKEN = ("extends: rook\nname: rook-broken-house\nhand:\n  phases:\n    - id: play\n      on_round:\n"
           "        - id: house-bonus\n          when: 'true'\n          set: {bid: 'bid // (bid - bid)'}\n")
@@ -27,6 +27,29 @@ def test_a_tables_chance_is_secret_with_several_people_and_kept_when_typed_by_on
     drawn = {table_seed(None, 1) for _ in range(5)}
     assert len(mixed) == len(drawn) == 5 and 7 not in mixed
     assert all(2**128 <= s < 2**256 for s in mixed | drawn)
+
+
+def test_a_secret_seed_keys_every_hand_and_its_log_says_so_so_replay_and_resume_stay_exact(tmp_path: Path) -> None:
+    assert keyed_hands(None, 1) and keyed_hands(7, 2) and keyed_hands(None, 3)
+    assert not keyed_hands(7, 1)  # a seed one person chose: the game it has always named
+    log = tmp_path / "g.jsonl"
+    seed = table_seed(None, 2)
+    s = Session.new(ruleset("hearts"), seed, ["human", "default", "human", "default"], log, hands_keyed=True)
+    while s.st.hand_no < 3 and not s.st.is_over:  # two whole hands, each dealt by its own generator
+        s.move(*(s.choose_for_bot() if s.bot_to_act is not None else (s.st.to_act, s.st.legal_moves()[0])))
+    s.save()
+    header, _ = read_log(log)
+    assert header["hands_keyed"] is True
+    again = Session.resume(log, ruleset("hearts"), None, log)
+    assert again.st.hands_keyed and list(again.st.history) == list(s.st.history)
+    unkeyed = Session.new(ruleset("hearts"), seed, ["human", "default", "human", "default"], None)
+    assert unkeyed.st.hands_keyed is False and "hands_keyed" not in read_log_header(unkeyed, tmp_path)
+
+
+def read_log_header(s: Session, tmp_path: Path) -> dict[str, object]:
+    s.log_path = tmp_path / "other.jsonl"
+    s.save()
+    return read_log(s.log_path)[0]
 
 
 def test_a_move_that_fails_at_run_time_leaves_the_game_and_its_log_as_they_were(tmp_path: Path) -> None:

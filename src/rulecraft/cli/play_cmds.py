@@ -42,7 +42,7 @@ from rulecraft.cli.table import (
 )
 from rulecraft.engine.views import redact_event, visible_variables
 from rulecraft.errors import IllegalMoveError, RulecraftError, UsageError
-from rulecraft.runs.session import table_seed
+from rulecraft.runs.session import keyed_hands, table_seed
 from rulecraft.wording import merge_hidden, round_word
 
 if TYPE_CHECKING:
@@ -346,7 +346,8 @@ def play(ruleset: str | None, options: tuple[str, ...], preset: str | None, seat
         alone = seed is not None and agents.count(HUMAN) <= 1  # the seed typed is the game's (table_seed)
         label = str(seed) if alone else secrets.token_hex(4)  # a secret seed is named nowhere but in the log
         target = new_save(log_file) if log_file is not None else default_save(rs.name, label)
-        session = Session.new(rs, table_seed(seed, agents.count(HUMAN)), agents, target, max_hands)
+        session = Session.new(rs, table_seed(seed, agents.count(HUMAN)), agents, target, max_hands,
+                              hands_keyed=keyed_hands(seed, agents.count(HUMAN)))
         session.language = shown_in
         chance = (f"seed {seed}" if alone else "a secret seed" if seed is None
                   else f"seed {seed} mixed with secret bits (several people)")

@@ -47,6 +47,7 @@ class Board:
         "hand_limit",
         "hand_no",
         "hand_results",
+        "hands_keyed",
         "history",
         "is_over",
         "known",
@@ -96,6 +97,9 @@ class Board:
         self.active: tuple[int, ...] = tuple(range(rs.seats.count))  # seats playing this hand
         self.seat_order: list[int] = list(range(rs.seats.count))
         self.hand_no = 0
+        # True: each hand draws from a generator of its own, made from the seed and the hand's number
+        # (``engine.state.hand_generator``): what a seat sees of one hand's chance tells nothing of the next.
+        self.hands_keyed = False
         self.hand_limit = 0  # a safety bound on the match (State sets it); a game may ask for less
         self.pidx = 0
         self.pdata: Any = None
@@ -136,6 +140,7 @@ class Board:
         c.active = self.active
         c.seat_order = list(self.seat_order)
         c.hand_no = self.hand_no
+        c.hands_keyed = self.hands_keyed
         c.hand_limit = self.hand_limit
         c.pidx = self.pidx
         c.pdata = self.pdata.copy() if self.pdata is not None else None

@@ -17,10 +17,12 @@ class Game:
     early (the result says it was truncated), for studies of single hands and for quick tests.
     """
 
-    def __init__(self, ruleset: Ruleset, seed: int = 0, max_hands: int | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, seed: int = 0, max_hands: int | None = None,
+                 hands_keyed: bool = False) -> None:
         self.ruleset = ruleset
         self.seed = seed
         self.max_hands = max_hands
+        self.hands_keyed = hands_keyed  # each hand's chance from a generator of its own (a table's secret deals)
 
     def new_state(self, chance: list[dict[str, Any]] | None = None,
                   match_vars: dict[str, Any] | None = None, hand_number: int | None = None) -> State:
@@ -30,8 +32,9 @@ class Game:
         own rules (a deal whose size depends on ``hand_number``) read it."""
         between_games()  # (stores of plays start again past their bound: engine/combos.py)
         if not chance and match_vars is None and hand_number is None:
-            return started(self.ruleset, self.seed, self.max_hands)  # (the usual case: from a template)
+            return started(self.ruleset, self.seed, self.max_hands, self.hands_keyed)  # (the usual case)
         st = State(self.ruleset, self.seed)
+        st.hands_keyed = self.hands_keyed
         if self.max_hands is not None:
             st.hand_limit = min(st.hand_limit, self.max_hands)
         st.chance_feed = list(chance) if chance else None

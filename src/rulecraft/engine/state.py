@@ -114,7 +114,18 @@ def _prepare(st: State, match_vars: dict[str, Any] | None) -> None:
     _begin_hand(st)
 
 
-def started(rs: Ruleset, seed: int, max_hands: int | None = None) -> State:
+def hand_generator(seed: int, hand_no: int) -> random.Random:
+    """The generator of hand ``hand_no`` of a game whose hands are keyed (``Board.hands_keyed``).
+
+    One Mersenne Twister drawing every hand of a match can be worked out from enough of what it drew
+    (about 20,000 bits: some ninety shuffles seen whole, as the end of a trick game shows them), and then
+    tells every deal to come. Each keyed hand's generator is seeded by a text, which Python hashes with
+    SHA-512: working one out tells nothing of the seed, nor of any other hand. The same seed still gives
+    the same game."""
+    return random.Random(f"rulecraft hand {seed} {hand_no}")
+
+
+def started(rs: Ruleset, seed: int, max_hands: int | None = None, hands_keyed: bool = False) -> State:
     """A new game of ``rs`` under ``seed``, its first hand run to the first decision: ``start`` of a
     ``State(rs, seed)`` (its hand limit lowered to ``max_hands``), with no match variables given.
 
@@ -130,7 +141,8 @@ def started(rs: Ruleset, seed: int, max_hands: int | None = None) -> State:
         _prepare(template, None)
     st = template.clone()
     st.seed = seed
-    st.rng = random.Random(seed)
+    st.hands_keyed = hands_keyed
+    st.rng = hand_generator(seed, st.hand_no) if hands_keyed else random.Random(seed)
     if max_hands is not None:
         st.hand_limit = min(st.hand_limit, max_hands)
     advance(st)
@@ -171,6 +183,8 @@ def _begin_hand(st: State) -> None:
     rs = st.rs
     fresh = _fresh(rs)
     st.hand_no += 1
+    if st.hands_keyed:
+        st.rng = hand_generator(st.seed, st.hand_no)
     vars_ = st.vars
     for i, value, entries in fresh.hand_vars:  # (as _initial makes them)
         vars_[i] = value if entries is None else [value] * entries

@@ -42,6 +42,8 @@ def log_lines(st: State, agents: list[str] | None = None, viewer: int | None = N
         "agents": agents or [],
         "max_hands": st.hand_limit,
     }
+    if st.hands_keyed:  # (written only when true: a log of any other game reads as it always has)
+        header["hands_keyed"] = True
     if viewer is not None:
         header["seat_view"] = viewer
     if language is not None:
@@ -181,6 +183,9 @@ def _check_header(header: dict[str, Any], at: str) -> None:
     agents = header.get("agents", [])
     if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
         raise LogError(f"{at}the header's agents are a list of agent names, one per seat")
+    if not isinstance(header.get("hands_keyed", False), bool):
+        raise LogError(f"{at}hands_keyed says whether each hand drew from a generator of its own (true or false), "
+                       f"not {clip(json.dumps(header['hands_keyed']))}")
     limit = header.get("max_hands")
     if limit is not None and not (_is_int(limit) and limit >= 1):
         raise LogError(f"{at}max_hands is the most hands the match may last (a whole number, at least 1), not "
@@ -271,7 +276,8 @@ def replay_events(header: dict[str, Any], events: list[tuple[int, dict[str, Any]
     chance = [e for _, e in events if e["type"] == "chance"]
     lines = {id(e): lineno for lineno, e in events}
     try:
-        st = Game(rs, int(header["seed"]), header.get("max_hands")).new_state(chance=chance)
+        st = Game(rs, int(header["seed"]), header.get("max_hands"), header.get("hands_keyed") is True
+                  ).new_state(chance=chance)
         moves = sum(1 for _, e in events if e["type"] == "move")
         states = StatesBefore(moves if upto is None else min(moves, upto))
         n = 0

@@ -6,7 +6,9 @@ holds for the other:
 
 - **A table's chance** (``table_seed``): where more than one person sits, nobody may be able to work
   out the deal from a seed, so the seed is drawn from ``secrets`` (256 bits); a seed someone typed is
-  mixed with such bits, never used alone. It is recorded in the log, so replay and resume stay exact.
+  mixed with such bits, never used alone; and each hand draws from a generator of its own made from it
+  (``keyed_hands``), so that the deals a seat has seen do not give away the ones to come. It is recorded
+  in the log, so replay and resume stay exact.
 - **A move is a transaction** (``move``): it is made on a copy of the state, and the copy takes the
   state's place (after the log is written, where it is) only when the move is made whole. A rule that
   fails at run time, or a log that cannot be written, leaves the game exactly as it was. A move may
@@ -41,6 +43,15 @@ if TYPE_CHECKING:
 
 HUMAN = "human"
 SECRET_BITS = 256  # a table's chance: far past any search (the generator's own state is larger still)
+
+
+def keyed_hands(given: int | None, people: int) -> bool:
+    """Whether a game ``people`` persons play draws each hand from a generator of its own
+    (``engine.state.hand_generator``): every game whose seed is secret (``table_seed``), so that what a
+    seat sees of the deals (a trick game shows every hand whole by its end) cannot be worked back into the
+    one generator of the match, and the deals to come read off it. A seed a person chose to play alone
+    keeps the one generator of every other game (``simulate``, scenarios): the game it has always named."""
+    return not (given is not None and people <= 1)
 
 
 def table_seed(given: int | None, people: int) -> int:
@@ -82,8 +93,8 @@ class Session:
     # ------------------------------------------------------------------ making one
     @classmethod
     def new(cls, rs: Ruleset, seed: int, agents: list[str], log_path: Path | None,
-            max_hands: int | None = None) -> Session:
-        st = Game(rs, seed, max_hands).new_state()
+            max_hands: int | None = None, hands_keyed: bool = False) -> Session:
+        st = Game(rs, seed, max_hands, hands_keyed).new_state()
         session = cls(rs, seed, agents, st, log_path)
         session.bots = session.fresh_bots()
         return session

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 from rulecraft.agents.base import known_agents
 from rulecraft.errors import IllegalMoveError, LogError, RulecraftError, UsageError, clip
 from rulecraft.runs.files import PRIVATE, write_lines
-from rulecraft.runs.session import HUMAN, Session, table_seed
+from rulecraft.runs.session import HUMAN, Session, keyed_hands, table_seed
 
 if TYPE_CHECKING:
     from rulecraft.engine.ruleset import Ruleset
@@ -411,7 +411,7 @@ class Tables:
             raise UsageError("choose at least one seat for a person (human); bots alone are 'rulecraft simulate'")
         key = secrets.token_hex(6)
         log = None if self.log_dir is None else self.log_dir / f"rulecraft-{_file_word(rs.name)}-{key}.jsonl"
-        session = Session.new(rs, table_seed(seed, humans), agents, log)
+        session = Session.new(rs, table_seed(seed, humans), agents, log, hands_keyed=keyed_hands(seed, humans))
         session.version = new_version()
         session.follow_links = False
         session.language = lang
