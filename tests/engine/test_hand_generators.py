@@ -19,7 +19,7 @@ def second_deal(keyed: bool, extra_draws: int) -> tuple[list[Any], State]:
         st.rng.random()
     while st.hand_no < 2:
         st.apply(st.legal_moves()[0])
-    hand2 = [e for e in st.history if e["type"] == "hand" and e["number"] == 2][0]
+    hand2 = next(e for e in st.history if e["type"] == "hand" and e["number"] == 2)
     events = list(st.history)
     chance = next(e for e in events[events.index(hand2):] if e["type"] == "chance")
     return list(chance["order"]), st

@@ -55,7 +55,8 @@ def first_dice(lines: list[str]) -> None:
      "lead to)"),
     (lambda lines: lines.insert(1, '{"type": "chance", "kind": ["dice"]}'),
      "game.jsonl:2:1: error: a chance event is a 'shuffle' or 'dice', not [\"dice\"]"),
-], ids=["unknown-event", "second-header", "max-hands", "one-agent", "hands-keyed", "dice-9-9", "never-drawn", "kind-not-text"])
+], ids=["unknown-event", "second-header", "max-hands", "one-agent", "hands-keyed", "dice-9-9", "never-drawn",
+        "kind-not-text"])
 def test_replay_and_resume_refuse_at_the_line(cli: Cli, edit: Callable[[list[str]], None], message: str) -> None:
     lines = tien_gow_log()
     edit(lines)
