@@ -37,6 +37,17 @@ def play_randomly(st: State, rng: random.Random) -> State:
     return st
 
 
+def random_move_texts(st: State, rng: random.Random, most: int) -> list[str]:
+    """The texts of up to ``most`` uniformly random legal moves drawn from ``rng`` and made on ``st``."""
+    texts = []
+    while not st.is_over and len(texts) < most:
+        legal = st.legal_moves()
+        move = legal[rng.randrange(len(legal))]
+        texts.append(move.text)
+        st.apply(move)
+    return texts
+
+
 def rules_from_text(folder: Path, text: str, name: str = "rules.yaml") -> Ruleset:
     """The ruleset of a rule file a test writes: ``text`` saved as ``folder/name`` and loaded."""
     path = folder / name

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from support import random_move_texts
 
 from rulecraft.engine import combos
 from rulecraft.engine.game import Game
@@ -36,14 +37,7 @@ def _games(rs: Ruleset, seeds: range, begun: list[int]) -> list[list[str]]:
     for seed in seeds:
         st = Game(rs, seed, max_hands=1).new_state()
         begun.append(max((len(s._made) for s in _stores(rs)), default=0))
-        rng = random.Random(seed)
-        texts = []
-        while not st.is_over and len(texts) < 600:
-            legal = st.legal_moves()
-            move = legal[rng.randrange(len(legal))]
-            texts.append(move.text)
-            st.apply(move)
-        played.append([*texts, repr(st.result)])
+        played.append([*random_move_texts(st, random.Random(seed), 600), repr(st.result)])
     return played
 
 

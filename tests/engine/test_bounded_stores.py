@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from support import random_move_texts
 
 from rulecraft.engine import moves
 from rulecraft.engine.game import Game
@@ -22,14 +23,7 @@ def _games(rs: Ruleset, seeds: range) -> list[list[str]]:
     played = []
     for seed in seeds:
         st = Game(rs, seed, max_hands=1).new_state()
-        rng = random.Random(seed)
-        texts = []
-        while not st.is_over and len(texts) < 400:
-            legal = st.legal_moves()
-            move = legal[rng.randrange(len(legal))]
-            texts.append(move.text)
-            st.apply(move)
-        played.append([*texts, repr(st.result)])
+        played.append([*random_move_texts(st, random.Random(seed), 400), repr(st.result)])
     return played
 
 
