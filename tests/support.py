@@ -95,3 +95,16 @@ def claims_positions(game: str, seed: int, wanted: int, answering: bool) -> list
             out.append((st.clone(), seat))
         st.apply(agents[seat].choose(st, seat))
     return out
+
+
+# A Sheng Ji position (trumps hearts, the level 2) where seat 3, holding no diamond, follows a throw of
+# eight diamonds: any eight of its 25 pieces, 225,081 ways (tests/engine/test_free_sets.py, and
+# benchmarks/bench_free_follows.py). ``start_arranged`` with {"deal": VOID_FOLLOWER_DEAL}, then the bury.
+DIAMONDS = [f"d{f}" for f in ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]]
+VOID_FOLLOWER_DEAL = {
+    # seat 0 holds every diamond; seat 3, who follows it, none
+    "hand[0]": [c for c in DIAMONDS for _ in range(2)] + ["c3", "c3", "c4", "c4", "c5", "c5", "c6", "c6", "c7"],
+    "hand[3]": ["c8", "c8", "c9", "c10", "cJ", "cQ", "cK", "cA", "s3", "s4", "s5", "s6", "s7", "s8", "s9",
+                "s10", "sJ", "sQ", "sK", "sA", "s3", "s5", "s7", "s9", "sJ"],
+}
+VOID_FOLLOWER_BURY = ["give c3", "give c3", "give c4", "give c4", "give c5", "give c5", "give c6", "give c6"]

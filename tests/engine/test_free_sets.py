@@ -7,21 +7,14 @@ from __future__ import annotations
 import itertools
 import random
 
+from support import VOID_FOLLOWER_BURY as BURY
+from support import VOID_FOLLOWER_DEAL as DEAL
 from support import ruleset
 
 from rulecraft.engine.phases.trick_free import FreePlays
 from rulecraft.engine.phases.tricks import Tricks
 from rulecraft.engine.state import State
 from rulecraft.runs.scenario import start_arranged
-
-DIAMONDS = [f"d{f}" for f in ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]]
-DEAL = {
-    # seat 0 holds every diamond (trumps are hearts, the level 2); seat 3, who follows it, none
-    "hand[0]": [c for c in DIAMONDS for _ in range(2)] + ["c3", "c3", "c4", "c4", "c5", "c5", "c6", "c6", "c7"],
-    "hand[3]": ["c8", "c8", "c9", "c10", "cJ", "cQ", "cK", "cA", "s3", "s4", "s5", "s6", "s7", "s8", "s9",
-                "s10", "sJ", "sQ", "sK", "sA", "s3", "s5", "s7", "s9", "sJ"],
-}
-BURY = ["give c3", "give c3", "give c4", "give c4", "give c5", "give c5", "give c6", "give c6"]
 
 
 def _facing(lead: str) -> State:
