@@ -35,8 +35,22 @@ def _rule_files() -> list[str]:
     return bundled + dogfood
 
 
+# A browser test's server may run in a thread of the same test worker and answer a page's poll meanwhile:
+# the cycles its sockets leave are collected with the game's. The engine opens no socket, so a collection
+# that holds one is measured again (a cycle the game makes is made at every run: it is never missed).
+FOREIGN = frozenset({"socket", "TransportSocket", "_SelectorSocketTransport"})
+
+
 def _cyclic_garbage(play: Callable[[], None]) -> Counter[str]:
-    """The types of the objects ``play`` left in reference cycles."""
+    """The types of the objects ``play`` left in reference cycles (another thread's sockets aside)."""
+    for _ in range(3):
+        found = _collected(play)
+        if not FOREIGN & found.keys():
+            break
+    return found
+
+
+def _collected(play: Callable[[], None]) -> Counter[str]:
     gc.collect()
     gc.disable()
     try:

@@ -85,7 +85,7 @@ class Witness:
         from rulecraft.engine.game import Game
 
         self.table = table
-        self.copy = Game(table.rs, table.seed).new_state()
+        self.copy = Game(table.rs, table.seed, hands_keyed=table.st.hands_keyed).new_state()
         self.done = 0  # events of the server's history already followed
         self.names = table.rs.pieces.columns["id"]
         self.seen: dict[int | None, set[str]] = {s: set() for s in [*table.humans, None]}
