@@ -116,10 +116,15 @@ def show_phases(ref: str, yardstick: tuple[str, Callable[[int], int] | None], ha
     for part, us in sorted(split.items(), key=lambda kv: -kv[1]):
         print(f"  {part:<32} {us:8.1f}")
     print(f"  {'whole hand':<32} {sum(split.values()):8.1f}")
-    if play is not None:
-        base = Playouts(play)
-        base.run(0.3)
-        _, played, seconds = base.run(max(1.0, sum(split.values()) * hands / 1e6))
+    if play is not None:  # timed by the same (wall) clock as the parts
+        global clock
+        kept, clock = clock, time.perf_counter
+        try:
+            base = Playouts(play)
+            base.run(0.3)
+            _, played, seconds = base.run(max(1.0, sum(split.values()) * hands / 1e6))
+        finally:
+            clock = kept
         print(f"  {name + ', whole hand':<32} {seconds / played * 1e6:8.1f}")
 
 
